@@ -1,0 +1,93 @@
+package io.mergesink.core.merge;
+
+import io.mergesink.core.data.Row;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A coalesced batch of changes for one table, committed atomically together with the offsets it
+ * covers.
+ *
+ * <ul>
+ *   <li>{@code upserts}: whole rows in table schema order. Each replaces the live row with the same
+ *       key, or is inserted. In append mode every row is simply appended.
+ *   <li>{@code deletes}: key rows (the key columns in the table's key order). A delete of a key
+ *       that has no live row changes nothing.
+ *   <li>{@code txnVersions}: Delta {@code txn} versions to record with the commit, by app id (one
+ *       per Kafka partition). A change set may hold txns only.
+ * </ul>
+ *
+ * At most one change per key: a key in two upserts, two deletes, or an upsert and a delete is
+ * rejected by the writer before anything is written.
+ */
+public final class ChangeSet {
+  private final List<Row> upserts;
+  private final List<Row> deletes;
+  private final Map<String, Long> txnVersions;
+
+  private ChangeSet(List<Row> upserts, List<Row> deletes, Map<String, Long> txnVersions) {
+    this.upserts = Collections.unmodifiableList(upserts);
+    this.deletes = Collections.unmodifiableList(deletes);
+    this.txnVersions = Collections.unmodifiableMap(txnVersions);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public List<Row> upserts() {
+    return upserts;
+  }
+
+  public List<Row> deletes() {
+    return deletes;
+  }
+
+  public Map<String, Long> txnVersions() {
+    return txnVersions;
+  }
+
+  public boolean hasRowChanges() {
+    return !upserts.isEmpty() || !deletes.isEmpty();
+  }
+
+  @Override
+  public String toString() {
+    return "ChangeSet{upserts=" + upserts.size() + ", deletes=" + deletes.size() + ", txns=" + txnVersions + "}";
+  }
+
+  /** Collects changes; {@link #build()} hands them over without copying. */
+  public static final class Builder {
+    private List<Row> upserts = new ArrayList<>();
+    private List<Row> deletes = new ArrayList<>();
+    private Map<String, Long> txnVersions = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    public Builder upsert(Row row) {
+      upserts.add(row);
+      return this;
+    }
+
+    public Builder delete(Row key) {
+      deletes.add(key);
+      return this;
+    }
+
+    public Builder txn(String appId, long version) {
+      txnVersions.put(appId, version);
+      return this;
+    }
+
+    public ChangeSet build() {
+      ChangeSet changeSet = new ChangeSet(upserts, deletes, txnVersions);
+      upserts = new ArrayList<>();
+      deletes = new ArrayList<>();
+      txnVersions = new LinkedHashMap<>();
+      return changeSet;
+    }
+  }
+}

@@ -1,0 +1,163 @@
+package io.mergesink.core.storage;
+
+import java.io.ByteArrayOutputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.hadoop.util.HadoopOutputFile;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.OutputFile;
+
+/**
+ * {@link Storage} over Hadoop's {@link FileSystem}, so every scheme Hadoop knows (file, hdfs, s3a,
+ * abfs, gs) can hold tables.
+ *
+ * <p>Put-if-absent: on the local file system a commit is written to a unique temporary file and
+ * published with a hard link, which the operating system refuses atomically when the target
+ * exists. On other file systems {@code create(path, overwrite=false)} is used, which is atomic on
+ * HDFS; object stores without conditional writes need their own {@link Storage}.
+ */
+public final class HadoopStorage implements Storage {
+  private final Configuration conf;
+
+  public HadoopStorage(Configuration conf) {
+    this.conf = conf;
+  }
+
+  /** Storage for local paths and any scheme with Hadoop's defaults. */
+  public static HadoopStorage withDefaults() {
+    return new HadoopStorage(new Configuration());
+  }
+
+  @Override
+  public boolean writeIfAbsent(String path, byte[] content) throws IOException {
+    Path target = new Path(path);
+    FileSystem fs = fileSystem(target);
+    if (isLocal(fs)) {
+      return linkIfAbsent(Paths.get(fs.makeQualified(target).toUri()), content);
+    }
+    try (OutputStream out = fs.create(target, false)) {
+      out.write(content);
+      return true;
+    } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+      return false;
+    }
+  }
+
+  private static boolean linkIfAbsent(java.nio.file.Path targetPath, byte[] content) throws IOException {
+    Files.createDirectories(targetPath.getParent());
+    java.nio.file.Path temp = targetPath.resolveSibling("." + targetPath.getFileName() + "." + UUID.randomUUID() + ".tmp");
+    Files.write(temp, content);
+    try {
+      Files.createLink(targetPath, temp);
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      return false;
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  @Override
+  public OutputStream create(String path) throws IOException {
+    Path target = new Path(path);
+    return fileSystem(target).create(target, true);
+  }
+
+  @Override
+  public InputStream open(String path) throws IOException {
+    Path target = new Path(path);
+    return fileSystem(target).open(target);
+  }
+
+  @Override
+  public byte[] readAll(String path) throws IOException {
+    try (InputStream in = open(path)) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      in.transferTo(out);
+      return out.toByteArray();
+    }
+  }
+
+  @Override
+  public byte[] readRange(String path, long offset, int length) throws IOException {
+    Path target = new Path(path);
+    byte[] bytes = new byte[length];
+    try (FSDataInputStream in = fileSystem(target).open(target)) {
+      in.readFully(offset, bytes);
+    }
+    return bytes;
+  }
+
+  @Override
+  public List<FileInfo> listFrom(String directory, String fromName) throws IOException {
+    Path dir = new Path(directory);
+    FileStatus[] statuses;
+    try {
+      statuses = fileSystem(dir).listStatus(dir);
+    } catch (FileNotFoundException e) {
+      return List.of();
+    }
+    List<FileInfo> files = new ArrayList<>();
+    for (FileStatus status : statuses) {
+      String name = status.getPath().getName();
+      if (status.isFile() && name.compareTo(fromName) >= 0) {
+        files.add(new FileInfo(status.getPath().toString(), name, status.getLen(), status.getModificationTime()));
+      }
+    }
+    files.sort(Comparator.comparing(FileInfo::name));
+    return files;
+  }
+
+  @Override
+  public boolean exists(String path) throws IOException {
+    Path target = new Path(path);
+    return fileSystem(target).exists(target);
+  }
+
+  @Override
+  public boolean delete(String path) throws IOException {
+    Path target = new Path(path);
+    return fileSystem(target).delete(target, false);
+  }
+
+  @Override
+  public void mkdirs(String directory) throws IOException {
+    Path dir = new Path(directory);
+    fileSystem(dir).mkdirs(dir);
+  }
+
+  @Override
+  public InputFile parquetInput(String path) throws IOException {
+    return HadoopInputFile.fromPath(new Path(path), conf);
+  }
+
+  @Override
+  public OutputFile parquetOutput(String path) throws IOException {
+    return HadoopOutputFile.fromPath(new Path(path), conf);
+  }
+
+  private FileSystem fileSystem(Path path) throws IOException {
+    return path.getFileSystem(conf);
+  }
+
+  private static boolean isLocal(FileSystem fs) {
+    return fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem;
+  }
+}

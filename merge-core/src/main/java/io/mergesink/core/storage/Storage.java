@@ -1,0 +1,64 @@
+package io.mergesink.core.storage;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.OutputFile;
+
+/**
+ * All file access of the table engine. Paths are absolute URIs or absolute local paths as strings
+ * ({@code /data/t/_delta_log/00000000000000000000.json}, {@code s3a://bucket/t/part-0.parquet});
+ * the engine builds them by joining a table root with Delta's relative paths.
+ *
+ * <p>The merge logic never touches a file system directly, so an object store slots in by
+ * implementing this interface. The one operation with a strict contract is
+ * {@link #writeIfAbsent}: it is how two writers race for a Delta version, and exactly one of them
+ * may win.
+ */
+public interface Storage {
+
+  /**
+   * Atomically creates {@code path} with {@code content} unless it exists. Either the whole file
+   * appears with the given content, or nothing changes and false is returned.
+   *
+   * @return true when this call created the file, false when it already existed
+   */
+  boolean writeIfAbsent(String path, byte[] content) throws IOException;
+
+  /** Creates or replaces a file that no other writer races for (data files, DV files, checkpoints). */
+  OutputStream create(String path) throws IOException;
+
+  /** Opens a file for sequential reading. The caller closes the stream. */
+  InputStream open(String path) throws IOException;
+
+  /** Reads a whole (small) file. */
+  byte[] readAll(String path) throws IOException;
+
+  /** Reads {@code length} bytes at {@code offset}. */
+  byte[] readRange(String path, long offset, int length) throws IOException;
+
+  /**
+   * The files directly inside {@code directory} whose names sort at or after {@code fromName},
+   * sorted by name; empty when the directory does not exist.
+   */
+  List<FileInfo> listFrom(String directory, String fromName) throws IOException;
+
+  boolean exists(String path) throws IOException;
+
+  /** Deletes a file; returns false when it did not exist. */
+  boolean delete(String path) throws IOException;
+
+  /** Creates the directory and its parents when missing. */
+  void mkdirs(String directory) throws IOException;
+
+  /** The file as a Parquet input. */
+  InputFile parquetInput(String path) throws IOException;
+
+  /** A new file as a Parquet output (created or replaced). */
+  OutputFile parquetOutput(String path) throws IOException;
+
+  /** A file in a listing. */
+  record FileInfo(String path, String name, long size, long modificationTime) {}
+}

@@ -1,0 +1,2 @@
+/** The schema model: Delta column types and their in-memory value representation. */
+package io.mergesink.core.types;
