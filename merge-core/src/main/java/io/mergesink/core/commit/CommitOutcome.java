@@ -1,0 +1,16 @@
+package io.mergesink.core.commit;
+
+import io.mergesink.core.snapshot.Snapshot;
+
+/** How a commit attempt ended, short of an exception. */
+public sealed interface CommitOutcome {
+
+  /** The staged commit is now version {@code version} of the table. */
+  record Committed(long version, int attempts) implements CommitOutcome {}
+
+  /**
+   * A concurrent commit changed files or metadata the plan relied on; nothing was published. The
+   * caller plans again against {@code latest}.
+   */
+  record Replan(Snapshot latest, String reason) implements CommitOutcome {}
+}

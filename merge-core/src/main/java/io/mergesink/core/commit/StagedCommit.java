@@ -1,0 +1,27 @@
+package io.mergesink.core.commit;
+
+import io.mergesink.core.log.Action;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A commit ready to publish: its actions (data files, DV files already written), the files whose
+ * current state the actions depend on, and the txn app ids it moves.
+ *
+ * @param actions the log entry, without {@code commitInfo} (the committer adds it)
+ * @param readFiles table-relative paths of live files the plan read (looked up, marked or rewrote);
+ *     a concurrent commit that removes or re-marks one of them invalidates the plan
+ * @param writtenFiles absolute paths of files written for this commit; deleted when it is abandoned
+ * @param operation the {@code commitInfo.operation} name
+ * @param metrics the {@code commitInfo.operationMetrics}
+ */
+public record StagedCommit(
+    List<Action> actions, Set<String> readFiles, List<String> writtenFiles, String operation, java.util.Map<String, String> metrics) {
+
+  public StagedCommit {
+    actions = List.copyOf(actions);
+    readFiles = Set.copyOf(readFiles);
+    writtenFiles = List.copyOf(writtenFiles);
+    metrics = java.util.Map.copyOf(metrics);
+  }
+}

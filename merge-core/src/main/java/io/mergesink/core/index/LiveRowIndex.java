@@ -1,0 +1,179 @@
+package io.mergesink.core.index;
+
+import io.mergesink.core.data.CloseableIterator;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.deletionvectors.DeletionVectorDescriptor;
+import io.mergesink.core.deletionvectors.DeletionVectorStore;
+import io.mergesink.core.log.AddFile;
+import io.mergesink.core.log.LogPaths;
+import io.mergesink.core.parquet.DataFileReader;
+import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.storage.Storage;
+import io.mergesink.core.types.StructType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
+
+/**
+ * The key index of the live rows of a table's files in scope, kept in step with snapshots.
+ *
+ * <p>Two ways keep it current: {@link #apply(IndexDelta)} records what this writer's own commit
+ * changed, without reading anything back; {@link #sync(Snapshot)} then reconciles with a snapshot,
+ * reading the key columns only of files that appeared or changed through other writers (a
+ * compaction, another task, another tool). Single-threaded.
+ */
+public final class LiveRowIndex {
+  private static final String NO_DV = "";
+  private final Storage storage;
+  private final String tableRoot;
+  private final StructType keySchema;
+  private final Predicate<AddFile> scope;
+  private final KeyIndex keys;
+  private final FileRegistry files = new FileRegistry();
+  /** Files whose live rows are indexed, with the id of the DV they were indexed under. */
+  private final Map<String, String> indexedFiles = new HashMap<>();
+  private final DeletionVectorStore deletionVectors;
+
+  public LiveRowIndex(Storage storage, String tableRoot, StructType keySchema, Predicate<AddFile> scope) {
+    this.storage = storage;
+    this.tableRoot = tableRoot;
+    this.keySchema = keySchema;
+    this.scope = scope;
+    this.keys = KeyIndex.create(keySchema);
+    this.deletionVectors = new DeletionVectorStore(storage);
+  }
+
+  /** Brings the index in line with {@code snapshot}: drops vanished or re-marked files, indexes new ones in scope. */
+  public void sync(Snapshot snapshot) throws IOException {
+    Map<String, AddFile> live = snapshot.files();
+    for (Map.Entry<String, String> indexed : new ArrayList<>(indexedFiles.entrySet())) {
+      AddFile current = live.get(indexed.getKey());
+      if (current == null || !dvId(current).equals(indexed.getValue())) {
+        drop(indexed.getKey());
+      }
+    }
+    for (AddFile file : live.values()) {
+      if (!indexedFiles.containsKey(file.path()) && scope.test(file)) {
+        index(file);
+      }
+    }
+  }
+
+  /** Records the effect of a commit this writer made; call after it succeeded and before the next {@link #sync}. */
+  public void apply(IndexDelta delta) {
+    delta.forEachRemovedRow(keys::remove);
+    delta.forEachAddedRow((key, path, rowIndex) -> keys.put(key, RowLocation.pack(files.idOf(path), rowIndex)));
+    delta.forEachFileState((path, file) -> {
+      if (file == null) {
+        files.remove(path);
+        indexedFiles.remove(path);
+      } else {
+        indexedFiles.put(path, dvId(file));
+      }
+    });
+  }
+
+  /** Every indexed location of the live rows with key {@code key}; empty when there is none. */
+  public long[] locations(Row key) {
+    return keys.locations(key);
+  }
+
+  /** The location of row {@code rowIndex} of the indexed file {@code path}. */
+  public long location(String path, long rowIndex) {
+    return RowLocation.pack(files.idOf(path), rowIndex);
+  }
+
+  /** The table-relative path of the file a location points into. */
+  public String path(long location) {
+    return files.path(RowLocation.fileId(location));
+  }
+
+  public long size() {
+    return keys.size();
+  }
+
+  public long estimatedHeapBytes() {
+    return keys.estimatedHeapBytes();
+  }
+
+  private void index(AddFile file) throws IOException {
+    Roaring64NavigableMap deleted = file.deletionVector() == null
+        ? new Roaring64NavigableMap()
+        : deletionVectors.read(tableRoot, file.deletionVector());
+    int fileId = files.idOf(file.path());
+    try (CloseableIterator<Row> rows = DataFileReader.read(storage, LogPaths.resolve(tableRoot, file.path()), keySchema)) {
+      long rowIndex = 0;
+      while (rows.hasNext()) {
+        Row key = rows.next();
+        if (!deleted.contains(rowIndex)) {
+          keys.put(key, RowLocation.pack(fileId, rowIndex));
+        }
+        rowIndex++;
+      }
+    }
+    indexedFiles.put(file.path(), dvId(file));
+  }
+
+  private void drop(String path) {
+    keys.removeFile(files.idOf(path));
+    files.remove(path);
+    indexedFiles.remove(path);
+  }
+
+  private static String dvId(AddFile file) {
+    DeletionVectorDescriptor dv = file.deletionVector();
+    return dv == null ? NO_DV : dv.uniqueId();
+  }
+
+  /** Index changes of one commit, applied together once the commit has succeeded. */
+  public static final class IndexDelta {
+    private final List<Row> removedKeys = new ArrayList<>();
+    private final List<Long> removedLocations = new ArrayList<>();
+    private final List<Row> addedKeys = new ArrayList<>();
+    private final List<String> addedPaths = new ArrayList<>();
+    private final List<Long> addedRowIndexes = new ArrayList<>();
+    private final Map<String, AddFile> fileStates = new HashMap<>();
+
+    /** The live row of {@code key} at {@code location} is gone (marked deleted or rewritten). */
+    public void removeRow(Row key, long location) {
+      removedKeys.add(key);
+      removedLocations.add(location);
+    }
+
+    /** A new live row of {@code key} at row {@code rowIndex} of the table-relative file {@code path}. */
+    public void addRow(Row key, String path, long rowIndex) {
+      addedKeys.add(key);
+      addedPaths.add(path);
+      addedRowIndexes.add(rowIndex);
+    }
+
+    /** The file's state after the commit: its new {@code add}, or null when it was removed. */
+    public void fileState(String path, AddFile file) {
+      fileStates.put(path, file);
+    }
+
+    void forEachRemovedRow(java.util.function.ObjLongConsumer<Row> action) {
+      for (int i = 0; i < removedKeys.size(); i++) {
+        action.accept(removedKeys.get(i), removedLocations.get(i));
+      }
+    }
+
+    void forEachAddedRow(AddedRowConsumer action) {
+      for (int i = 0; i < addedKeys.size(); i++) {
+        action.accept(addedKeys.get(i), addedPaths.get(i), addedRowIndexes.get(i));
+      }
+    }
+
+    void forEachFileState(java.util.function.BiConsumer<String, AddFile> action) {
+      fileStates.forEach(action);
+    }
+
+    interface AddedRowConsumer {
+      void accept(Row key, String path, long rowIndex);
+    }
+  }
+}

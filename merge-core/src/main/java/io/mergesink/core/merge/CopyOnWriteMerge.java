@@ -1,0 +1,107 @@
+package io.mergesink.core.merge;
+
+import io.mergesink.core.commit.StagedCommit;
+import io.mergesink.core.data.CloseableIterator;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.deletionvectors.DeletionVectorStore;
+import io.mergesink.core.index.LiveRowIndex;
+import io.mergesink.core.index.LiveRowIndex.IndexDelta;
+import io.mergesink.core.log.Action;
+import io.mergesink.core.log.AddFile;
+import io.mergesink.core.log.LogPaths;
+import io.mergesink.core.parquet.DataFileReader;
+import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.storage.Storage;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
+
+/**
+ * Lands a change set by copy-on-write: every touched file is rewritten without its replaced rows
+ * (and without rows an earlier deletion vector removed), upserted rows go to new files, and one
+ * commit removes the touched files and adds the new ones. Tables stay free of deletion vectors,
+ * for readers that do not support them.
+ */
+final class CopyOnWriteMerge implements MergeOperation {
+  static final String OPERATION = "MERGE";
+  private final Storage storage;
+  private final LiveRowIndex index;
+  private final NewFiles newFiles;
+  private final int[] keyOrdinals;
+  private final DeletionVectorStore deletionVectors;
+
+  CopyOnWriteMerge(Storage storage, LiveRowIndex index, NewFiles newFiles, int[] keyOrdinals) {
+    this.storage = storage;
+    this.index = index;
+    this.newFiles = newFiles;
+    this.keyOrdinals = keyOrdinals.clone();
+    this.deletionVectors = new DeletionVectorStore(storage);
+  }
+
+  @Override
+  public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes, Map<String, Long> txns) throws IOException {
+    String root = snapshot.tableRoot();
+    IndexDelta delta = new IndexDelta();
+    TouchedRows touched = TouchedRows.lookup(index, changes, delta);
+    List<Row> upserts = changes.hasUnchangedValues()
+        ? UnchangedFiller.fill(storage, root, snapshot.schema(), index, changes)
+        : changes.upserts();
+    DataFileRoller roller = newFiles.roller(snapshot.schema());
+    try {
+      List<Action> actions = new ArrayList<>();
+      long now = System.currentTimeMillis();
+      long copied = 0;
+      for (Map.Entry<String, Roaring64NavigableMap> file : touched.positionsByFile().entrySet()) {
+        AddFile live = TouchedFiles.live(snapshot, file.getKey());
+        copied += copySurvivors(root, live, file.getValue(), roller, delta);
+        actions.add(live.toRemove(now, true));
+        delta.fileState(live.path(), null);
+      }
+      for (int i = 0; i < upserts.size(); i++) {
+        roller.write(upserts.get(i));
+        delta.addRow(changes.upsertKeys()[i], roller.lastPath(), roller.lastRowIndex());
+      }
+      List<AddFile> added = roller.finish();
+      long bytes = 0;
+      for (AddFile file : added) {
+        actions.add(file);
+        delta.fileState(file.path(), file);
+        bytes += file.size();
+      }
+      actions.addAll(TouchedFiles.txnActions(txns, now));
+      int removed = touched.positionsByFile().size();
+      MergeCounts counts = new MergeCounts(upserts.size() + copied, touched.rowCount(), added.size(), removed, 0, bytes);
+      StagedCommit commit = new StagedCommit(actions, touched.positionsByFile().keySet(), roller.writtenPaths(), OPERATION,
+          counts.asOperationMetrics());
+      return new PlannedMerge(commit, delta, counts);
+    } catch (IOException | RuntimeException e) {
+      roller.discard();
+      throw e;
+    }
+  }
+
+  /** Copies the rows of {@code live} that stay into the roller; returns how many. */
+  private long copySurvivors(String root, AddFile live, Roaring64NavigableMap replaced, DataFileRoller roller, IndexDelta delta)
+      throws IOException {
+    Roaring64NavigableMap gone = TouchedFiles.deletedRows(deletionVectors, root, live);
+    gone.or(replaced);
+    long copied = 0;
+    try (CloseableIterator<Row> rows = DataFileReader.read(storage, LogPaths.resolve(root, live.path()), roller.schema())) {
+      long rowIndex = 0;
+      while (rows.hasNext()) {
+        Row row = rows.next();
+        if (!gone.contains(rowIndex)) {
+          Row key = row.project(keyOrdinals);
+          roller.write(row);
+          delta.removeRow(key, index.location(live.path(), rowIndex));
+          delta.addRow(key, roller.lastPath(), roller.lastRowIndex());
+          copied++;
+        }
+        rowIndex++;
+      }
+    }
+    return copied;
+  }
+}

@@ -1,0 +1,20 @@
+package io.mergesink.core.merge;
+
+import io.mergesink.core.snapshot.Snapshot;
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * One way of landing a change set (DESIGN §4): it writes the files the change set needs and
+ * returns the commit that makes them visible. Planning never publishes anything; when the commit
+ * is abandoned the written files are deleted or left to vacuum.
+ */
+interface MergeOperation {
+
+  /**
+   * @param snapshot the table state to plan against; the key index is in step with it
+   * @param changes validated changes with their keys
+   * @param txns txn versions to record, by app id
+   */
+  PlannedMerge plan(Snapshot snapshot, KeyedChanges changes, Map<String, Long> txns) throws IOException;
+}

@@ -1,0 +1,76 @@
+package io.mergesink.core.merge;
+
+import io.mergesink.core.data.CloseableIterator;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.data.Unchanged;
+import io.mergesink.core.index.LiveRowIndex;
+import io.mergesink.core.index.RowLocation;
+import io.mergesink.core.log.LogPaths;
+import io.mergesink.core.parquet.DataFileReader;
+import io.mergesink.core.storage.Storage;
+import io.mergesink.core.types.StructType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Replaces {@link Unchanged#VALUE} markers in upserts with the values of the live rows they replace
+ * (null where the key has no live row). Reads only the files holding such rows, once each.
+ */
+final class UnchangedFiller {
+  private UnchangedFiller() {}
+
+  static List<Row> fill(Storage storage, String tableRoot, StructType schema, LiveRowIndex index, KeyedChanges changes)
+      throws IOException {
+    List<Row> upserts = changes.upserts();
+    Map<String, Map<Long, Integer>> upsertByRowIndexByFile = new HashMap<>();
+    List<Row> filled = new ArrayList<>(upserts);
+    for (int i = 0; i < upserts.size(); i++) {
+      if (!hasUnchanged(upserts.get(i))) {
+        continue;
+      }
+      long[] locations = index.locations(changes.upsertKeys()[i]);
+      if (locations.length == 0) {
+        filled.set(i, merge(upserts.get(i), null));
+      } else {
+        upsertByRowIndexByFile.computeIfAbsent(index.path(locations[0]), path -> new HashMap<>())
+            .put(RowLocation.rowIndex(locations[0]), i);
+      }
+    }
+    for (Map.Entry<String, Map<Long, Integer>> file : upsertByRowIndexByFile.entrySet()) {
+      Map<Long, Integer> wanted = file.getValue();
+      try (CloseableIterator<Row> rows = DataFileReader.read(storage, LogPaths.resolve(tableRoot, file.getKey()), schema)) {
+        long rowIndex = 0;
+        while (rows.hasNext() && !wanted.isEmpty()) {
+          Row current = rows.next();
+          Integer upsert = wanted.remove(rowIndex++);
+          if (upsert != null) {
+            filled.set(upsert, merge(upserts.get(upsert), current));
+          }
+        }
+      }
+    }
+    return filled;
+  }
+
+  private static boolean hasUnchanged(Row row) {
+    for (int i = 0; i < row.size(); i++) {
+      if (row.get(i) == Unchanged.VALUE) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Row merge(Row upsert, Row current) {
+    Object[] values = upsert.toArray();
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] == Unchanged.VALUE) {
+        values[i] = current == null ? null : current.get(i);
+      }
+    }
+    return Row.of(values);
+  }
+}

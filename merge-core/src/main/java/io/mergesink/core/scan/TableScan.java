@@ -1,0 +1,106 @@
+package io.mergesink.core.scan;
+
+import io.mergesink.core.data.CloseableIterator;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.deletionvectors.DeletionVectorStore;
+import io.mergesink.core.log.AddFile;
+import io.mergesink.core.log.LogPaths;
+import io.mergesink.core.parquet.DataFileReader;
+import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.storage.Storage;
+import io.mergesink.core.types.StructType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
+
+/**
+ * Reads the live rows of a snapshot: every live file in turn, projected to the requested
+ * columns, without the rows its deletion vector marks. Files are opened one at a time; the
+ * caller closes the iterator.
+ */
+public final class TableScan implements CloseableIterator<Row> {
+  private final Storage storage;
+  private final String tableRoot;
+  private final StructType readSchema;
+  private final Iterator<AddFile> files;
+  private final DeletionVectorStore deletionVectors;
+  private CloseableIterator<Row> current;
+  private Roaring64NavigableMap deleted;
+  private long rowIndex;
+  private Row next;
+
+  private TableScan(Storage storage, Snapshot snapshot, StructType readSchema) {
+    this.storage = storage;
+    this.tableRoot = snapshot.tableRoot();
+    this.readSchema = readSchema;
+    this.files = new ArrayList<>(snapshot.files().values()).iterator();
+    this.deletionVectors = new DeletionVectorStore(storage);
+  }
+
+  /**
+   * @param columns the columns to read, in the order wanted; empty for all columns
+   */
+  public static TableScan of(Storage storage, Snapshot snapshot, List<String> columns) {
+    StructType schema = columns.isEmpty() ? snapshot.schema() : snapshot.schema().select(columns);
+    return new TableScan(storage, snapshot, schema);
+  }
+
+  /** The schema of the rows returned. */
+  public StructType schema() {
+    return readSchema;
+  }
+
+  @Override
+  public boolean hasNext() {
+    try {
+      while (next == null) {
+        if (current != null && current.hasNext()) {
+          Row row = current.next();
+          if (deleted == null || !deleted.contains(rowIndex)) {
+            next = row;
+          }
+          rowIndex++;
+        } else if (!openNextFile()) {
+          return false;
+        }
+      }
+      return true;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public Row next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    Row row = next;
+    next = null;
+    return row;
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (current != null) {
+      current.close();
+      current = null;
+    }
+  }
+
+  private boolean openNextFile() throws IOException {
+    close();
+    if (!files.hasNext()) {
+      return false;
+    }
+    AddFile file = files.next();
+    deleted = file.deletionVector() == null ? null : deletionVectors.read(tableRoot, file.deletionVector());
+    current = DataFileReader.read(storage, LogPaths.resolve(tableRoot, file.path()), readSchema);
+    rowIndex = 0;
+    return true;
+  }
+}

@@ -1,0 +1,2 @@
+/** Reading the live rows of a snapshot, deletion vectors applied. */
+package io.mergesink.core.scan;

@@ -1,0 +1,140 @@
+package io.mergesink.core.table;
+
+import io.mergesink.core.log.Metadata;
+import io.mergesink.core.log.Protocol;
+import io.mergesink.core.types.ArrayType;
+import io.mergesink.core.types.DataType;
+import io.mergesink.core.types.MapType;
+import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Which Delta protocols MergeSink can read and write (PROTOCOL.md, "Table Features"), and the
+ * protocol of the tables it creates. A table needing anything else is refused before a single
+ * byte is written, so MergeSink never commits something a feature it ignores would forbid.
+ */
+public final class ProtocolSupport {
+  public static final String DELETION_VECTORS = "deletionVectors";
+  public static final String TIMESTAMP_NTZ = "timestampNtz";
+  public static final String APPEND_ONLY = "appendOnly";
+  public static final String INVARIANTS = "invariants";
+  public static final String DOMAIN_METADATA = "domainMetadata";
+
+  static final int MAX_READER_VERSION = 3;
+  static final int MAX_WRITER_VERSION = 7;
+  private static final Set<String> READER_FEATURES = Set.of(DELETION_VECTORS, TIMESTAMP_NTZ);
+  /**
+   * {@code appendOnly} and {@code invariants} are legacy features every writer-v7 table lists;
+   * supporting them means honouring {@code delta.appendOnly} and refusing schemas with invariants.
+   */
+  private static final Set<String> WRITER_FEATURES = Set.of(DELETION_VECTORS, TIMESTAMP_NTZ, APPEND_ONLY, INVARIANTS, DOMAIN_METADATA);
+  private static final String INVARIANTS_METADATA_KEY = "delta.invariants";
+  private static final String APPEND_ONLY_PROPERTY = "delta.appendOnly";
+
+  private ProtocolSupport() {}
+
+  /** Throws {@link UnsupportedTableException} when MergeSink cannot read the table correctly. */
+  public static void checkReadable(String tableRoot, Protocol protocol) {
+    if (protocol.minReaderVersion() > MAX_READER_VERSION) {
+      throw new UnsupportedTableException(tableRoot, "reader version " + protocol.minReaderVersion() + " (supported: up to " + MAX_READER_VERSION + ")");
+    }
+    if (protocol.minReaderVersion() == 2) {
+      throw new UnsupportedTableException(tableRoot, "reader version 2 (column mapping)");
+    }
+    Set<String> unsupported = unsupported(protocol.readerFeatures(), READER_FEATURES);
+    if (!unsupported.isEmpty()) {
+      throw new UnsupportedTableException(tableRoot, "reader features " + unsupported);
+    }
+  }
+
+  /** Throws {@link UnsupportedTableException} when MergeSink cannot write the table correctly. */
+  public static void checkWritable(String tableRoot, Protocol protocol, Metadata metadata) {
+    checkReadable(tableRoot, protocol);
+    int writerVersion = protocol.minWriterVersion();
+    if (writerVersion > MAX_WRITER_VERSION || (writerVersion > 2 && writerVersion < 7)) {
+      throw new UnsupportedTableException(tableRoot, "writer version " + writerVersion
+          + " (supported: 1, 2 and 7 with table features; 3-6 imply check constraints, change data feed, generated or identity columns)");
+    }
+    Set<String> unsupported = unsupported(protocol.writerFeatures(), WRITER_FEATURES);
+    if (!unsupported.isEmpty()) {
+      throw new UnsupportedTableException(tableRoot, "writer features " + unsupported);
+    }
+    if (!metadata.partitionColumns().isEmpty()) {
+      throw new UnsupportedTableException(tableRoot, "partition columns " + metadata.partitionColumns());
+    }
+    if (hasInvariants(metadata.schema())) {
+      throw new UnsupportedTableException(tableRoot, "column invariants (delta.invariants)");
+    }
+  }
+
+  /** Whether the table refuses deletes and updates ({@code delta.appendOnly=true}). */
+  public static boolean isAppendOnly(Metadata metadata) {
+    return Boolean.parseBoolean(metadata.configuration().getOrDefault(APPEND_ONLY_PROPERTY, "false"));
+  }
+
+  /** Whether the table may carry deletion vectors. */
+  public static boolean supportsDeletionVectors(Protocol protocol) {
+    return protocol.writerFeatures() != null && protocol.writerFeatures().contains(DELETION_VECTORS);
+  }
+
+  /**
+   * The protocol of a new table: reader 3 / writer 7 with table features when deletion vectors or
+   * timestamp_ntz are needed, otherwise the widely readable reader 1 / writer 2.
+   */
+  public static Protocol protocolFor(StructType schema, boolean deletionVectors) {
+    Set<String> readerFeatures = new TreeSet<>();
+    if (deletionVectors) {
+      readerFeatures.add(DELETION_VECTORS);
+    }
+    if (contains(schema, PrimitiveType.TIMESTAMP_NTZ)) {
+      readerFeatures.add(TIMESTAMP_NTZ);
+    }
+    if (readerFeatures.isEmpty()) {
+      return new Protocol(1, 2, null, null);
+    }
+    Set<String> writerFeatures = new TreeSet<>(readerFeatures);
+    writerFeatures.add(APPEND_ONLY);
+    writerFeatures.add(INVARIANTS);
+    return new Protocol(MAX_READER_VERSION, MAX_WRITER_VERSION, Set.copyOf(readerFeatures), Set.copyOf(writerFeatures));
+  }
+
+  private static Set<String> unsupported(Set<String> features, Set<String> supported) {
+    Set<String> unsupported = new TreeSet<>();
+    if (features != null) {
+      for (String feature : features) {
+        if (!supported.contains(feature)) {
+          unsupported.add(feature);
+        }
+      }
+    }
+    return unsupported;
+  }
+
+  private static boolean hasInvariants(StructType schema) {
+    for (StructField field : schema.fields()) {
+      if (field.metadata().containsKey(INVARIANTS_METADATA_KEY) || (field.type() instanceof StructType nested && hasInvariants(nested))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static boolean contains(DataType type, PrimitiveType wanted) {
+    if (type == wanted) {
+      return true;
+    }
+    if (type instanceof StructType struct) {
+      return struct.fields().stream().anyMatch(field -> contains(field.type(), wanted));
+    }
+    if (type instanceof ArrayType array) {
+      return contains(array.elementType(), wanted);
+    }
+    if (type instanceof MapType map) {
+      return contains(map.keyType(), wanted) || contains(map.valueType(), wanted);
+    }
+    return false;
+  }
+}

@@ -1,0 +1,97 @@
+package io.mergesink.core.merge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mergesink.core.data.Row;
+import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.table.TableSpec;
+import io.mergesink.core.table.UnsupportedTableException;
+import io.mergesink.core.testing.KernelTables;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Change sets that cannot be applied, and tables MergeSink must not write, fail clearly and leave the table untouched. */
+class BadInputTest {
+  @TempDir Path dir;
+  private DeltaTable table;
+  private Row existing;
+
+  @BeforeEach
+  void createTable() throws Exception {
+    table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("t").toString());
+    table.createIfAbsent(new TableSpec(MergeModelTest.SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, Map.of()));
+    existing = MergeModelTest.row(1, 1, new Random(1));
+    table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS)).commit(ChangeSet.builder().upsert(existing).txn("a:t:0", 1).build());
+  }
+
+  @Test
+  void rowWithWrongTypeIsRejectedNamingTheColumn() throws Exception {
+    Row wrong = Row.of(2L, "x", "12.50", null, null);
+    assertRejected(ChangeSet.builder().upsert(wrong).txn("a:t:0", 2).build(), "column 'amount'");
+  }
+
+  @Test
+  void decimalWithWrongScaleIsRejected() throws Exception {
+    Row wrong = Row.of(2L, "x", new BigDecimal("1.5"), null, null);
+    assertRejected(ChangeSet.builder().upsert(wrong).build(), "scale 1");
+  }
+
+  @Test
+  void nullKeyIsRejected() throws Exception {
+    Row wrong = Row.of(null, "x", null, null, null);
+    assertRejected(ChangeSet.builder().upsert(wrong).build(), "non-nullable");
+  }
+
+  @Test
+  void rowWithMissingColumnsIsRejected() throws Exception {
+    assertRejected(ChangeSet.builder().upsert(Row.of(2L, "x")).build(), "2 values");
+  }
+
+  @Test
+  void duplicateKeyInOneChangeSetIsRejected() throws Exception {
+    Random random = new Random(2);
+    ChangeSet changes = ChangeSet.builder().upsert(MergeModelTest.row(5, 1, random)).delete(Row.of(5L)).build();
+    assertRejected(changes, "more than one change");
+  }
+
+  @Test
+  void tableNeedingUnsupportedFeatureIsRefused() throws Exception {
+    Path root = dir.resolve("column-mapped");
+    Files.createDirectories(root.resolve("_delta_log"));
+    String protocol = "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,\"readerFeatures\":[\"columnMapping\"],"
+        + "\"writerFeatures\":[\"columnMapping\"]}}\n";
+    String metadata = "{\"metaData\":{\"id\":\"x\",\"format\":{\"provider\":\"parquet\",\"options\":{}},\"schemaString\":"
+        + "\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\",\\\"nullable\\\":false,\\\"metadata\\\":{}}]}\","
+        + "\"partitionColumns\":[],\"configuration\":{},\"createdTime\":1}}\n";
+    Files.writeString(root.resolve("_delta_log/00000000000000000000.json"), protocol + metadata, StandardCharsets.UTF_8);
+    DeltaTable columnMapped = DeltaTable.forPath(HadoopStorage.withDefaults(), root.toString());
+
+    assertThatThrownBy(() -> columnMapped.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), List.of("id")))
+        .isInstanceOf(UnsupportedTableException.class)
+        .hasMessageContaining("columnMapping");
+    assertThat(root.resolve("_delta_log").toFile().list()).containsExactly("00000000000000000000.json");
+  }
+
+  private void assertRejected(ChangeSet changes, String message) throws Exception {
+    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
+    assertThatThrownBy(() -> writer.commit(changes))
+        .isInstanceOf(InvalidChangeSetException.class)
+        .hasMessageContaining(table.root())
+        .hasMessageContaining(message);
+    assertThat(KernelTables.latestVersion(table.root())).isEqualTo(1L);
+    assertThat(KernelTables.readRows(table.root())).containsExactly(existing);
+    try (var files = Files.list(dir.resolve("t"))) {
+      assertThat(files.filter(file -> file.getFileName().toString().endsWith(".parquet"))).hasSize(1);
+    }
+  }
+}

@@ -1,0 +1,151 @@
+package io.mergesink.core.merge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mergesink.core.commit.FencedException;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.table.TableSpec;
+import io.mergesink.core.testing.KernelTables;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two writers on one table: no commit lost, one live row per key, and a writer whose txn moved is fenced. */
+class ConcurrentWritersTest {
+  private static final int COMMITS_PER_WRITER = 25;
+
+  @TempDir Path dir;
+
+  @Test
+  void twoWritersCommittingAtOnceLoseNothing() throws Exception {
+    DeltaTable table = newTable();
+    Map<Long, Row> model = new ConcurrentHashMap<>();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      List<Future<Void>> results = pool.invokeAll(List.of(writerTask(table, 0, model), writerTask(table, 1, model)));
+      for (Future<Void> result : results) {
+        result.get(5, TimeUnit.MINUTES);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    String root = table.root();
+    assertThat(new HashSet<>(KernelTables.readRows(root))).isEqualTo(new HashSet<>(model.values()));
+    assertThat(KernelTables.readRows(root)).hasSize(model.size());
+    assertThat(KernelTables.txnVersion(root, "app:t:0")).contains((long) COMMITS_PER_WRITER);
+    assertThat(KernelTables.txnVersion(root, "app:t:1")).contains((long) COMMITS_PER_WRITER);
+    assertThat(KernelTables.latestVersion(root)).isGreaterThanOrEqualTo(2L * COMMITS_PER_WRITER);
+  }
+
+  /**
+   * Writer {@code partition} owns the keys {@code k} with {@code k % 2 == partition} (as Kafka
+   * routes a key to one partition), and both writers share one table and its untagged files.
+   */
+  private Callable<Void> writerTask(DeltaTable table, int partition, Map<Long, Row> model) {
+    return () -> {
+      TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
+      Random random = new Random(partition);
+      for (int commit = 1; commit <= COMMITS_PER_WRITER; commit++) {
+        ChangeSet.Builder changes = ChangeSet.builder();
+        Map<Long, Row> batch = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 50; i++) {
+          long id = random.nextInt(200) * 2L + partition;
+          batch.put(id, random.nextInt(5) == 0 ? null : MergeModelTest.row(id, commit, random));
+        }
+        batch.forEach((id, row) -> {
+          if (row == null) {
+            changes.delete(Row.of(id));
+          } else {
+            changes.upsert(row);
+          }
+        });
+        writer.commit(changes.txn("app:t:" + partition, commit).build());
+        batch.forEach((id, row) -> {
+          if (row == null) {
+            model.remove(id);
+          } else {
+            model.put(id, row);
+          }
+        });
+      }
+      return null;
+    };
+  }
+
+  @Test
+  void writerWhoseTxnWasMovedIsFencedAndChangesNothing() throws Exception {
+    DeltaTable table = newTable();
+    TableWriter zombie = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
+    TableWriter owner = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
+    Row ownerRow = MergeModelTest.row(1, 1, new Random(1));
+    owner.commit(ChangeSet.builder().upsert(ownerRow).txn("app:t:0", 10).build());
+
+    Row zombieRow = MergeModelTest.row(2, 1, new Random(2));
+    assertThatThrownBy(() -> zombie.commit(ChangeSet.builder().upsert(zombieRow).txn("app:t:0", 7).build()))
+        .isInstanceOf(FencedException.class)
+        .hasMessageContaining("app:t:0");
+
+    assertThat(KernelTables.readRows(table.root())).containsExactly(ownerRow);
+    assertThat(KernelTables.txnVersion(table.root(), "app:t:0")).contains(10L);
+    assertThat(KernelTables.latestVersion(table.root())).isEqualTo(1L);
+  }
+
+  @Test
+  void writerThatRefreshedOntoAMovedTxnIsFenced() throws Exception {
+    DeltaTable table = newTable();
+    TableWriter zombie = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
+    zombie.commit(ChangeSet.builder().txn("app:t:0", 5).build());
+    TableWriter owner = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
+    owner.commit(ChangeSet.builder().txn("app:t:0", 9).build());
+    // the zombie's next attempt loses the race for version 2 and reads the owner's txn there
+    assertThatThrownBy(() -> zombie.commit(ChangeSet.builder().upsert(MergeModelTest.row(3, 1, new Random(3))).txn("app:t:0", 6).build()))
+        .isInstanceOf(FencedException.class);
+    assertThat(KernelTables.readRows(table.root())).isEmpty();
+    assertThat(KernelTables.txnVersion(table.root(), "app:t:0")).contains(9L);
+  }
+
+  @Test
+  void concurrentCommitMarkingTheSameFileForcesReplanAndKeepsOneRowPerKey() throws Exception {
+    DeltaTable table = newTable();
+    Random random = new Random(11);
+    table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS))
+        .commit(ChangeSet.builder().upsert(MergeModelTest.row(1, 1, random)).upsert(MergeModelTest.row(2, 1, random)).build());
+    Row other = MergeModelTest.row(1, 2, random);
+    Row ours = MergeModelTest.row(1, 3, random);
+    java.util.concurrent.atomic.AtomicBoolean interfered = new java.util.concurrent.atomic.AtomicBoolean();
+    io.mergesink.core.commit.CommitHook otherWriterFirst = (root, version) -> {
+      if (interfered.compareAndSet(false, true)) {
+        try {
+          table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS)).commit(ChangeSet.builder().upsert(other).build());
+        } catch (FencedException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    };
+    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withCommitHook(otherWriterFirst));
+    CommitResult result = writer.commit(ChangeSet.builder().upsert(ours).txn("app:t:0", 1).build());
+
+    assertThat(result.replans()).isEqualTo(1);
+    assertThat(KernelTables.readRows(table.root())).extracting(row -> row.get(0)).containsExactlyInAnyOrder(1L, 2L);
+    assertThat(KernelTables.readRows(table.root())).contains(ours).doesNotContain(other);
+  }
+
+  private DeltaTable newTable() throws Exception {
+    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("t").toString());
+    table.createIfAbsent(new TableSpec(MergeModelTest.SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, Map.of()));
+    return table;
+  }
+}

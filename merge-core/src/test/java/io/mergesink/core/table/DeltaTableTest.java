@@ -1,0 +1,84 @@
+package io.mergesink.core.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mergesink.core.data.Row;
+import io.mergesink.core.data.Unchanged;
+import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.merge.TableWriter;
+import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.testing.KernelTables;
+import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DeltaTableTest {
+  private static final StructType SCHEMA = StructType.of(
+      new StructField("tenant", PrimitiveType.STRING, false),
+      new StructField("id", PrimitiveType.INTEGER, false),
+      new StructField("body", PrimitiveType.STRING, true),
+      new StructField("seen", PrimitiveType.TIMESTAMP_NTZ, true));
+
+  @TempDir Path dir;
+
+  @Test
+  void createdTableHasSchemaKeyAndDeletionVectorProtocol() throws Exception {
+    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("t").toString());
+    Snapshot snapshot = table.createIfAbsent(new TableSpec(SCHEMA, List.of("tenant", "id"), MergeStrategy.DELETION_VECTORS,
+        Map.of("delta.logRetentionDuration", "interval 3 days")));
+
+    assertThat(KernelTables.schema(table.root())).isEqualTo(SCHEMA);
+    assertThat(KeyColumns.of(snapshot.metadata())).containsExactly("tenant", "id");
+    assertThat(snapshot.metadata().configuration()).containsEntry("delta.logRetentionDuration", "interval 3 days")
+        .containsEntry("delta.enableDeletionVectors", "true");
+    assertThat(snapshot.protocol().readerFeatures()).contains("deletionVectors", "timestampNtz");
+    assertThat(table.createIfAbsent(new TableSpec(SCHEMA, List.of("id"), MergeStrategy.APPEND, Map.of())).version()).isZero();
+  }
+
+  @Test
+  void addedColumnsReadAsNullForOldRowsAndTakeNewValues() throws Exception {
+    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("t").toString());
+    table.createIfAbsent(new TableSpec(SCHEMA, List.of("tenant", "id"), MergeStrategy.DELETION_VECTORS, Map.of()));
+    table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS))
+        .commit(ChangeSet.builder().upsert(Row.of("a", 1, "one", 5L)).upsert(Row.of("a", 2, "two", null)).build());
+
+    table.addColumns(List.of(new StructField("score", PrimitiveType.DOUBLE, false), new StructField("body", PrimitiveType.STRING, true)));
+    table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS))
+        .commit(ChangeSet.builder().upsert(Row.of("a", 2, "two!", null, 0.5)).build());
+
+    assertThat(KernelTables.schema(table.root()).fieldNames()).containsExactly("tenant", "id", "body", "seen", "score");
+    assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(Row.of("a", 1, "one", 5L, null), Row.of("a", 2, "two!", null, 0.5));
+  }
+
+  @Test
+  void unchangedColumnsKeepTheLiveRowsValues() throws Exception {
+    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("t").toString());
+    table.createIfAbsent(new TableSpec(SCHEMA, List.of("tenant", "id"), MergeStrategy.DELETION_VECTORS, Map.of()));
+    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
+    String large = "x".repeat(100_000);
+    writer.commit(ChangeSet.builder().upsert(Row.of("a", 1, large, 1L)).build());
+
+    writer.commit(ChangeSet.builder().upsert(Row.of("a", 1, Unchanged.VALUE, 2L)).upsert(Row.of("b", 9, Unchanged.VALUE, 3L)).build());
+
+    assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(Row.of("a", 1, large, 2L), Row.of("b", 9, null, 3L));
+  }
+
+  @Test
+  void upsertsNeedAPrimaryKey() throws Exception {
+    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("t").toString());
+    table.createIfAbsent(new TableSpec(SCHEMA, List.of(), MergeStrategy.APPEND, Map.of()));
+    assertThatThrownBy(() -> table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE)))
+        .isInstanceOf(UnsupportedTableException.class).hasMessageContaining("no primary key");
+    assertThatThrownBy(() -> table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), List.of("id")))
+        .isInstanceOf(UnsupportedTableException.class).hasMessageContaining("deletionVectors");
+  }
+}
