@@ -12,7 +12,7 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
  * Delta's "RoaringBitmapArray" serialization of a set of row indexes (PROTOCOL.md, appendix
- * "Deletion Vector Format"), the bytes that a DV file stores between its size and checksum fields
+ * <a href="https://github.com/delta-io/delta/blob/master/PROTOCOL.md#deletion-vector-format">"Deletion Vector Format"</a>), the bytes that a DV file stores between its size and checksum fields
  * and that an inline DV Z85-encodes.
  *
  * <p>Layout, every number little-endian:
@@ -35,6 +35,12 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
 public final class RoaringBitmapArrayCodec {
   /** Magic number at byte 0 of the serialized bitmap, stored as a little-endian int32. */
   public static final int MAGIC_NUMBER = 1681511377;
+  /**
+   * Magic number of the older "native" RoaringBitmapArray layout (int32 bitmap count, implicit
+   * high keys), which Delta Kernel can read but Delta writers do not produce for DVs; recognized
+   * only to say so in the error.
+   */
+  private static final int NATIVE_FORMAT_MAGIC_NUMBER = 1681511376;
   /** Width of the magic number field in bytes. */
   public static final int MAGIC_NUMBER_BYTES = Integer.BYTES;
 
@@ -71,8 +77,11 @@ public final class RoaringBitmapArrayCodec {
     }
     int magic = ByteBuffer.wrap(bytes, 0, MAGIC_NUMBER_BYTES).order(ByteOrder.LITTLE_ENDIAN).getInt();
     if (magic != MAGIC_NUMBER) {
+      String hint = magic == NATIVE_FORMAT_MAGIC_NUMBER
+          ? " (the magic number of the older \"native\" RoaringBitmapArray format, which Delta writers do not use for deletion vectors)"
+          : "";
       throw new IllegalArgumentException("expected RoaringBitmapArray magic number " + MAGIC_NUMBER
-          + " (little-endian), found " + magic);
+          + " (little-endian), found " + magic + hint);
     }
     ByteArrayInputStream remaining = new ByteArrayInputStream(bytes, MAGIC_NUMBER_BYTES, bytes.length - MAGIC_NUMBER_BYTES);
     Roaring64NavigableMap bitmap = new Roaring64NavigableMap();

@@ -8,7 +8,8 @@ import java.util.UUID;
 /**
  * The Z85 variant of Base85 (<a href="https://rfc.zeromq.org/spec/32/">ZeroMQ RFC 32</a>) that
  * Delta uses for deletion vector UUIDs and inline bitmaps (PROTOCOL.md, "Deletion Vector
- * Descriptor Schema": "The concrete Base85 variant used is Z85, because it is JSON-friendly").
+ * Descriptor Schema", <a href="https://github.com/delta-io/delta/blob/master/PROTOCOL.md#deletion-vector-descriptor-schema">link</a>: "The concrete Base85
+ * variant used is Z85, because it is JSON-friendly").
  *
  * <p>Every 4 bytes, read as a big-endian unsigned 32-bit number, become 5 characters, most
  * significant digit first. Z85 has no padding: {@link #encode} takes whole 4-byte blocks only;

@@ -1,7 +1,8 @@
 /**
  * Deletion vectors: the sets of deleted row positions of a data file, in Delta's binary formats
- * (PROTOCOL.md, sections "Deletion Vectors", "Deletion Vector Descriptor Schema" and appendix
- * "Deletion Vector Format").
+ * (PROTOCOL.md, sections <a href="https://github.com/delta-io/delta/blob/master/PROTOCOL.md#deletion-vectors">"Deletion Vectors"</a>,
+ * <a href="https://github.com/delta-io/delta/blob/master/PROTOCOL.md#deletion-vector-descriptor-schema">"Deletion Vector Descriptor Schema"</a> and appendix
+ * <a href="https://github.com/delta-io/delta/blob/master/PROTOCOL.md#deletion-vector-format">"Deletion Vector Format"</a>).
  *
  * <ul>
  *   <li>{@link io.mergesink.core.deletionvectors.Z85}: the Base85 variant of DV paths and inline DVs.
