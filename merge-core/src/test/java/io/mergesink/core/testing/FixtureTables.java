@@ -1,0 +1,97 @@
+package io.mergesink.core.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Spark-written tables under {@code src/test/resources/fixtures/<name>/} (copies of
+ * {@code shared/fixtures}) and their {@code EXPECTED_ROWS.csv}.
+ *
+ * <p>Tests read these copies in place; a test that writes to a fixture table copies it into a
+ * {@code @TempDir} first.
+ */
+public final class FixtureTables {
+  private FixtureTables() {}
+
+  /** The local directory of fixture table {@code name}, for example {@code dv-table}. */
+  public static Path path(String name) {
+    URL url = FixtureTables.class.getResource("/fixtures/" + name);
+    if (url == null) {
+      throw new IllegalArgumentException("no fixture table '" + name + "' under src/test/resources/fixtures/");
+    }
+    try {
+      return Path.of(url.toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException("fixture URL " + url + " is not a file URI", e);
+    }
+  }
+
+  /**
+   * The records of the fixture's {@code EXPECTED_ROWS.csv} without the header line: values as
+   * Spark's {@code CAST(... AS STRING)} rendered them, an empty unquoted field as null.
+   */
+  public static List<List<String>> expectedRows(String name) {
+    List<List<String>> records = parseCsv(read(path(name).resolve("EXPECTED_ROWS.csv")));
+    return records.subList(1, records.size());
+  }
+
+  /** The header line of the fixture's {@code EXPECTED_ROWS.csv}. */
+  public static List<String> expectedColumns(String name) {
+    return parseCsv(read(path(name).resolve("EXPECTED_ROWS.csv"))).get(0);
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading " + file, e);
+    }
+  }
+
+  /** RFC 4180 records; quoted fields may hold commas, doubled quotes and line breaks. */
+  static List<List<String>> parseCsv(String text) {
+    List<List<String>> records = new ArrayList<>();
+    List<String> record = new ArrayList<>();
+    StringBuilder field = new StringBuilder();
+    boolean quoted = false;
+    boolean wasQuoted = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (quoted) {
+        if (c == '"' && i + 1 < text.length() && text.charAt(i + 1) == '"') {
+          field.append('"');
+          i++;
+        } else if (c == '"') {
+          quoted = false;
+        } else {
+          field.append(c);
+        }
+      } else if (c == '"') {
+        quoted = true;
+        wasQuoted = true;
+      } else if (c == ',' || c == '\n') {
+        record.add(field.length() == 0 && !wasQuoted ? null : field.toString());
+        field.setLength(0);
+        wasQuoted = false;
+        if (c == '\n') {
+          records.add(record);
+          record = new ArrayList<>();
+        }
+      } else if (c != '\r') {
+        field.append(c);
+      }
+    }
+    if (field.length() > 0 || wasQuoted || !record.isEmpty()) {
+      record.add(field.length() == 0 && !wasQuoted ? null : field.toString());
+      records.add(record);
+    }
+    return records;
+  }
+}

@@ -1,0 +1,227 @@
+package io.mergesink.core.testing;
+
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Table;
+import io.delta.kernel.data.ArrayValue;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.MapValue;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.internal.SnapshotImpl;
+import io.delta.kernel.internal.data.ScanStateRow;
+import io.delta.kernel.internal.util.Utils;
+import io.delta.kernel.types.BinaryType;
+import io.delta.kernel.types.BooleanType;
+import io.delta.kernel.types.ByteType;
+import io.delta.kernel.types.DateType;
+import io.delta.kernel.types.DoubleType;
+import io.delta.kernel.types.FieldMetadata;
+import io.delta.kernel.types.FloatType;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.ShortType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.TimestampNTZType;
+import io.delta.kernel.types.TimestampType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.types.ArrayType;
+import io.mergesink.core.types.DataType;
+import io.mergesink.core.types.DecimalType;
+import io.mergesink.core.types.MapType;
+import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The independent reader of every test: reads Delta tables with Delta Kernel 4.0.0 (default
+ * engine on Hadoop's local file system) and converts what Kernel returns into MergeSink's own
+ * schema model and in-memory values (see {@link DataType}), so tests compare with {@link Row}s.
+ *
+ * <p>Rows come from the latest snapshot with deletion vectors applied (Kernel's selection vector),
+ * in no particular order. I/O failures surface as {@link UncheckedIOException} so tests stay terse.
+ */
+public final class KernelTables {
+  private static final Engine ENGINE = DefaultEngine.create(new Configuration());
+
+  private KernelTables() {}
+
+  /** Every live row of the latest snapshot, values converted to MergeSink's representation. */
+  public static List<Row> readRows(String tablePath) {
+    Snapshot snapshot = latestSnapshot(tablePath);
+    Scan scan = snapshot.getScanBuilder().build();
+    io.delta.kernel.data.Row scanState = scan.getScanState(ENGINE);
+    io.delta.kernel.types.StructType physicalReadSchema = ScanStateRow.getPhysicalDataReadSchema(ENGINE, scanState);
+    List<Row> rows = new ArrayList<>();
+    try (CloseableIterator<FilteredColumnarBatch> scanFiles = scan.getScanFiles(ENGINE)) {
+      while (scanFiles.hasNext()) {
+        try (CloseableIterator<io.delta.kernel.data.Row> scanFileRows = scanFiles.next().getRows()) {
+          while (scanFileRows.hasNext()) {
+            readScanFile(scanState, scanFileRows.next(), physicalReadSchema, rows);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading table " + tablePath + " with Delta Kernel", e);
+    }
+    return rows;
+  }
+
+  /** The version of the latest snapshot. */
+  public static long latestVersion(String tablePath) {
+    return latestSnapshot(tablePath).getVersion();
+  }
+
+  /** The version of the latest {@code txn} action of {@code appId}, empty when there is none. */
+  public static Optional<Long> txnVersion(String tablePath, String appId) {
+    return ((SnapshotImpl) latestSnapshot(tablePath)).getLatestTransactionVersion(ENGINE, appId);
+  }
+
+  /** The schema of the latest snapshot in MergeSink's schema model. */
+  public static StructType schema(String tablePath) {
+    return toStructType(latestSnapshot(tablePath).getSchema());
+  }
+
+  private static Snapshot latestSnapshot(String tablePath) {
+    return Table.forPath(ENGINE, tablePath).getLatestSnapshot(ENGINE);
+  }
+
+  private static void readScanFile(io.delta.kernel.data.Row scanState, io.delta.kernel.data.Row scanFile,
+      io.delta.kernel.types.StructType physicalReadSchema, List<Row> rows) throws IOException {
+    FileStatus file = InternalScanFileUtils.getAddFileStatus(scanFile);
+    CloseableIterator<ColumnarBatch> physicalData = ENGINE.getParquetHandler()
+        .readParquetFiles(Utils.singletonCloseableIterator(file), physicalReadSchema, Optional.empty());
+    try (CloseableIterator<FilteredColumnarBatch> logicalData =
+        Scan.transformPhysicalData(ENGINE, scanState, scanFile, physicalData)) {
+      while (logicalData.hasNext()) {
+        addSelectedRows(logicalData.next(), rows);
+      }
+    }
+  }
+
+  private static void addSelectedRows(FilteredColumnarBatch filtered, List<Row> rows) {
+    ColumnarBatch batch = filtered.getData();
+    Optional<ColumnVector> selection = filtered.getSelectionVector();
+    int columns = batch.getSchema().length();
+    for (int rowId = 0; rowId < batch.getSize(); rowId++) {
+      if (selection.isPresent() && (selection.get().isNullAt(rowId) || !selection.get().getBoolean(rowId))) {
+        continue;
+      }
+      Object[] values = new Object[columns];
+      for (int column = 0; column < columns; column++) {
+        values[column] = value(batch.getColumnVector(column), rowId);
+      }
+      rows.add(Row.of(values));
+    }
+  }
+
+  /** The value at {@code rowId} of a Kernel vector, as MergeSink's in-memory value. */
+  private static Object value(ColumnVector vector, int rowId) {
+    if (vector.isNullAt(rowId)) {
+      return null;
+    }
+    io.delta.kernel.types.DataType type = vector.getDataType();
+    if (type instanceof BooleanType) {
+      return vector.getBoolean(rowId);
+    } else if (type instanceof ByteType) {
+      return vector.getByte(rowId);
+    } else if (type instanceof ShortType) {
+      return vector.getShort(rowId);
+    } else if (type instanceof IntegerType || type instanceof DateType) {
+      return vector.getInt(rowId);
+    } else if (type instanceof LongType || type instanceof TimestampType || type instanceof TimestampNTZType) {
+      return vector.getLong(rowId);
+    } else if (type instanceof FloatType) {
+      return vector.getFloat(rowId);
+    } else if (type instanceof DoubleType) {
+      return vector.getDouble(rowId);
+    } else if (type instanceof StringType) {
+      return vector.getString(rowId);
+    } else if (type instanceof BinaryType) {
+      return vector.getBinary(rowId);
+    } else if (type instanceof io.delta.kernel.types.DecimalType decimal) {
+      return vector.getDecimal(rowId).setScale(decimal.getScale());
+    } else if (type instanceof io.delta.kernel.types.ArrayType) {
+      ArrayValue array = vector.getArray(rowId);
+      List<Object> elements = new ArrayList<>(array.getSize());
+      for (int i = 0; i < array.getSize(); i++) {
+        elements.add(value(array.getElements(), i));
+      }
+      return elements;
+    } else if (type instanceof io.delta.kernel.types.MapType) {
+      MapValue map = vector.getMap(rowId);
+      Map<Object, Object> entries = new LinkedHashMap<>();
+      for (int i = 0; i < map.getSize(); i++) {
+        entries.put(value(map.getKeys(), i), value(map.getValues(), i));
+      }
+      return entries;
+    } else if (type instanceof io.delta.kernel.types.StructType struct) {
+      Object[] fields = new Object[struct.length()];
+      for (int i = 0; i < fields.length; i++) {
+        fields[i] = value(vector.getChild(i), rowId);
+      }
+      return Row.of(fields);
+    }
+    throw new IllegalArgumentException("no MergeSink value for Kernel type " + type);
+  }
+
+  private static StructType toStructType(io.delta.kernel.types.StructType struct) {
+    List<StructField> fields = new ArrayList<>(struct.length());
+    for (io.delta.kernel.types.StructField field : struct.fields()) {
+      fields.add(new StructField(field.getName(), toDataType(field.getDataType()), field.isNullable(),
+          toMap(field.getMetadata())));
+    }
+    return new StructType(fields);
+  }
+
+  private static DataType toDataType(io.delta.kernel.types.DataType type) {
+    if (type instanceof io.delta.kernel.types.DecimalType decimal) {
+      return new DecimalType(decimal.getPrecision(), decimal.getScale());
+    } else if (type instanceof io.delta.kernel.types.ArrayType array) {
+      return new ArrayType(toDataType(array.getElementType()), array.containsNull());
+    } else if (type instanceof io.delta.kernel.types.MapType map) {
+      return new MapType(toDataType(map.getKeyType()), toDataType(map.getValueType()), map.getValueField().isNullable());
+    } else if (type instanceof io.delta.kernel.types.StructType struct) {
+      return toStructType(struct);
+    }
+    PrimitiveType primitive = PrimitiveType.fromDeltaName(primitiveName(type));
+    if (primitive == null) {
+      throw new IllegalArgumentException("no MergeSink type for Kernel type " + type);
+    }
+    return primitive;
+  }
+
+  /** Kernel's primitive types print as their Delta names, except for parameters such as collations. */
+  private static String primitiveName(io.delta.kernel.types.DataType type) {
+    return type instanceof StringType ? PrimitiveType.STRING.deltaName() : type.toString();
+  }
+
+  private static Map<String, Object> toMap(FieldMetadata metadata) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    metadata.getEntries().forEach((key, value) -> map.put(key, toJsonValue(value)));
+    return map;
+  }
+
+  private static Object toJsonValue(Object value) {
+    if (value instanceof FieldMetadata nested) {
+      return toMap(nested);
+    } else if (value instanceof Object[] array) {
+      return Arrays.stream(array).map(KernelTables::toJsonValue).toList();
+    }
+    return value;
+  }
+}

@@ -1,0 +1,167 @@
+package io.mergesink.core.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mergesink.core.data.Row;
+import io.mergesink.core.types.ArrayType;
+import io.mergesink.core.types.DataType;
+import io.mergesink.core.types.DecimalType;
+import io.mergesink.core.types.MapType;
+import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** {@link KernelTables} against the Spark fixtures and their PROVENANCE.md / EXPECTED_ROWS.csv. */
+class KernelTablesTest {
+  private static final DateTimeFormatter SPARK_TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+  @Test
+  void dvTableRowsAreTheLiveRowsWithDeletionVectorsApplied() {
+    String table = FixtureTables.path("dv-table").toString();
+
+    List<Row> rows = KernelTables.readRows(table);
+
+    assertThat(rows).hasSize(883);
+    assertThat(renderById(table, rows)).isEqualTo(expectedById("dv-table"));
+  }
+
+  @Test
+  void cowTableRowsMatchExpectedRows() {
+    String table = FixtureTables.path("cow-table").toString();
+
+    List<Row> rows = KernelTables.readRows(table);
+
+    assertThat(rows).hasSize(200);
+    assertThat(renderById(table, rows)).isEqualTo(expectedById("cow-table"));
+  }
+
+  @Test
+  void dvTableVersionAndTxnVersionsMatchProvenance() {
+    String table = FixtureTables.path("dv-table").toString();
+
+    assertThat(KernelTables.latestVersion(table)).isEqualTo(6);
+    assertThat(KernelTables.txnVersion(table, "fixture-app:orders:0")).contains(45L);
+    assertThat(KernelTables.txnVersion(table, "fixture-app:orders:1")).contains(7L);
+    assertThat(KernelTables.txnVersion(table, "fixture-app:orders:2")).isEmpty();
+  }
+
+  @Test
+  void latestVersionsOfOtherFixtures() {
+    assertThat(KernelTables.latestVersion(FixtureTables.path("cow-table").toString())).isEqualTo(3);
+    assertThat(KernelTables.latestVersion(FixtureTables.path("types-table").toString())).isEqualTo(2);
+  }
+
+  @Test
+  void typesTableSchemaConvertsEveryType() {
+    StructType expected = StructType.of(
+        new StructField("id", PrimitiveType.INTEGER, false),
+        new StructField("b", PrimitiveType.BYTE, true),
+        new StructField("s", PrimitiveType.SHORT, true),
+        new StructField("l", PrimitiveType.LONG, true),
+        new StructField("f", PrimitiveType.FLOAT, true),
+        new StructField("d", PrimitiveType.DOUBLE, true),
+        new StructField("dec", new DecimalType(38, 10), true),
+        new StructField("str", PrimitiveType.STRING, true),
+        new StructField("bin", PrimitiveType.BINARY, true),
+        new StructField("flag", PrimitiveType.BOOLEAN, true),
+        new StructField("day", PrimitiveType.DATE, true),
+        new StructField("ts", PrimitiveType.TIMESTAMP, true),
+        new StructField("ts_ntz", PrimitiveType.TIMESTAMP_NTZ, true),
+        new StructField("arr", new ArrayType(PrimitiveType.STRING, true), true),
+        new StructField("st", StructType.of(
+            new StructField("x", PrimitiveType.INTEGER, true),
+            new StructField("y", PrimitiveType.STRING, true)), true),
+        new StructField("m", new MapType(PrimitiveType.STRING, PrimitiveType.LONG, true), true));
+
+    assertThat(KernelTables.schema(FixtureTables.path("types-table").toString())).isEqualTo(expected);
+  }
+
+  @Test
+  void typesTableValuesAreInMergeSinkRepresentation() {
+    String table = FixtureTables.path("types-table").toString();
+    List<List<String>> expectedCsv = FixtureTables.expectedRows("types-table");
+
+    Map<Integer, Row> byId = new TreeMap<>();
+    for (Row row : KernelTables.readRows(table)) {
+      byId.put((Integer) row.get(0), row);
+    }
+
+    assertThat(byId.keySet()).containsExactly(1, 2).hasSize(expectedCsv.size());
+    long micros = micros(LocalDateTime.of(2026, 3, 1, 12, 34, 56, 789_012_000));
+    Map<String, Long> map = new LinkedHashMap<>();
+    map.put("k1", 1L);
+    map.put("k2", null);
+    Row one = byId.get(1);
+    assertThat(one.get(1)).isEqualTo((byte) 1);
+    assertThat(one.get(2)).isEqualTo((short) 2);
+    assertThat(one.get(4)).isEqualTo(1.5f);
+    assertThat(one.get(6)).isEqualTo(new BigDecimal("12345678901234567890.0123456789"));
+    assertThat(one.get(7)).isEqualTo("héllo, \"world\"").isEqualTo(expectedCsv.get(0).get(7));
+    assertThat((byte[]) one.get(8)).containsExactly(0x00, 0xFF, 0x10);
+    assertThat(one.get(10)).isEqualTo((int) LocalDate.of(2026, 2, 28).toEpochDay());
+    assertThat(one.get(11)).isEqualTo(micros);
+    assertThat(one.get(12)).isEqualTo(micros);
+    assertThat(one).isEqualTo(Row.of(1, (byte) 1, (short) 2, 3L, 1.5f, 2.25d,
+        new BigDecimal("12345678901234567890.0123456789"), "héllo, \"world\"", new byte[] {0x00, (byte) 0xFF, 0x10},
+        true, (int) LocalDate.of(2026, 2, 28).toEpochDay(), micros, micros, Arrays.asList("a", null, "c"),
+        Row.of(7, "why"), map));
+
+    Object[] allNull = new Object[16];
+    allNull[0] = 2;
+    assertThat(byId.get(2)).isEqualTo(Row.of(allNull));
+  }
+
+  /** Each row rendered as Spark's CAST(... AS STRING) renders it in EXPECTED_ROWS.csv, keyed by id. */
+  private static Map<String, List<String>> renderById(String table, List<Row> rows) {
+    StructType schema = KernelTables.schema(table);
+    Map<String, List<String>> byId = new TreeMap<>();
+    for (Row row : rows) {
+      List<String> rendered = new ArrayList<>();
+      for (int i = 0; i < schema.size(); i++) {
+        rendered.add(render(row.get(i), schema.field(i).type()));
+      }
+      assertThat(byId.put(rendered.get(0), rendered)).as("duplicate id %s", rendered.get(0)).isNull();
+    }
+    return byId;
+  }
+
+  private static Map<String, List<String>> expectedById(String fixture) {
+    Map<String, List<String>> byId = new TreeMap<>();
+    for (List<String> record : FixtureTables.expectedRows(fixture)) {
+      byId.put(record.get(0), record);
+    }
+    return byId;
+  }
+
+  private static String render(Object value, DataType type) {
+    if (value == null) {
+      return null;
+    } else if (type == PrimitiveType.TIMESTAMP) {
+      long micros = (Long) value;
+      LocalDateTime time = LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
+          (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC);
+      String fraction = time.getNano() == 0 ? "" : ("." + String.format("%06d", time.getNano() / 1000)).replaceAll("0+$", "");
+      return SPARK_TIMESTAMP.format(time) + fraction;
+    } else if (value instanceof BigDecimal decimal) {
+      return decimal.toPlainString();
+    }
+    return value.toString();
+  }
+
+  private static long micros(LocalDateTime utc) {
+    return TimeUnit.SECONDS.toMicros(utc.toEpochSecond(ZoneOffset.UTC)) + utc.getNano() / 1000;
+  }
+}
