@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.table.DeltaTable;
-import io.mergesink.core.testing.Fixtures;
+import io.mergesink.core.testing.FixtureTables;
 import io.mergesink.core.testing.KernelTables;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -26,7 +26,7 @@ class ForeignTableTest {
   @ParameterizedTest
   @CsvSource({"dv-table, DELETION_VECTORS", "dv-table, COPY_ON_WRITE", "cow-table, COPY_ON_WRITE"})
   void sparkTableTakesOurUpsertsAndDeletes(String fixture, MergeStrategy strategy) throws Exception {
-    String root = Fixtures.copy(fixture, dir.resolve(fixture)).toString();
+    String root = FixtureTables.copy(fixture, dir.resolve(fixture)).toString();
     List<Row> before = KernelTables.readRows(root);
     Map<Object, Row> model = new HashMap<>();
     before.forEach(row -> model.put(row.get(0), row));

@@ -33,6 +33,25 @@ public final class FixtureTables {
     }
   }
 
+  /** Copies fixture table {@code name} into {@code target} (data and log only) and returns the copy's root. */
+  public static Path copy(String name, Path target) {
+    Path source = path(name);
+    try (java.util.stream.Stream<Path> files = Files.walk(source)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        Path copy = target.resolve(source.relativize(file).toString());
+        String fileName = file.getFileName().toString();
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(copy);
+        } else if (!fileName.equals("PROVENANCE.md") && !fileName.equals("EXPECTED_ROWS.csv")) {
+          Files.copy(file, copy);
+        }
+      }
+      return target;
+    } catch (IOException e) {
+      throw new UncheckedIOException("copying fixture " + name + " to " + target, e);
+    }
+  }
+
   /**
    * The records of the fixture's {@code EXPECTED_ROWS.csv} without the header line: values as
    * Spark's {@code CAST(... AS STRING)} rendered them, an empty unquoted field as null.
