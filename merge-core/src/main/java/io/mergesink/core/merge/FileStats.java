@@ -1,12 +1,19 @@
 package io.mergesink.core.merge;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** Edits of a file's {@code stats} JSON. */
 final class FileStats {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Exact decimals: bounds such as 12345678901234567890.0123456789 must not pass through a double. */
+  private static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+      .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+      .build();
   private static final String TIGHT_BOUNDS = "tightBounds";
 
   private FileStats() {}
