@@ -9,12 +9,16 @@ import java.util.Arrays;
  *
  * <p>Pages start at {@value #FIRST_PAGE_BYTES} bytes and double up to {@value #MAX_PAGE_BYTES}
  * (a key longer than that gets a page of its own size), so a small index stays small and a large
- * one wastes at most the unused tail of each 1 MiB page. Released records stay in place as
+ * one wastes at most the unused tail of each page. Released records stay in place as
  * garbage until the owner copies the live ones into a new arena ({@link #copyRecord}).
  */
 final class KeyArena {
   static final int FIRST_PAGE_BYTES = 4 * 1024;
-  static final int MAX_PAGE_BYTES = 1024 * 1024;
+  /**
+   * Well below half of G1's smallest region (1 MiB), so pages are never "humongous" objects,
+   * which G1 rounds up to whole regions (a 1 MiB page took 2 MiB of heap).
+   */
+  static final int MAX_PAGE_BYTES = 128 * 1024;
 
   private static final int OFFSET_BITS = 32;
   private static final long OFFSET_MASK = 0xFFFF_FFFFL;

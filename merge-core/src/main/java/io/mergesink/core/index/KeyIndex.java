@@ -26,6 +26,11 @@ import java.util.Objects;
  *       length prefix).
  * </ul>
  *
+ * <p>Measured with {@code KeyIndexMemoryProbe} (JDK 17, heap after GC, matching
+ * {@link #estimatedHeapBytes}; G1 adds up to a region per large table array), bytes per key at
+ * 1M / 10M keys: bigint 33.6 / 26.8; 16-character string 60.0 / 51.6; (int, long) 55.0 / 46.6;
+ * (int, 16-character string) 64.0 / 55.6.
+ *
  * <p><b>Duplicates.</b> A key may have several locations (a table written by another tool can
  * hold several live rows per key). {@link #put} of a second location keeps both; a lookup says
  * {@link #MULTIPLE_LOCATIONS} and {@link #locations} returns them all, so the planner deletes

@@ -9,7 +9,7 @@ import it.unimi.dsi.fastutil.objects.ObjectIterator;
  * Keys that are one long-like column: fastutil's open-addressing {@code long → long} map from the
  * key to its slot value (see {@link Duplicates}). Two {@code long[]} arrays of a power-of-two
  * capacity filled to at most {@value #LOAD_FACTOR}: 16 bytes per slot, so between 21.3 and 42.7
- * heap bytes per key (27 to 34 for 1M keys, depending on where the size falls between two
+ * heap bytes per key (33.6 at 1M keys, 26.8 at 10M: it depends on where the size falls between two
  * resizes), plus a transient doubling while it grows.
  */
 final class LongKeyTable {
