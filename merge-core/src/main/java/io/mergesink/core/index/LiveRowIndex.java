@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 import java.util.function.Predicate;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
@@ -77,9 +78,22 @@ public final class LiveRowIndex {
     });
   }
 
-  /** Every indexed location of the live rows with key {@code key}; empty when there is none. */
-  public long[] locations(Row key) {
-    return keys.locations(key);
+  /** Calls {@code action} with every indexed location of the live rows with key {@code key}. */
+  public void forEachLocation(Row key, LongConsumer action) {
+    long location = keys.lookup(key);
+    if (location == KeyIndex.MULTIPLE_LOCATIONS) {
+      for (long each : keys.locations(key)) {
+        action.accept(each);
+      }
+    } else if (location != KeyIndex.NO_LOCATION) {
+      action.accept(location);
+    }
+  }
+
+  /** One indexed location of a live row with key {@code key}, or {@link KeyIndex#NO_LOCATION}. */
+  public long anyLocation(Row key) {
+    long location = keys.lookup(key);
+    return location == KeyIndex.MULTIPLE_LOCATIONS ? keys.locations(key)[0] : location;
   }
 
   /** The location of row {@code rowIndex} of the indexed file {@code path}. */

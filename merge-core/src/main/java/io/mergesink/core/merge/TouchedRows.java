@@ -27,12 +27,12 @@ final class TouchedRows {
 
   private void addAll(LiveRowIndex index, Row[] keys, IndexDelta delta) {
     for (Row key : keys) {
-      for (long location : index.locations(key)) {
+      index.forEachLocation(key, location -> {
         positionsByFile.computeIfAbsent(index.path(location), path -> new Roaring64NavigableMap())
             .addLong(RowLocation.rowIndex(location));
         delta.removeRow(key, location);
         rowCount++;
-      }
+      });
     }
   }
 

@@ -3,6 +3,7 @@ package io.mergesink.core.merge;
 import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.data.Unchanged;
+import io.mergesink.core.index.KeyIndex;
 import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.index.RowLocation;
 import io.mergesink.core.log.LogPaths;
@@ -31,12 +32,12 @@ final class UnchangedFiller {
       if (!hasUnchanged(upserts.get(i))) {
         continue;
       }
-      long[] locations = index.locations(changes.upsertKeys()[i]);
-      if (locations.length == 0) {
+      long location = index.anyLocation(changes.upsertKeys()[i]);
+      if (location == KeyIndex.NO_LOCATION) {
         filled.set(i, merge(upserts.get(i), null));
       } else {
-        upsertByRowIndexByFile.computeIfAbsent(index.path(locations[0]), path -> new HashMap<>())
-            .put(RowLocation.rowIndex(locations[0]), i);
+        upsertByRowIndexByFile.computeIfAbsent(index.path(location), path -> new HashMap<>())
+            .put(RowLocation.rowIndex(location), i);
       }
     }
     for (Map.Entry<String, Map<Long, Integer>> file : upsertByRowIndexByFile.entrySet()) {
