@@ -50,6 +50,14 @@ public final class CheckpointWriter {
       }
     }
 
+    storage.mkdirs(LogPaths.logDir(root));
+    storage.writeIfAbsent(LogPaths.checkpointFile(root, snapshot.version()), toParquet(actions));
+    long adds = snapshot.files().size();
+    new LastCheckpoint(snapshot.version(), actions.size(), null, adds).write(storage, root);
+  }
+
+  /** The actions as one checkpoint Parquet file (Snappy-compressed, one action per row), in memory. */
+  static byte[] toParquet(List<Action> actions) throws IOException {
     InMemoryOutputFile file = new InMemoryOutputFile();
     try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(file)
         .withType(CheckpointSchema.SCHEMA)
@@ -60,9 +68,6 @@ public final class CheckpointWriter {
         writer.write(rows.toRow(action));
       }
     }
-    storage.mkdirs(LogPaths.logDir(root));
-    storage.writeIfAbsent(LogPaths.checkpointFile(root, snapshot.version()), file.toByteArray());
-    long adds = snapshot.files().size();
-    new LastCheckpoint(snapshot.version(), actions.size(), null, adds).write(storage, root);
+    return file.toByteArray();
   }
 }

@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds {@link Snapshot}s from a table's {@code _delta_log}: the latest complete checkpoint, then
@@ -26,6 +28,8 @@ import java.util.OptionalLong;
  * <p>Thread-safe: it holds no state besides the storage.
  */
 public final class SnapshotLoader {
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotLoader.class);
+
   private final Storage storage;
 
   public SnapshotLoader(Storage storage) {
@@ -93,7 +97,7 @@ public final class SnapshotLoader {
 
   private Snapshot load(String root, OptionalLong target) throws IOException {
     long listFrom = 0;
-    Optional<LastCheckpoint> hint = LastCheckpoint.read(storage, root);
+    Optional<LastCheckpoint> hint = readHint(root);
     if (hint.isPresent() && (target.isEmpty() || hint.get().version() <= target.getAsLong())) {
       listFrom = hint.get().version();
     }
@@ -107,6 +111,16 @@ public final class SnapshotLoader {
       throw new TableNotFoundException(root);
     }
     return replay(root, segment.get());
+  }
+
+  /** {@code _last_checkpoint} is only a hint: unreadable (e.g. a stale Hadoop .crc beside it) counts as missing. */
+  private Optional<LastCheckpoint> readHint(String root) {
+    try {
+      return LastCheckpoint.read(storage, root);
+    } catch (IOException e) {
+      LOG.warn("ignoring unreadable {} of table {}: {}", LogPaths.LAST_CHECKPOINT, root, e.toString());
+      return Optional.empty();
+    }
   }
 
   private static Optional<LogSegment> segment(String root, LogListing listing, OptionalLong target) {
