@@ -1,0 +1,73 @@
+package io.mergesink.core.log;
+
+import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.storage.Storage;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+
+/**
+ * Writes a classic single-file checkpoint (PROTOCOL.md, "Checkpoints"):
+ * {@code _delta_log/<version>.checkpoint.parquet} holding the reconciled state of a snapshot (its
+ * protocol, metadata, txns, domain metadata, live files and unexpired tombstones, one action per
+ * row), then {@code _delta_log/_last_checkpoint}.
+ *
+ * <p>The Parquet file is built in memory and published with {@link Storage#writeIfAbsent}, so a
+ * reader never sees a half-written checkpoint. When a checkpoint of that version already exists
+ * (another writer made it) it is kept. A crash after the checkpoint and before
+ * {@code _last_checkpoint} leaves a stale hint, which readers tolerate.
+ */
+public final class CheckpointWriter {
+  private CheckpointWriter() {}
+
+  /** Checkpoints {@code snapshot}, dropping tombstones older than the table's retention as of now. */
+  public static void write(Storage storage, String root, Snapshot snapshot) throws IOException {
+    write(storage, root, snapshot, System.currentTimeMillis());
+  }
+
+  /**
+   * Checkpoints {@code snapshot}, keeping tombstones deleted after
+   * {@code nowMillis - }{@link TombstoneRetention#millis}.
+   *
+   * @throws IOException when the checkpoint or {@code _last_checkpoint} cannot be written; a failure
+   *     before the checkpoint is published leaves nothing behind
+   */
+  public static void write(Storage storage, String root, Snapshot snapshot, long nowMillis) throws IOException {
+    long minTombstoneTimestamp = nowMillis - TombstoneRetention.millis(snapshot.metadata());
+    List<Action> actions = new ArrayList<>();
+    actions.add(snapshot.protocol());
+    actions.add(snapshot.metadata());
+    actions.addAll(snapshot.transactions().values());
+    actions.addAll(snapshot.domainMetadata().values());
+    actions.addAll(snapshot.files().values());
+    for (RemoveFile tombstone : snapshot.tombstones()) {
+      if (tombstone.deletionTimestamp() != null && tombstone.deletionTimestamp() > minTombstoneTimestamp) {
+        actions.add(tombstone);
+      }
+    }
+
+    storage.mkdirs(LogPaths.logDir(root));
+    storage.writeIfAbsent(LogPaths.checkpointFile(root, snapshot.version()), toParquet(actions));
+    long adds = snapshot.files().size();
+    new LastCheckpoint(snapshot.version(), actions.size(), null, adds).write(storage, root);
+  }
+
+  /** The actions as one checkpoint Parquet file (Snappy-compressed, one action per row), in memory. */
+  static byte[] toParquet(List<Action> actions) throws IOException {
+    InMemoryOutputFile file = new InMemoryOutputFile();
+    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(file)
+        .withType(CheckpointSchema.SCHEMA)
+        .withCompressionCodec(CompressionCodecName.SNAPPY)
+        .build()) {
+      CheckpointRows rows = new CheckpointRows();
+      for (Action action : actions) {
+        writer.write(rows.toRow(action));
+      }
+    }
+    return file.toByteArray();
+  }
+}

@@ -1,0 +1,147 @@
+package io.mergesink.core.snapshot;
+
+import io.mergesink.core.log.Action;
+import io.mergesink.core.log.AddFile;
+import io.mergesink.core.log.DomainMetadata;
+import io.mergesink.core.log.Metadata;
+import io.mergesink.core.log.Protocol;
+import io.mergesink.core.log.RemoveFile;
+import io.mergesink.core.log.SetTransaction;
+import io.mergesink.core.types.StructType;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * The immutable state of a Delta table at one version: the reconciliation of its checkpoint and
+ * the commits after it (PROTOCOL.md, "Action Reconciliation"). Obtained from {@link SnapshotLoader};
+ * a writer that committed actions derives its next snapshot with {@link #withCommit}.
+ *
+ * <p>{@link #files()} is keyed by the {@code add} action's path <em>exactly as in the log</em>
+ * (URI-encoded, usually relative); use {@link AddFile#decodedPath()} or
+ * {@link io.mergesink.core.log.LogPaths#resolve} for storage paths.
+ */
+public final class Snapshot {
+  private final String tableRoot;
+  private final long version;
+  private final Protocol protocol;
+  private final Metadata metadata;
+  private final StructType schema;
+  private final Map<String, AddFile> files;
+  private final Map<String, RemoveFile> tombstones;
+  private final Map<String, SetTransaction> transactions;
+  private final Map<String, Long> txnVersions;
+  private final Map<String, DomainMetadata> domainMetadata;
+  private final OptionalLong lastCheckpointVersion;
+
+  /** Takes ownership of the maps: the caller ({@link LogReplay}) must not change them afterwards. */
+  Snapshot(
+      String tableRoot,
+      long version,
+      Protocol protocol,
+      Metadata metadata,
+      Map<String, AddFile> files,
+      Map<String, RemoveFile> tombstones,
+      Map<String, SetTransaction> transactions,
+      Map<String, DomainMetadata> domainMetadata,
+      OptionalLong lastCheckpointVersion) {
+    this.tableRoot = tableRoot;
+    this.version = version;
+    this.protocol = protocol;
+    this.metadata = metadata;
+    this.schema = metadata.schema();
+    this.files = Collections.unmodifiableMap(files);
+    this.tombstones = Collections.unmodifiableMap(tombstones);
+    this.transactions = Collections.unmodifiableMap(transactions);
+    Map<String, Long> versions = new LinkedHashMap<>();
+    transactions.forEach((appId, txn) -> versions.put(appId, txn.version()));
+    this.txnVersions = Collections.unmodifiableMap(versions);
+    this.domainMetadata = Collections.unmodifiableMap(domainMetadata);
+    this.lastCheckpointVersion = lastCheckpointVersion;
+  }
+
+  /** The table root as given to the loader. */
+  public String tableRoot() {
+    return tableRoot;
+  }
+
+  public long version() {
+    return version;
+  }
+
+  public Protocol protocol() {
+    return protocol;
+  }
+
+  public Metadata metadata() {
+    return metadata;
+  }
+
+  /** The parsed {@code metadata().schemaString()}. */
+  public StructType schema() {
+    return schema;
+  }
+
+  /** Live files keyed by their path as written in the log (URI-encoded, not decoded). */
+  public Map<String, AddFile> files() {
+    return files;
+  }
+
+  /** {@code remove} actions not cancelled by a later {@code add}, expired or not. */
+  public Collection<RemoveFile> tombstones() {
+    return tombstones.values();
+  }
+
+  Map<String, RemoveFile> tombstoneMap() {
+    return tombstones;
+  }
+
+  /** The latest {@code txn} per app id. */
+  public Map<String, SetTransaction> transactions() {
+    return transactions;
+  }
+
+  /** The latest txn version per app id. */
+  public Map<String, Long> txnVersions() {
+    return txnVersions;
+  }
+
+  /** The latest txn version of {@code appId}, empty when the app never committed. */
+  public OptionalLong txnVersion(String appId) {
+    Long v = txnVersions.get(appId);
+    return v == null ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /** Domain metadata per domain; removed domains are absent. */
+  public Map<String, DomainMetadata> domainMetadata() {
+    return domainMetadata;
+  }
+
+  /** The version of the checkpoint this snapshot was loaded from, empty when it replayed from version 0. */
+  public OptionalLong lastCheckpointVersion() {
+    return lastCheckpointVersion;
+  }
+
+  /**
+   * The snapshot after a commit of {@code actions} at {@code newVersion}, without reading the log.
+   *
+   * @throws IllegalArgumentException when {@code newVersion} is not {@code version() + 1}
+   */
+  public Snapshot withCommit(long newVersion, List<Action> actions) {
+    if (newVersion != version + 1) {
+      throw new IllegalArgumentException("table " + tableRoot + ": a commit after version " + version
+          + " must have version " + (version + 1) + ", found " + newVersion);
+    }
+    LogReplay replay = new LogReplay(this);
+    replay.apply(actions);
+    return replay.toSnapshot(newVersion);
+  }
+
+  @Override
+  public String toString() {
+    return "Snapshot{" + tableRoot + " v" + version + ", " + files.size() + " files, txns " + txnVersions + "}";
+  }
+}
