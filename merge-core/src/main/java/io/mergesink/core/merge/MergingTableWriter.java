@@ -168,8 +168,8 @@ public final class MergingTableWriter implements TableWriter {
 
   private boolean maybeCheckpoint() {
     long interval = options.checkpointInterval();
-    long last = snapshot.lastCheckpointVersion();
-    if (snapshot.version() / interval <= Math.max(last, 0) / interval) {
+    long last = snapshot.lastCheckpointVersion().orElse(0);
+    if (snapshot.version() / interval <= last / interval) {
       return false;
     }
     try {

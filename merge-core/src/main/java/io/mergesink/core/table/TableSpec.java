@@ -21,9 +21,12 @@ public record TableSpec(StructType schema, List<String> keyColumns, MergeStrateg
     Objects.requireNonNull(strategy, "strategy");
     keyColumns = List.copyOf(keyColumns);
     properties = Map.copyOf(properties);
-    if (strategy == MergeStrategy.APPEND) {
-      return;
+    if (strategy != MergeStrategy.APPEND) {
+      checkKey(schema, keyColumns, strategy);
     }
+  }
+
+  private static void checkKey(StructType schema, List<String> keyColumns, MergeStrategy strategy) {
     if (keyColumns.isEmpty()) {
       throw new IllegalArgumentException("a " + strategy.configName() + " table needs primary key columns; schema " + schema);
     }
