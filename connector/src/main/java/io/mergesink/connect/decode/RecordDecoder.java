@@ -175,7 +175,14 @@ public final class RecordDecoder {
           + "(or use primary.key.mode=record_value with primary.key.fields)");
     }
     TypedRow keyRow;
-    if (key instanceof Struct || key instanceof Map<?, ?>) {
+    if (key instanceof Map<?, ?> map) {
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        if (entry.getValue() == null) {
+          throw DecodeException.of(record, "primary key column '" + entry.getKey() + "' is null");
+        }
+      }
+      keyRow = toRow(record, key, "key");
+    } else if (key instanceof Struct) {
       keyRow = toRow(record, key, "key");
     } else {
       if (options.primaryKeyFields().size() != 1) {

@@ -28,15 +28,19 @@ import java.util.Map;
  *   <li>{@code byte[]}, ByteBuffer → binary; {@link java.util.Date} → timestamp (UTC);
  *   <li>a list of scalars → array of the scalars' type (long and double together → double;
  *       empty or all-null → array&lt;string&gt;; other mixes are an error);
- *   <li>a nested map, or a list holding maps or lists → string holding the value as JSON (its
+ *   <li>a nested map, or a list holding maps or lists → string holding the value as JSON, keys sorted (its
  *       keys may be data, not columns, so they do not become struct fields);
- *   <li>Debezium's TOAST placeholder → {@link Unchanged#VALUE}, typed string.
+ *   <li>Debezium's TOAST placeholder → {@link Unchanged#VALUE}, typed string (a table column of
+ *       another type accepts it: the merge keeps the current value).
  * </ul>
  *
- * Every inferred column is nullable.
+ * Every inferred column is nullable. Columns keep the map's order when it has one (a linked or
+ * sorted map); otherwise (JsonConverter yields a HashMap) they are sorted by name, so the same
+ * fields always give the same schema.
  */
 public final class SchemalessConverter {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
   private final ValueConverter values;
 
@@ -53,7 +57,7 @@ public final class SchemalessConverter {
   public TypedRow toRow(Map<?, ?> map, String path) {
     List<StructField> fields = new ArrayList<>(map.size());
     List<Object> row = new ArrayList<>(map.size());
-    for (Map.Entry<?, ?> entry : map.entrySet()) {
+    for (Map.Entry<?, ?> entry : ordered(map, path)) {
       if (!(entry.getKey() instanceof String name)) {
         throw new ConversionException(path + ": expected string keys in a schemaless value, found "
             + (entry.getKey() == null ? "null" : entry.getKey().getClass().getSimpleName() + " '" + entry.getKey() + "'"));
@@ -73,6 +77,22 @@ public final class SchemalessConverter {
       row.add(convert(value, type, columnPath));
     }
     return new TypedRow(new StructType(fields), Row.of(row.toArray()));
+  }
+
+  /** The entries in the map's own order if it has one (linked or sorted), else sorted by name. */
+  private static List<Map.Entry<?, ?>> ordered(Map<?, ?> map, String path) {
+    List<Map.Entry<?, ?>> entries = new ArrayList<>(map.entrySet());
+    if (map instanceof java.util.LinkedHashMap<?, ?> || map instanceof java.util.SortedMap<?, ?>) {
+      return entries;
+    }
+    for (Map.Entry<?, ?> entry : entries) {
+      if (!(entry.getKey() instanceof String)) {
+        throw new ConversionException(path + ": expected string keys in a schemaless value, found "
+            + (entry.getKey() == null ? "null" : entry.getKey().getClass().getSimpleName() + " '" + entry.getKey() + "'"));
+      }
+    }
+    entries.sort(java.util.Comparator.comparing(entry -> (String) entry.getKey()));
+    return entries;
   }
 
   private static DataType inferType(Object value, String path) {
