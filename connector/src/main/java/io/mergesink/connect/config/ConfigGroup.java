@@ -87,7 +87,7 @@ final class ConfigGroup {
     /** Enum-valued: a case-insensitive validator and a recommender for the constants' names. */
     <E extends Enum<E> & NamedOption> Option oneOf(Class<E> type) {
       String[] names = NamedOption.names(type).toArray(new String[0]);
-      this.validator = ConfigDef.CaseInsensitiveValidString.in(names);
+      this.validator = new OneOf(List.of(names));
       this.recommender = new FixedValues(List.of((Object[]) names));
       this.width = Width.SHORT;
       return this;
@@ -99,6 +99,25 @@ final class ConfigGroup {
       }
       def.define(optionName, type, defaultValue, validator, importance, doc, name, nextOrder++, width,
           displayName, List.of(), recommender);
+    }
+  }
+
+  /** Accepts one of {@code values}, ignoring case; the message lists them in order. */
+  private record OneOf(List<String> values) implements Validator {
+    @Override
+    public void ensureValid(String option, Object value) {
+      for (String valid : values) {
+        if (value instanceof String text && valid.equalsIgnoreCase(text.trim())) {
+          return;
+        }
+      }
+      throw new org.apache.kafka.common.config.ConfigException(option, value,
+          "expected one of " + String.join(", ", values) + " (case-insensitive)");
+    }
+
+    @Override
+    public String toString() {
+      return String.join(", ", values);
     }
   }
 
