@@ -1,0 +1,101 @@
+package io.mergesink.connect;
+
+import io.mergesink.connect.config.ConfigValidation;
+import io.mergesink.connect.config.MergeSinkConfig;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.sink.SinkConnector;
+
+/**
+ * The MergeSink connector: validates the configuration and hands every task the same one (the
+ * worker assigns topic-partitions to tasks). All work happens in the task, {@value #TASK_CLASS_NAME}.
+ */
+public final class MergeSinkConnector extends SinkConnector {
+  private static final String VERSION_RESOURCE = "mergesink-connector-version.properties";
+  private static final String VERSION = loadVersion();
+  static final String TASK_CLASS_NAME = "io.mergesink.connect.MergeSinkTask";
+
+  private Map<String, String> props;
+
+  @Override
+  public String version() {
+    return VERSION;
+  }
+
+  /**
+   * Stores the configuration after checking it.
+   *
+   * @throws org.apache.kafka.common.config.ConfigException when an option is invalid
+   */
+  @Override
+  public void start(Map<String, String> props) {
+    new MergeSinkConfig(props);
+    this.props = Map.copyOf(props);
+  }
+
+  /**
+   * {@code io.mergesink.connect.MergeSinkTask}, looked up by name while the task is written in a
+   * separate change; once it exists this becomes {@code return MergeSinkTask.class;}.
+   *
+   * @throws IllegalStateException when the task class is not on the class path
+   */
+  @Override
+  public Class<? extends Task> taskClass() {
+    try {
+      return Class.forName(TASK_CLASS_NAME, false, MergeSinkConnector.class.getClassLoader()).asSubclass(Task.class);
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("the task class " + TASK_CLASS_NAME + " is missing from the plugin", e);
+    }
+  }
+
+  @Override
+  public List<Map<String, String>> taskConfigs(int maxTasks) {
+    if (props == null) {
+      throw new IllegalStateException("taskConfigs called before start");
+    }
+    List<Map<String, String>> configs = new ArrayList<>(maxTasks);
+    for (int i = 0; i < maxTasks; i++) {
+      configs.add(props);
+    }
+    return configs;
+  }
+
+  @Override
+  public void stop() {
+    props = null;
+  }
+
+  @Override
+  public ConfigDef config() {
+    return MergeSinkConfig.CONFIG_DEF;
+  }
+
+  /** Per-option validation, then the cross-field checks of {@link ConfigValidation}. */
+  @Override
+  public Config validate(Map<String, String> connectorConfigs) {
+    Config config = super.validate(connectorConfigs);
+    ConfigValidation.validate(connectorConfigs, config.configValues());
+    return config;
+  }
+
+  private static String loadVersion() {
+    try (InputStream in = MergeSinkConnector.class.getResourceAsStream(VERSION_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + VERSION_RESOURCE + " next to " + MergeSinkConnector.class);
+      }
+      Properties properties = new Properties();
+      properties.load(in);
+      return properties.getProperty("version");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + VERSION_RESOURCE, e);
+    }
+  }
+}

@@ -1,0 +1,216 @@
+package io.mergesink.connect.buffer;
+
+import io.mergesink.connect.config.WriteMode;
+import io.mergesink.connect.decode.ChangeEvent;
+import io.mergesink.connect.decode.ChangeEvent.Op;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.data.Unchanged;
+import io.mergesink.core.types.StructType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * The pending changes of one topic-partition, by table.
+ *
+ * <p>Upsert mode: one map per table, primary key → last change, upserts and deletes together
+ * (last wins). An upsert holding {@link Unchanged#VALUE} (an unchanged TOAST column) takes that
+ * column from the change it replaces: the earlier upsert's value, or null after a delete or a
+ * truncate in this buffer (the row is gone, so there is nothing to keep). A truncate drops the
+ * table's pending changes and is remembered; changes after it are kept.
+ *
+ * <p>Append mode: every event is kept in offset order, truncates included; nothing is merged.
+ *
+ * <p>The buffer tracks the partition's position: the offset of the last record processed,
+ * including records that changed nothing ({@link #advance}). Offsets must increase. Not
+ * thread-safe; no I/O.
+ */
+public final class PartitionBuffer {
+  /** {@link #lastOffset()} before any record was processed. */
+  public static final long NO_OFFSET = -1L;
+
+  private final String topic;
+  private final int partition;
+  private final WriteMode mode;
+  private final BufferLimits limits;
+  private final Map<String, PendingTable> tables = new LinkedHashMap<>();
+  private long lastOffset = NO_OFFSET;
+  private long drainedOffset = NO_OFFSET;
+  private long changeCount;
+  private long estimatedBytes;
+
+  public PartitionBuffer(String topic, int partition, WriteMode mode, BufferLimits limits) {
+    this.topic = Objects.requireNonNull(topic, "topic");
+    this.partition = partition;
+    this.mode = Objects.requireNonNull(mode, "mode");
+    this.limits = Objects.requireNonNull(limits, "limits");
+  }
+
+  /**
+   * Buffers an event for {@code table} and advances the position to its offset. A
+   * {@link Op#SKIP} event only advances the position.
+   *
+   * @throws IllegalArgumentException when the event is from another partition or its offset is
+   *     not above {@link #lastOffset()}
+   */
+  public void add(String table, ChangeEvent event) {
+    checkPosition(event.topic(), event.partition(), event.offset());
+    lastOffset = event.offset();
+    if (event.op() == Op.SKIP) {
+      return;
+    }
+    Objects.requireNonNull(table, "table");
+    PendingTable pending = tables.computeIfAbsent(table, name -> new PendingTable());
+    if (mode == WriteMode.APPEND) {
+      pending.log.add(event);
+      grow(1, changeBytes(event));
+      return;
+    }
+    if (event.op() == Op.TRUNCATE) {
+      for (ChangeEvent dropped : pending.byKey.values()) {
+        grow(-1, -changeBytes(dropped));
+      }
+      pending.byKey.clear();
+      pending.truncatedAt = OptionalLong.of(event.offset());
+      return;
+    }
+    ChangeEvent previous = pending.byKey.get(event.key());
+    ChangeEvent merged = event.op() == Op.UPSERT ? mergeUnchanged(event, previous, pending) : event;
+    if (previous != null) {
+      grow(-1, -changeBytes(previous));
+    }
+    pending.byKey.put(event.key(), merged);
+    grow(1, changeBytes(merged));
+  }
+
+  /**
+   * Advances the position past a record that changes nothing and was not decoded into an event
+   * (e.g. sent to the dead letter queue).
+   *
+   * @throws IllegalArgumentException when {@code offset} is not above {@link #lastOffset()}
+   */
+  public void advance(long offset) {
+    checkPosition(topic, partition, offset);
+    lastOffset = offset;
+  }
+
+  /** Hands over all pending changes and the position; the buffer is then empty. */
+  public BufferDrain drain() {
+    List<TableChanges> drained = new ArrayList<>(tables.size());
+    for (Map.Entry<String, PendingTable> entry : tables.entrySet()) {
+      PendingTable pending = entry.getValue();
+      List<ChangeEvent> changes = mode == WriteMode.APPEND ? pending.log : new ArrayList<>(pending.byKey.values());
+      drained.add(new TableChanges(entry.getKey(), topic, partition, pending.truncatedAt, changes));
+    }
+    tables.clear();
+    changeCount = 0;
+    estimatedBytes = 0;
+    drainedOffset = lastOffset;
+    return new BufferDrain(topic, partition, lastOffset, drained);
+  }
+
+  /** Whether the buffer holds at least {@code buffer.max.records} changes or {@code buffer.max.bytes}. */
+  public boolean isFull() {
+    return changeCount >= limits.maxChanges() || estimatedBytes >= limits.maxBytes();
+  }
+
+  /** Whether no table has pending changes or truncates. */
+  public boolean isEmpty() {
+    return tables.isEmpty();
+  }
+
+  /** Whether the position moved since the last drain (there is something to commit, if only a txn). */
+  public boolean hasUncommittedPosition() {
+    return lastOffset != drainedOffset;
+  }
+
+  /** Pending changes: distinct keys in upsert mode, events in append mode. */
+  public long changeCount() {
+    return changeCount;
+  }
+
+  /** Approximate heap bytes of the pending changes. */
+  public long estimatedBytes() {
+    return estimatedBytes;
+  }
+
+  /** The offset of the last record processed, or {@link #NO_OFFSET}. */
+  public long lastOffset() {
+    return lastOffset;
+  }
+
+  public String topic() {
+    return topic;
+  }
+
+  public int partition() {
+    return partition;
+  }
+
+  private void checkPosition(String eventTopic, int eventPartition, long offset) {
+    if (!topic.equals(eventTopic) || partition != eventPartition) {
+      throw new IllegalArgumentException("record of " + eventTopic + "-" + eventPartition + " given to the buffer of "
+          + topic + "-" + partition);
+    }
+    if (offset <= lastOffset) {
+      throw new IllegalArgumentException("offset " + offset + " of " + topic + "-" + partition
+          + " is not after the last processed offset " + lastOffset);
+    }
+  }
+
+  private void grow(long changes, long bytes) {
+    changeCount += changes;
+    estimatedBytes += bytes;
+  }
+
+  private static long changeBytes(ChangeEvent event) {
+    return SizeEstimator.CHANGE_OVERHEAD_BYTES + SizeEstimator.estimate(event.key())
+        + SizeEstimator.estimate(event.value());
+  }
+
+  /** {@code event} with its unchanged columns filled from the change it replaces, where there is one. */
+  private static ChangeEvent mergeUnchanged(ChangeEvent event, ChangeEvent previous, PendingTable pending) {
+    Object[] values = null;
+    Row row = event.value();
+    StructType schema = event.valueSchema();
+    for (int i = 0; i < row.size(); i++) {
+      if (row.get(i) != Unchanged.VALUE) {
+        continue;
+      }
+      Object replacement;
+      if (previous == null) {
+        if (pending.truncatedAt.isEmpty()) {
+          continue; // the table's live row, if any, supplies it at merge time
+        }
+        replacement = null; // truncated in this batch: no live row remains
+      } else if (previous.op() == Op.DELETE) {
+        replacement = null;
+      } else {
+        int index = previous.valueSchema().indexOf(schema.field(i).name());
+        if (index < 0) {
+          continue;
+        }
+        replacement = previous.value().get(index);
+      }
+      if (values == null) {
+        values = row.toArray();
+      }
+      values[i] = replacement;
+    }
+    if (values == null) {
+      return event;
+    }
+    return new ChangeEvent(event.op(), event.key(), event.keySchema(), Row.of(values), schema, event.source(),
+        event.timestampMs(), event.sinkTopic(), event.topic(), event.partition(), event.offset());
+  }
+
+  /** One table's pending state. */
+  private static final class PendingTable {
+    final Map<Row, ChangeEvent> byKey = new LinkedHashMap<>();
+    final List<ChangeEvent> log = new ArrayList<>();
+    OptionalLong truncatedAt = OptionalLong.empty();
+  }
+}

@@ -1,0 +1,155 @@
+package io.mergesink.connect.config;
+
+import static io.mergesink.connect.config.MergeSinkConfig.*;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.config.ConfigValue;
+
+/**
+ * Cross-field and environment checks that a single option's validator cannot make. Each finding
+ * is attached to the {@link ConfigValue} of the option the user has to change, so the Connect REST
+ * {@code validate} endpoint shows it next to that option. A check is skipped while an option it
+ * reads already has an error of its own.
+ *
+ * <ul>
+ *   <li>{@code primary.key.mode=record_value} needs {@code primary.key.fields} (upsert mode).
+ *   <li>A local {@code table.root} must be absolute and, if it exists, a writable directory;
+ *       otherwise its nearest existing ancestor must be a writable directory (so it can be
+ *       created). Other file systems (s3a:, abfss:, hdfs:, …) are checked when the task opens
+ *       them, because checking needs their credentials.
+ *   <li>{@code txn.app.id} must be set when the configuration has no connector {@code name}.
+ * </ul>
+ *
+ * {@code write.mode=append} with {@code merge.strategy=copy-on-write} is accepted: in append mode
+ * the strategy only decides whether new tables enable deletion vectors.
+ */
+public final class ConfigValidation {
+  private static final Pattern URI_SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:.*");
+  private static final String FILE_SCHEME = "file";
+
+  private ConfigValidation() {}
+
+  /**
+   * Adds error messages for cross-field problems to {@code values}.
+   *
+   * @param props the connector configuration as submitted
+   * @param values the per-option results of {@code ConfigDef.validate(props)}, by option name
+   */
+  public static void validate(Map<String, String> props, Map<String, ConfigValue> values) {
+    checkPrimaryKey(values);
+    checkTableRoot(values);
+    checkTxnAppId(props, values);
+  }
+
+  /** {@link #validate(Map, Map)} for the list {@code Config.configValues()} returns. */
+  public static void validate(Map<String, String> props, List<ConfigValue> values) {
+    Map<String, ConfigValue> byName = new java.util.HashMap<>();
+    for (ConfigValue value : values) {
+      byName.put(value.name(), value);
+    }
+    validate(props, byName);
+  }
+
+  private static void checkPrimaryKey(Map<String, ConfigValue> values) {
+    if (!valid(values, PRIMARY_KEY_MODE, PRIMARY_KEY_FIELDS, WRITE_MODE)) {
+      return;
+    }
+    String mode = String.valueOf(values.get(PRIMARY_KEY_MODE).value());
+    String writeMode = String.valueOf(values.get(WRITE_MODE).value());
+    Object fields = values.get(PRIMARY_KEY_FIELDS).value();
+    boolean noFields = fields == null || (fields instanceof List<?> list && list.isEmpty());
+    if (PrimaryKeyMode.RECORD_VALUE.configName().equalsIgnoreCase(mode)
+        && WriteMode.UPSERT.configName().equalsIgnoreCase(writeMode) && noFields) {
+      values.get(PRIMARY_KEY_FIELDS).addErrorMessage(PRIMARY_KEY_FIELDS + " must name the key columns of the record "
+          + "value when " + PRIMARY_KEY_MODE + "=" + PrimaryKeyMode.RECORD_VALUE.configName() + ", e.g. id or "
+          + "tenant_id,id");
+    }
+  }
+
+  private static void checkTableRoot(Map<String, ConfigValue> values) {
+    if (!valid(values, TABLE_ROOT)) {
+      return;
+    }
+    Object root = values.get(TABLE_ROOT).value();
+    if (root != null) {
+      tableRootProblem(root.toString().trim()).ifPresent(values.get(TABLE_ROOT)::addErrorMessage);
+    }
+  }
+
+  /** What is wrong with {@code root} as a table root, if anything can be seen from here. */
+  static Optional<String> tableRootProblem(String root) {
+    Path path;
+    try {
+      if (URI_SCHEME.matcher(root).matches()) {
+        URI uri = new URI(root);
+        if (!FILE_SCHEME.equals(uri.getScheme().toLowerCase(Locale.ROOT))) {
+          return Optional.empty();
+        }
+        path = Path.of(uri);
+      } else {
+        path = Path.of(root);
+      }
+    } catch (URISyntaxException | IllegalArgumentException e) {
+      return Optional.of(TABLE_ROOT + " '" + root + "' is not a valid path or URI: " + e.getMessage());
+    }
+    if (!path.isAbsolute()) {
+      return Optional.of(TABLE_ROOT + " '" + root + "' is a relative path; use an absolute path (every worker "
+          + "resolves relative paths against its own working directory)");
+    }
+    if (Files.exists(path)) {
+      if (!Files.isDirectory(path)) {
+        return Optional.of(TABLE_ROOT + " '" + root + "' exists and is not a directory");
+      }
+      if (!Files.isWritable(path)) {
+        return Optional.of(TABLE_ROOT + " '" + root + "' is not writable by the Connect worker (user "
+            + System.getProperty("user.name") + ")");
+      }
+      return Optional.empty();
+    }
+    Path ancestor = path.getParent();
+    while (ancestor != null && !Files.exists(ancestor)) {
+      ancestor = ancestor.getParent();
+    }
+    if (ancestor == null) {
+      return Optional.of(TABLE_ROOT + " '" + root + "' cannot be created: no ancestor directory exists");
+    }
+    if (!Files.isDirectory(ancestor)) {
+      return Optional.of(TABLE_ROOT + " '" + root + "' cannot be created: '" + ancestor + "' is not a directory");
+    }
+    if (!Files.isWritable(ancestor)) {
+      return Optional.of(TABLE_ROOT + " '" + root + "' does not exist and cannot be created: '" + ancestor
+          + "' is not writable by the Connect worker (user " + System.getProperty("user.name") + ")");
+    }
+    return Optional.empty();
+  }
+
+  private static void checkTxnAppId(Map<String, String> props, Map<String, ConfigValue> values) {
+    if (!valid(values, TXN_APP_ID)) {
+      return;
+    }
+    Object appId = values.get(TXN_APP_ID).value();
+    String name = props.get(CONNECTOR_NAME);
+    if ((appId == null || appId.toString().isBlank()) && (name == null || name.isBlank())) {
+      values.get(TXN_APP_ID).addErrorMessage(TXN_APP_ID + " must be set when the configuration has no connector "
+          + "'name' to default to");
+    }
+  }
+
+  private static boolean valid(Map<String, ConfigValue> values, String... names) {
+    for (String name : names) {
+      ConfigValue value = values.get(name);
+      if (value == null || !value.errorMessages().isEmpty()) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

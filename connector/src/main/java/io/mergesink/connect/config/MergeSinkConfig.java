@@ -1,0 +1,392 @@
+package io.mergesink.connect.config;
+
+import io.mergesink.connect.decode.LogicalTypes;
+import io.mergesink.connect.route.TableNameTemplate;
+import io.mergesink.core.merge.MergeStrategy;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The connector's configuration (DESIGN §7). {@code topics} / {@code topics.regex} and
+ * {@code errors.*} are Connect's own and not defined here; {@link #errorTolerance()} reads
+ * {@code errors.tolerance} from the originals.
+ *
+ * <p>Constructing a config validates every single option and throws {@link ConfigException};
+ * cross-field checks are in {@link ConfigValidation}.
+ */
+public final class MergeSinkConfig extends AbstractConfig {
+  public static final String GROUP_TABLES = "Tables";
+  public static final String GROUP_WRITES = "Writes";
+  public static final String GROUP_DECODING = "Decoding";
+  public static final String GROUP_COMMITS = "Commits and buffering";
+  public static final String GROUP_FILES = "Files and maintenance";
+  public static final String GROUP_PASSTHROUGH = "Pass-through properties";
+
+  public static final String TABLE_ROOT = "table.root";
+  public static final String TABLE_NAME_FORMAT = "table.name.format";
+  public static final String TABLE_NAME_FORMAT_DEFAULT = "${topic}";
+  public static final String WRITE_MODE = "write.mode";
+  public static final String MERGE_STRATEGY = "merge.strategy";
+  public static final String PRIMARY_KEY_MODE = "primary.key.mode";
+  public static final String PRIMARY_KEY_FIELDS = "primary.key.fields";
+  public static final String DELETE_ENABLED = "delete.enabled";
+  public static final String TRUNCATE_ENABLED = "truncate.enabled";
+  public static final String SCHEMA_EVOLUTION = "schema.evolution";
+  public static final String UNAVAILABLE_VALUE_PLACEHOLDER = "unavailable.value.placeholder";
+  public static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
+  public static final long COMMIT_INTERVAL_MS_DEFAULT = 30_000L;
+  public static final String BUFFER_MAX_RECORDS = "buffer.max.records";
+  public static final long BUFFER_MAX_RECORDS_DEFAULT = 100_000L;
+  public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
+  public static final long MIB = 1024L * 1024L;
+  public static final long BUFFER_MAX_BYTES_DEFAULT = 128 * MIB;
+  public static final long BUFFER_MAX_BYTES_MIN = MIB;
+  public static final String LOOKUP_SCOPE = "lookup.scope";
+  public static final String TXN_APP_ID = "txn.app.id";
+  public static final String PARQUET_COMPRESSION = "parquet.compression";
+  public static final String FILE_TARGET_SIZE_BYTES = "file.target.size.bytes";
+  public static final long FILE_TARGET_SIZE_BYTES_DEFAULT = 128 * MIB;
+  public static final long FILE_TARGET_SIZE_BYTES_MIN = 1024L;
+  public static final String CHECKPOINT_INTERVAL = "checkpoint.interval";
+  public static final int CHECKPOINT_INTERVAL_DEFAULT = 10;
+  public static final String COMPACTION_ENABLED = "compaction.enabled";
+  public static final String COMPACTION_DV_RATIO = "compaction.dv.ratio";
+  public static final double COMPACTION_DV_RATIO_DEFAULT = 0.25;
+  public static final String COMPACTION_MIN_FILES = "compaction.min.files";
+  public static final int COMPACTION_MIN_FILES_DEFAULT = 10;
+  public static final String TABLE_PROPERTIES_PREFIX = "table.properties.";
+  public static final String HADOOP_PREFIX = "hadoop.";
+
+  /** Connect's own options this connector reads but does not define. */
+  public static final String CONNECTOR_NAME = "name";
+  public static final String ERRORS_TOLERANCE = "errors.tolerance";
+
+  public static final ConfigDef CONFIG_DEF = configDef();
+
+  /**
+   * Options given by prefix, read with {@code originalsWithPrefix}; not in {@link #CONFIG_DEF}
+   * (a ConfigDef has no wildcards) but documented with it.
+   */
+  public static final List<PrefixOption> PREFIX_OPTIONS = List.of(
+      new PrefixOption(TABLE_PROPERTIES_PREFIX, GROUP_PASSTHROUGH,
+          "Every " + TABLE_PROPERTIES_PREFIX + "<key>=<value> is copied, without the prefix, into the Delta "
+              + "configuration of tables this connector creates, e.g. table.properties.delta.logRetentionDuration="
+              + "interval 7 days."),
+      new PrefixOption(HADOOP_PREFIX, GROUP_PASSTHROUGH,
+          "Every " + HADOOP_PREFIX + "<key>=<value> is set, without the prefix, on the Hadoop configuration of "
+              + "the file system, e.g. hadoop.fs.s3a.endpoint=http://minio:9000."));
+
+  /** An option family given by a prefix. */
+  public record PrefixOption(String prefix, String group, String doc) {}
+
+  public MergeSinkConfig(Map<?, ?> originals) {
+    super(CONFIG_DEF, originals, false);
+  }
+
+  private static ConfigDef configDef() {
+    ConfigDef def = new ConfigDef();
+
+    ConfigGroup tables = new ConfigGroup(def, GROUP_TABLES);
+    tables.option(TABLE_ROOT, Type.STRING).validator(new ConfigDef.NonEmptyString()).importance(Importance.HIGH)
+        .width(Width.LONG).displayName("Table root")
+        .doc("Directory (a path or URI: /data/lake, file:/data/lake, s3a://bucket/lake, abfss://...) under which "
+            + "every table lives. Each table is the directory " + TABLE_ROOT + "/<" + TABLE_NAME_FORMAT + ">. Local "
+            + "paths must be writable or creatable by the Connect worker; other file systems are configured with "
+            + HADOOP_PREFIX + "* properties.")
+        .define();
+    tables.option(TABLE_NAME_FORMAT, Type.STRING).defaultValue(TABLE_NAME_FORMAT_DEFAULT)
+        .validator(new TableNameFormatValidator()).importance(Importance.MEDIUM).width(Width.LONG)
+        .displayName("Table name format")
+        .doc("Path of a record's table relative to " + TABLE_ROOT + ". Placeholders: ${topic} (the record's topic "
+            + "after transforms), ${source.db}, ${source.schema}, ${source.table} (from the Debezium source block). "
+            + "Literal text may use A-Z a-z 0-9 _ . - and / to nest directories, e.g. "
+            + "${source.db}/${source.table}. Substituted values are sanitised: characters outside A-Z a-z 0-9 _ . - "
+            + "become _, a leading . becomes _, and values longer than 128 characters are cut and suffixed with a "
+            + "hash, so a table never escapes " + TABLE_ROOT + ".")
+        .define();
+    tables.option(TXN_APP_ID, Type.STRING).defaultValue(null).importance(Importance.LOW)
+        .displayName("Transaction app id")
+        .doc("Prefix of the Delta txn app ids that record this connector's Kafka offsets in each table "
+            + "(<txn.app.id>:<topic>:<partition>). Defaults to the connector name. Keep it when renaming a "
+            + "connector so that it resumes from the offsets in its tables; two connectors writing one table "
+            + "need different ids.")
+        .define();
+
+    ConfigGroup writes = new ConfigGroup(def, GROUP_WRITES);
+    writes.option(WRITE_MODE, Type.STRING).defaultValue(WriteMode.UPSERT.configName()).oneOf(WriteMode.class)
+        .importance(Importance.HIGH).displayName("Write mode")
+        .doc("upsert: the table holds the latest row per primary key; changes are coalesced per key and merged. "
+            + "append: every change event becomes a new row with its operation and Kafka position (audit or bronze "
+            + "tables); no key is needed.")
+        .define();
+    writes.option(MERGE_STRATEGY, Type.STRING).defaultValue(MergeStrategy.DELETION_VECTORS.configName())
+        .oneOf(TableMergeStrategy.class).importance(Importance.HIGH).displayName("Merge strategy")
+        .doc("How replaced and deleted rows are removed. deletion-vectors: mark them in deletion vectors (cheap "
+            + "writes; readers need deletion vector support, e.g. Spark 3.4+/Delta 2.4+, Trino, DuckDB, Delta "
+            + "Kernel). copy-on-write: rewrite the files that hold them (any Delta reader). Also decides whether new "
+            + "tables enable deletion vectors, so with write.mode=append, copy-on-write creates tables readable "
+            + "without deletion vector support.")
+        .define();
+    writes.option(PRIMARY_KEY_MODE, Type.STRING).defaultValue(PrimaryKeyMode.RECORD_KEY.configName())
+        .oneOf(PrimaryKeyMode.class).importance(Importance.HIGH).displayName("Primary key mode")
+        .doc("Where the primary key comes from. record_key: the fields of the Kafka record key (Debezium puts the "
+            + "table's primary key there); a primitive key needs one " + PRIMARY_KEY_FIELDS + " entry naming its "
+            + "column. record_value: the " + PRIMARY_KEY_FIELDS + " of the record value.")
+        .define();
+    writes.option(PRIMARY_KEY_FIELDS, Type.LIST).defaultValue("")
+        .validator(ConfigDef.ValidList.anyNonDuplicateValues(true, false)).importance(Importance.MEDIUM)
+        .displayName("Primary key fields")
+        .doc("Comma-separated key column names. Required with primary.key.mode=record_value. With record_key, "
+            + "optional: selects and orders key fields (empty: all fields of the record key).")
+        .define();
+    writes.option(DELETE_ENABLED, Type.BOOLEAN).defaultValue(true).importance(Importance.MEDIUM)
+        .displayName("Deletes enabled")
+        .doc("Whether Debezium deletes ('d', __deleted=true, __op=d) and tombstones (null values) delete the row "
+            + "with their key. When false they are skipped (the position still advances).")
+        .define();
+    writes.option(TRUNCATE_ENABLED, Type.BOOLEAN).defaultValue(false).importance(Importance.MEDIUM)
+        .displayName("Truncates enabled")
+        .doc("Whether Debezium truncate events ('t') delete every row of the table. When false they are skipped "
+            + "and logged once per topic.")
+        .define();
+    writes.option(SCHEMA_EVOLUTION, Type.STRING).defaultValue(SchemaEvolution.ADD_COLUMNS.configName())
+        .oneOf(SchemaEvolution.class).importance(Importance.MEDIUM).displayName("Schema evolution")
+        .doc("add-columns: columns that appear in records but not in the table are added as nullable columns "
+            + "(ALTER TABLE ADD COLUMN in the source just works); columns that disappear are kept and get null; "
+            + "nothing is ever dropped or retyped. none: the table schema never changes and a record with unknown "
+            + "columns is an error (dead letter queue with errors.tolerance=all).")
+        .define();
+
+    ConfigGroup decoding = new ConfigGroup(def, GROUP_DECODING);
+    decoding.option(UNAVAILABLE_VALUE_PLACEHOLDER, Type.STRING)
+        .defaultValue(LogicalTypes.DEFAULT_UNAVAILABLE_VALUE_PLACEHOLDER)
+        .validator(new ConfigDef.NonEmptyString()).importance(Importance.LOW)
+        .displayName("Unavailable value placeholder")
+        .doc("The source connector's unavailable.value.placeholder: a column holding it (as text, its UTF-8 bytes, or "
+            + "a one-element array) was not sent (an unchanged PostgreSQL TOAST value) and keeps its current value.")
+        .define();
+
+    ConfigGroup commits = new ConfigGroup(def, GROUP_COMMITS);
+    commits.option(COMMIT_INTERVAL_MS, Type.LONG).defaultValue(COMMIT_INTERVAL_MS_DEFAULT)
+        .validator(Range.atLeast(0)).importance(Importance.HIGH).displayName("Commit interval (ms)")
+        .doc("Longest time changes wait in the buffer before they are committed to their tables, in milliseconds; "
+            + "0 commits after every batch of records. Each commit makes a Delta table version.")
+        .define();
+    commits.option(BUFFER_MAX_RECORDS, Type.LONG).defaultValue(BUFFER_MAX_RECORDS_DEFAULT)
+        .validator(Range.atLeast(1)).importance(Importance.MEDIUM).displayName("Buffer max records")
+        .doc("Commit early when a partition's buffer holds this many changes (after coalescing by key).")
+        .define();
+    commits.option(BUFFER_MAX_BYTES, Type.LONG).defaultValue(BUFFER_MAX_BYTES_DEFAULT)
+        .validator(Range.atLeast(BUFFER_MAX_BYTES_MIN)).importance(Importance.MEDIUM).displayName("Buffer max bytes")
+        .doc("Commit early when a partition's buffer holds about this many bytes of row data (an estimate of "
+            + "heap use).")
+        .define();
+    commits.option(LOOKUP_SCOPE, Type.STRING).defaultValue(LookupScope.PARTITION.configName())
+        .oneOf(LookupScope.class).importance(Importance.LOW).displayName("Key lookup scope")
+        .doc("Which files a task's key index covers. partition: only files written for its own topic-partitions "
+            + "(Debezium always sends a key to the same partition). table: every file, for topics whose keys may "
+            + "move between partitions; costs more memory.")
+        .define();
+
+    ConfigGroup files = new ConfigGroup(def, GROUP_FILES);
+    files.option(PARQUET_COMPRESSION, Type.STRING).defaultValue(ParquetCompression.ZSTD.configName())
+        .oneOf(ParquetCompression.class).importance(Importance.LOW).displayName("Parquet compression")
+        .doc("Compression codec of written Parquet data files.")
+        .define();
+    files.option(FILE_TARGET_SIZE_BYTES, Type.LONG).defaultValue(FILE_TARGET_SIZE_BYTES_DEFAULT)
+        .validator(Range.atLeast(FILE_TARGET_SIZE_BYTES_MIN)).importance(Importance.LOW)
+        .displayName("Target file size (bytes)")
+        .doc("A data file is closed and a new one started when it reaches about this size; also the size "
+            + "compaction aims for.")
+        .define();
+    files.option(CHECKPOINT_INTERVAL, Type.INT).defaultValue(CHECKPOINT_INTERVAL_DEFAULT)
+        .validator(Range.atLeast(1)).importance(Importance.LOW).displayName("Checkpoint interval")
+        .doc("Write a Delta checkpoint every this many commits, so opening a table reads the checkpoint and a "
+            + "short log tail instead of the whole history.")
+        .define();
+    files.option(COMPACTION_ENABLED, Type.BOOLEAN).defaultValue(true).importance(Importance.LOW)
+        .displayName("Compaction enabled")
+        .doc("Whether the connector compacts the tables it writes after commits: rewrites files whose deletion "
+            + "vectors hide more than " + COMPACTION_DV_RATIO + " of their rows, and merges small files once there "
+            + "are " + COMPACTION_MIN_FILES + " of them.")
+        .define();
+    files.option(COMPACTION_DV_RATIO, Type.DOUBLE).defaultValue(COMPACTION_DV_RATIO_DEFAULT)
+        .validator(Range.between(0.0, 1.0)).importance(Importance.LOW).displayName("Compaction deleted-row ratio")
+        .doc("A file whose deletion vector hides more than this fraction of its rows is rewritten without them.")
+        .define();
+    files.option(COMPACTION_MIN_FILES, Type.INT).defaultValue(COMPACTION_MIN_FILES_DEFAULT)
+        .validator(Range.atLeast(2)).importance(Importance.LOW).displayName("Compaction min small files")
+        .doc("Small files (under half of " + FILE_TARGET_SIZE_BYTES + ") are merged once a table has at least this "
+            + "many.")
+        .define();
+
+    return def;
+  }
+
+  public String tableRoot() {
+    return getString(TABLE_ROOT);
+  }
+
+  public TableNameTemplate tableNameTemplate() {
+    return TableNameTemplate.parse(getString(TABLE_NAME_FORMAT));
+  }
+
+  public WriteMode writeMode() {
+    return NamedOption.parse(WriteMode.class, WRITE_MODE, getString(WRITE_MODE));
+  }
+
+  /** The configured strategy: deletion vectors or copy-on-write (append is {@link #writeMode()}). */
+  public MergeStrategy mergeStrategy() {
+    return NamedOption.parse(TableMergeStrategy.class, MERGE_STRATEGY, getString(MERGE_STRATEGY)).strategy();
+  }
+
+  /** The strategy a writer applies: {@link MergeStrategy#APPEND} in append mode, else {@link #mergeStrategy()}. */
+  public MergeStrategy effectiveMergeStrategy() {
+    return writeMode() == WriteMode.APPEND ? MergeStrategy.APPEND : mergeStrategy();
+  }
+
+  public PrimaryKeyMode primaryKeyMode() {
+    return NamedOption.parse(PrimaryKeyMode.class, PRIMARY_KEY_MODE, getString(PRIMARY_KEY_MODE));
+  }
+
+  public List<String> primaryKeyFields() {
+    return List.copyOf(getList(PRIMARY_KEY_FIELDS));
+  }
+
+  public boolean deleteEnabled() {
+    return getBoolean(DELETE_ENABLED);
+  }
+
+  public boolean truncateEnabled() {
+    return getBoolean(TRUNCATE_ENABLED);
+  }
+
+  public SchemaEvolution schemaEvolution() {
+    return NamedOption.parse(SchemaEvolution.class, SCHEMA_EVOLUTION, getString(SCHEMA_EVOLUTION));
+  }
+
+  public String unavailableValuePlaceholder() {
+    return getString(UNAVAILABLE_VALUE_PLACEHOLDER);
+  }
+
+  public long commitIntervalMs() {
+    return getLong(COMMIT_INTERVAL_MS);
+  }
+
+  public long bufferMaxRecords() {
+    return getLong(BUFFER_MAX_RECORDS);
+  }
+
+  public long bufferMaxBytes() {
+    return getLong(BUFFER_MAX_BYTES);
+  }
+
+  public LookupScope lookupScope() {
+    return NamedOption.parse(LookupScope.class, LOOKUP_SCOPE, getString(LOOKUP_SCOPE));
+  }
+
+  public ParquetCompression parquetCompression() {
+    return NamedOption.parse(ParquetCompression.class, PARQUET_COMPRESSION, getString(PARQUET_COMPRESSION));
+  }
+
+  public long fileTargetSizeBytes() {
+    return getLong(FILE_TARGET_SIZE_BYTES);
+  }
+
+  public int checkpointInterval() {
+    return getInt(CHECKPOINT_INTERVAL);
+  }
+
+  public boolean compactionEnabled() {
+    return getBoolean(COMPACTION_ENABLED);
+  }
+
+  public double compactionDvRatio() {
+    return getDouble(COMPACTION_DV_RATIO);
+  }
+
+  public int compactionMinFiles() {
+    return getInt(COMPACTION_MIN_FILES);
+  }
+
+  /**
+   * {@code txn.app.id}, or the connector name when it is not set.
+   *
+   * @throws ConfigException when neither is set
+   */
+  public String txnAppId() {
+    String appId = getString(TXN_APP_ID);
+    if (appId != null && !appId.isBlank()) {
+      return appId.trim();
+    }
+    Object name = originals().get(CONNECTOR_NAME);
+    if (name == null || name.toString().isBlank()) {
+      throw new ConfigException(TXN_APP_ID, null, "is not set and there is no connector 'name' to default to");
+    }
+    return name.toString().trim();
+  }
+
+  /** {@code table.properties.*} without the prefix. */
+  public Map<String, String> tableProperties() {
+    return stringsWithPrefix(TABLE_PROPERTIES_PREFIX);
+  }
+
+  /** {@code hadoop.*} without the prefix. */
+  public Map<String, String> hadoopProperties() {
+    return stringsWithPrefix(HADOOP_PREFIX);
+  }
+
+  /**
+   * Connect's {@code errors.tolerance} ({@code none} unless set).
+   *
+   * @throws ConfigException for a value other than none or all
+   */
+  public ErrorTolerance errorTolerance() {
+    Object value = originals().get(ERRORS_TOLERANCE);
+    if (value == null) {
+      return ErrorTolerance.NONE;
+    }
+    try {
+      return NamedOption.parse(ErrorTolerance.class, ERRORS_TOLERANCE, value.toString());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(ERRORS_TOLERANCE, value, "expected none or all");
+    }
+  }
+
+  private Map<String, String> stringsWithPrefix(String prefix) {
+    Map<String, String> result = new java.util.TreeMap<>();
+    for (Map.Entry<String, Object> entry : originalsWithPrefix(prefix).entrySet()) {
+      if (!entry.getKey().isEmpty() && !entry.getKey().equals("*") && entry.getValue() != null) {
+        result.put(entry.getKey(), entry.getValue().toString());
+      }
+    }
+    return Map.copyOf(result);
+  }
+
+  /** Validates {@code table.name.format} with {@link TableNameTemplate#parse}. */
+  private static final class TableNameFormatValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      if (value == null) {
+        throw new ConfigException(name, null, "must be set, e.g. " + TABLE_NAME_FORMAT_DEFAULT);
+      }
+      try {
+        TableNameTemplate.parse(value.toString());
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "text with placeholders " + TableNameTemplate.placeholderNames();
+    }
+  }
+}

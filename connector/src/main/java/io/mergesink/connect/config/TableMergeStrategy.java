@@ -1,0 +1,24 @@
+package io.mergesink.connect.config;
+
+import io.mergesink.core.merge.MergeStrategy;
+
+/** {@code merge.strategy}: the keyed strategies of {@link MergeStrategy} users can choose. */
+enum TableMergeStrategy implements NamedOption {
+  DELETION_VECTORS(MergeStrategy.DELETION_VECTORS),
+  COPY_ON_WRITE(MergeStrategy.COPY_ON_WRITE);
+
+  private final MergeStrategy strategy;
+
+  TableMergeStrategy(MergeStrategy strategy) {
+    this.strategy = strategy;
+  }
+
+  MergeStrategy strategy() {
+    return strategy;
+  }
+
+  @Override
+  public String configName() {
+    return strategy.configName();
+  }
+}

@@ -1,0 +1,38 @@
+package io.mergesink.connect.decode;
+
+import io.mergesink.connect.config.MergeSinkConfig;
+import io.mergesink.connect.config.PrimaryKeyMode;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@link RecordDecoder} needs from the configuration.
+ *
+ * @param primaryKeyMode where keys come from
+ * @param primaryKeyFields with {@code record_value}: the key columns of the value (required);
+ *     with {@code record_key}: the key fields to use, in this order (empty: all fields of the key)
+ * @param deleteEnabled whether deletes and tombstones delete rows (otherwise they are skipped)
+ * @param truncateEnabled whether Debezium {@code t} events empty the table (otherwise skipped)
+ * @param unavailableValuePlaceholder Debezium's placeholder for unchanged TOAST values
+ */
+public record DecoderOptions(
+    PrimaryKeyMode primaryKeyMode,
+    List<String> primaryKeyFields,
+    boolean deleteEnabled,
+    boolean truncateEnabled,
+    String unavailableValuePlaceholder) {
+
+  public DecoderOptions {
+    Objects.requireNonNull(primaryKeyMode, "primaryKeyMode");
+    primaryKeyFields = List.copyOf(primaryKeyFields);
+    Objects.requireNonNull(unavailableValuePlaceholder, "unavailableValuePlaceholder");
+    if (primaryKeyMode == PrimaryKeyMode.RECORD_VALUE && primaryKeyFields.isEmpty()) {
+      throw new IllegalArgumentException("primary.key.mode=record_value needs primary.key.fields");
+    }
+  }
+
+  public static DecoderOptions from(MergeSinkConfig config) {
+    return new DecoderOptions(config.primaryKeyMode(), config.primaryKeyFields(), config.deleteEnabled(),
+        config.truncateEnabled(), config.unavailableValuePlaceholder());
+  }
+}

@@ -1,0 +1,41 @@
+package io.mergesink.connect.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.kafka.common.config.ConfigDef.ConfigKey;
+import org.junit.jupiter.api.Test;
+
+class ConfigDocsTest {
+  /** Surefire runs in the module directory. */
+  private static final Path COMMITTED = Path.of("CONFIGURATION.md");
+
+  @Test
+  void committedReferenceIsUpToDate() throws IOException {
+    assertThat(Files.readString(COMMITTED, StandardCharsets.UTF_8))
+        .as("regenerate with: java -cp <classpath> io.mergesink.connect.config.ConfigDocs connector/CONFIGURATION.md")
+        .isEqualTo(ConfigDocs.markdown());
+  }
+
+  @Test
+  void everyOptionHasDocGroupDisplayNameAndEveryEnumOrNumberAValidator() {
+    for (ConfigKey key : MergeSinkConfig.CONFIG_DEF.configKeys().values()) {
+      assertThat(key.documentation).as(key.name).isNotBlank();
+      assertThat(key.group).as(key.name).isNotBlank();
+      assertThat(key.displayName).as(key.name).isNotBlank();
+      boolean needsValidator = switch (key.type) {
+        case INT, LONG, DOUBLE -> true;
+        case STRING -> key.recommender != null;
+        default -> false;
+      };
+      if (needsValidator) {
+        assertThat(key.validator).as(key.name).isNotNull();
+      }
+    }
+    assertThat(ConfigDocs.markdown()).contains("| `merge.strategy` | string | `deletion-vectors` | "
+        + "deletion-vectors, copy-on-write | high | Writes |");
+  }
+}

@@ -1,0 +1,109 @@
+package io.mergesink.connect.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mergesink.connect.MergeSinkConnector;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigValidationTest {
+  @TempDir
+  Path dir;
+
+  private Map<String, List<String>> errors(Map<String, String> props) {
+    Config config = new MergeSinkConnector().validate(props);
+    return config.configValues().stream().filter(v -> !v.errorMessages().isEmpty())
+        .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
+  }
+
+  private Map<String, String> props() {
+    Map<String, String> props = MergeSinkConfigTest.minimal();
+    props.put("table.root", dir.resolve("lake").toString());
+    return props;
+  }
+
+  @Test
+  void validConfigurationHasNoErrors() {
+    assertThat(errors(props())).isEmpty();
+    Map<String, String> appendCow = props();
+    appendCow.put("write.mode", "append");
+    appendCow.put("merge.strategy", "copy-on-write");
+    assertThat(errors(appendCow)).isEmpty();
+  }
+
+  @Test
+  void recordValueWithoutKeyFieldsIsReportedOnPrimaryKeyFields() {
+    Map<String, String> props = props();
+    props.put("primary.key.mode", "RECORD_VALUE");
+
+    assertThat(errors(props)).containsOnlyKeys("primary.key.fields");
+    assertThat(errors(props).get("primary.key.fields")).containsExactly("primary.key.fields must name the key columns "
+        + "of the record value when primary.key.mode=record_value, e.g. id or tenant_id,id");
+    props.put("write.mode", "append");
+    assertThat(errors(props)).isEmpty();
+  }
+
+  @Test
+  void tableRootMustBeAnAbsoluteWritableOrCreatableDirectory() throws IOException {
+    Path file = Files.createFile(dir.resolve("file"));
+    Map<String, String> props = props();
+
+    props.put("table.root", file.toString());
+    assertThat(errors(props).get("table.root")).containsExactly("table.root '" + file + "' exists and is not a directory");
+    props.put("table.root", file.resolve("sub/lake").toString());
+    assertThat(errors(props).get("table.root"))
+        .containsExactly("table.root '" + file.resolve("sub/lake") + "' cannot be created: '" + file + "' is not a directory");
+    props.put("table.root", "relative/lake");
+    assertThat(errors(props).get("table.root")).singleElement().asString().contains("is a relative path");
+    props.put("table.root", "file:" + dir.resolve("a/b"));
+    assertThat(errors(props)).isEmpty();
+    props.put("table.root", "s3a://bucket/lake");
+    assertThat(errors(props)).isEmpty();
+    props.put("table.root", "");
+    assertThat(errors(props).get("table.root")).singleElement().asString().contains("String must be non-empty");
+  }
+
+  @Test
+  void notWritableTableRootIsReported() throws IOException {
+    Path readOnly = Files.createDirectory(dir.resolve("ro"));
+    readOnly.toFile().setWritable(false, false);
+    org.junit.jupiter.api.Assumptions.assumeFalse(Files.isWritable(readOnly), "running as root: permissions not enforced");
+    Map<String, String> props = props();
+    props.put("table.root", readOnly.resolve("lake").toString());
+    assertThat(errors(props).get("table.root")).singleElement().asString().contains("is not writable");
+  }
+
+  @Test
+  void unknownPlaceholderAndEnumValuesAreReportedOnTheirOption() {
+    Map<String, String> props = props();
+    props.put("table.name.format", "${source.database}/${topic}");
+    props.put("merge.strategy", "merge-on-read");
+    Map<String, List<String>> errors = errors(props);
+
+    assertThat(errors).containsOnlyKeys("table.name.format", "merge.strategy");
+    assertThat(errors.get("table.name.format")).singleElement().asString().contains(
+        "unknown placeholder ${source.database} at position 0 of '${source.database}/${topic}': expected one of "
+            + "[${topic}, ${source.db}, ${source.schema}, ${source.table}]");
+    assertThat(errors.get("merge.strategy")).singleElement().asString()
+        .isEqualTo("Invalid value merge-on-read for configuration merge.strategy: expected one of deletion-vectors, "
+            + "copy-on-write (case-insensitive)");
+  }
+
+  @Test
+  void txnAppIdNeedsAConnectorNameOrAValue() {
+    Map<String, String> props = props();
+    props.remove("name");
+    assertThat(errors(props).get("txn.app.id"))
+        .containsExactly("txn.app.id must be set when the configuration has no connector 'name' to default to");
+    props.put("txn.app.id", "app");
+    assertThat(errors(props)).isEmpty();
+  }
+}

@@ -1,0 +1,96 @@
+package io.mergesink.connect.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mergesink.core.merge.MergeStrategy;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+
+class MergeSinkConfigTest {
+  static Map<String, String> minimal() {
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "orders-sink");
+    props.put("topics", "pg.public.orders");
+    props.put("table.root", "/tmp/lake");
+    return props;
+  }
+
+  @Test
+  void defaults() {
+    MergeSinkConfig config = new MergeSinkConfig(minimal());
+
+    assertThat(config.tableRoot()).isEqualTo("/tmp/lake");
+    assertThat(config.tableNameTemplate().format()).isEqualTo("${topic}");
+    assertThat(config.writeMode()).isEqualTo(WriteMode.UPSERT);
+    assertThat(config.mergeStrategy()).isEqualTo(MergeStrategy.DELETION_VECTORS);
+    assertThat(config.primaryKeyMode()).isEqualTo(PrimaryKeyMode.RECORD_KEY);
+    assertThat(config.primaryKeyFields()).isEmpty();
+    assertThat(config.deleteEnabled()).isTrue();
+    assertThat(config.truncateEnabled()).isFalse();
+    assertThat(config.schemaEvolution()).isEqualTo(SchemaEvolution.ADD_COLUMNS);
+    assertThat(config.commitIntervalMs()).isEqualTo(30_000);
+    assertThat(config.bufferMaxRecords()).isEqualTo(100_000);
+    assertThat(config.bufferMaxBytes()).isEqualTo(128L * 1024 * 1024);
+    assertThat(config.lookupScope()).isEqualTo(LookupScope.PARTITION);
+    assertThat(config.parquetCompression()).isEqualTo(ParquetCompression.ZSTD);
+    assertThat(config.fileTargetSizeBytes()).isEqualTo(128L * 1024 * 1024);
+    assertThat(config.checkpointInterval()).isEqualTo(10);
+    assertThat(config.compactionEnabled()).isTrue();
+    assertThat(config.compactionDvRatio()).isEqualTo(0.25);
+    assertThat(config.compactionMinFiles()).isEqualTo(10);
+    assertThat(config.txnAppId()).isEqualTo("orders-sink");
+    assertThat(config.errorTolerance()).isEqualTo(ErrorTolerance.NONE);
+    assertThat(config.tableProperties()).isEmpty();
+  }
+
+  @Test
+  void enumsAreCaseInsensitiveAndPrefixesPassThrough() {
+    Map<String, String> props = minimal();
+    props.put("write.mode", "APPEND");
+    props.put("merge.strategy", "Copy-On-Write");
+    props.put("primary.key.mode", "record_value");
+    props.put("primary.key.fields", "tenant, id");
+    props.put("parquet.compression", "LZ4_RAW");
+    props.put("txn.app.id", "shared-id");
+    props.put("errors.tolerance", "all");
+    props.put("table.properties.delta.appendOnly", "false");
+    props.put("hadoop.fs.s3a.endpoint", "http://minio:9000");
+    MergeSinkConfig config = new MergeSinkConfig(props);
+
+    assertThat(config.writeMode()).isEqualTo(WriteMode.APPEND);
+    assertThat(config.mergeStrategy()).isEqualTo(MergeStrategy.COPY_ON_WRITE);
+    assertThat(config.effectiveMergeStrategy()).isEqualTo(MergeStrategy.APPEND);
+    assertThat(config.primaryKeyFields()).isEqualTo(List.of("tenant", "id"));
+    assertThat(config.parquetCompression()).isEqualTo(ParquetCompression.LZ4_RAW);
+    assertThat(config.txnAppId()).isEqualTo("shared-id");
+    assertThat(config.errorTolerance()).isEqualTo(ErrorTolerance.ALL);
+    assertThat(config.tableProperties()).isEqualTo(Map.of("delta.appendOnly", "false"));
+    assertThat(config.hadoopProperties()).isEqualTo(Map.of("fs.s3a.endpoint", "http://minio:9000"));
+  }
+
+  @Test
+  void invalidSingleValuesAreRejectedWithTheOptionName() {
+    assertThatThrownBy(() -> new MergeSinkConfig(with("write.mode", "merge"))).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("Invalid value merge for configuration write.mode");
+    assertThatThrownBy(() -> new MergeSinkConfig(with("commit.interval.ms", "-1")))
+        .hasMessageContaining("Invalid value -1 for configuration commit.interval.ms: Value must be at least 0");
+    assertThatThrownBy(() -> new MergeSinkConfig(with("compaction.dv.ratio", "1.5")))
+        .hasMessageContaining("compaction.dv.ratio");
+    assertThatThrownBy(() -> new MergeSinkConfig(with("table.name.format", "${db}/${topic}")))
+        .hasMessageContaining("Invalid value ${db}/${topic} for configuration table.name.format: unknown placeholder ${db}");
+    Map<String, String> noRoot = minimal();
+    noRoot.remove("table.root");
+    assertThatThrownBy(() -> new MergeSinkConfig(noRoot))
+        .hasMessageContaining("Missing required configuration \"table.root\"");
+  }
+
+  private static Map<String, String> with(String key, String value) {
+    Map<String, String> props = minimal();
+    props.put(key, value);
+    return props;
+  }
+}
