@@ -204,7 +204,7 @@ public final class PartitionBuffer {
       return event;
     }
     return new ChangeEvent(event.op(), event.key(), event.keySchema(), Row.of(values), schema, event.source(),
-        event.timestampMs(), event.sinkTopic(), event.topic(), event.partition(), event.offset());
+        event.timestampMs(), event.sinkTopic(), event.topic(), event.partition(), event.offset(), event.sourceOp());
   }
 
   /** One table's pending state. */

@@ -21,6 +21,8 @@ import java.util.Objects;
  *       {@code ${topic}} routing.
  *   <li>{@code topic}, {@code partition}, {@code offset}: the position of the consumed Kafka
  *       record (before any transform renamed the topic); offsets in tables refer to these.
+ *   <li>{@code sourceOp}: the operation as the source named it ({@code c}, {@code r}, {@code u},
+ *       {@code d}, {@code t}), recorded in append tables' {@code _op} column.
  * </ul>
  */
 public record ChangeEvent(
@@ -34,7 +36,8 @@ public record ChangeEvent(
     String sinkTopic,
     String topic,
     int partition,
-    long offset) {
+    long offset,
+    String sourceOp) {
 
   /** {@link #timestampMs} when neither the event nor the Kafka record has a timestamp. */
   public static final long NO_TIMESTAMP = -1L;
@@ -76,7 +79,7 @@ public record ChangeEvent(
   /** An event that only advances the position. */
   public static ChangeEvent skip(String sinkTopic, String topic, int partition, long offset, long timestampMs) {
     return new ChangeEvent(Op.SKIP, null, null, null, null, SourceInfo.NONE, timestampMs, sinkTopic, topic,
-        partition, offset);
+        partition, offset, null);
   }
 
   /** "topic-partition@offset", for messages. */

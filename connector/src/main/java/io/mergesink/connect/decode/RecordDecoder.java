@@ -52,6 +52,7 @@ public final class RecordDecoder {
   static final String FLATTENED_DELETED = "__deleted";
   static final String FLATTENED_OP = "__op";
   private static final String DELETE_OP = "d";
+  private static final String UPDATE_OP = "u";
 
   private final DecoderOptions options;
   private final ValueConverter values;
@@ -85,7 +86,7 @@ public final class RecordDecoder {
         return skip(record);
       }
       TypedRow key = tombstoneKey(record);
-      return event(record, Op.DELETE, key, null, SourceInfo.NONE, recordTimestamp(record));
+      return event(record, Op.DELETE, key, null, SourceInfo.NONE, recordTimestamp(record), DELETE_OP);
     }
     if (!(value instanceof Struct) && !(value instanceof Map<?, ?>)) {
       throw DecodeException.of(record, "the value is a " + value.getClass().getName()
@@ -114,7 +115,7 @@ public final class RecordDecoder {
         TypedRow key = options.primaryKeyMode() == PrimaryKeyMode.RECORD_KEY
             ? recordKey(record)
             : project(record, row, AFTER);
-        return event(record, Op.UPSERT, key, withKeyColumns(row, key), source, timestamp);
+        return event(record, Op.UPSERT, key, withKeyColumns(row, key), source, timestamp, op);
       }
       case "d" -> {
         if (!options.deleteEnabled()) {
@@ -131,7 +132,7 @@ public final class RecordDecoder {
           }
           key = project(record, toRow(record, before, BEFORE), BEFORE);
         }
-        return event(record, Op.DELETE, key, null, source, timestamp);
+        return event(record, Op.DELETE, key, null, source, timestamp, op);
       }
       case "t" -> {
         if (!options.truncateEnabled()) {
@@ -143,7 +144,7 @@ public final class RecordDecoder {
           return skip(record);
         }
         return new ChangeEvent(Op.TRUNCATE, null, null, null, null, source, timestamp, record.topic(),
-            record.originalTopic(), record.originalKafkaPartition(), record.originalKafkaOffset());
+            record.originalTopic(), record.originalKafkaPartition(), record.originalKafkaOffset(), op);
       }
       case "m" -> {
         return skip(record);
@@ -163,9 +164,11 @@ public final class RecordDecoder {
     boolean isDelete = "true".equalsIgnoreCase(String.valueOf(deleted)) || DELETE_OP.equals(row.get(FLATTENED_OP));
     TypedRow key = options.primaryKeyMode() == PrimaryKeyMode.RECORD_KEY ? recordKey(record) : project(record, row, "value");
     if (isDelete) {
-      return options.deleteEnabled() ? event(record, Op.DELETE, key, null, source, timestamp) : skip(record);
+      return options.deleteEnabled() ? event(record, Op.DELETE, key, null, source, timestamp, DELETE_OP) : skip(record);
     }
-    return event(record, Op.UPSERT, key, withKeyColumns(row, key), source, timestamp);
+    Object flattenedOp = row.get(FLATTENED_OP);
+    return event(record, Op.UPSERT, key, withKeyColumns(row, key), source, timestamp,
+        flattenedOp instanceof String sourceOp ? sourceOp : UPDATE_OP);
   }
 
   private TypedRow recordKey(SinkRecord record) {
@@ -288,10 +291,11 @@ public final class RecordDecoder {
     throw DecodeException.of(record, "cannot use a schemaless " + key.getClass().getSimpleName() + " record key");
   }
 
-  private ChangeEvent event(SinkRecord record, Op op, TypedRow key, TypedRow value, SourceInfo source, long timestamp) {
+  private ChangeEvent event(SinkRecord record, Op op, TypedRow key, TypedRow value, SourceInfo source, long timestamp,
+      String sourceOp) {
     return new ChangeEvent(op, key.row(), key.schema(), value == null ? null : value.row(),
         value == null ? null : value.schema(), source, timestamp, record.topic(), record.originalTopic(),
-        record.originalKafkaPartition(), record.originalKafkaOffset());
+        record.originalKafkaPartition(), record.originalKafkaOffset(), sourceOp);
   }
 
   private static ChangeEvent skip(SinkRecord record) {

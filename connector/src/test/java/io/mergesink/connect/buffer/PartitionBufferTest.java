@@ -24,15 +24,15 @@ class PartitionBufferTest {
 
   private static ChangeEvent upsert(long offset, long id, String name, Object bio) {
     return new ChangeEvent(Op.UPSERT, Row.of(id), KEY, Row.of(id, name, bio), VALUE, SourceInfo.NONE, 0, TOPIC, TOPIC,
-        0, offset);
+        0, offset, "u");
   }
 
   private static ChangeEvent delete(long offset, long id) {
-    return new ChangeEvent(Op.DELETE, Row.of(id), KEY, null, null, SourceInfo.NONE, 0, TOPIC, TOPIC, 0, offset);
+    return new ChangeEvent(Op.DELETE, Row.of(id), KEY, null, null, SourceInfo.NONE, 0, TOPIC, TOPIC, 0, offset, "d");
   }
 
   private static ChangeEvent truncate(long offset) {
-    return new ChangeEvent(Op.TRUNCATE, null, null, null, null, SourceInfo.NONE, 0, TOPIC, TOPIC, 0, offset);
+    return new ChangeEvent(Op.TRUNCATE, null, null, null, null, SourceInfo.NONE, 0, TOPIC, TOPIC, 0, offset, "t");
   }
 
   private static PartitionBuffer buffer() {
@@ -149,7 +149,7 @@ class PartitionBufferTest {
     buffer.add("t", upsert(5, 1, "a", "x"));
     assertThatThrownBy(() -> buffer.add("t", upsert(5, 2, "b", "y")))
         .hasMessage("offset 5 of pg.public.t-0 is not after the last processed offset 5");
-    ChangeEvent foreign = new ChangeEvent(Op.DELETE, Row.of(1L), KEY, null, null, SourceInfo.NONE, 0, TOPIC, TOPIC, 1, 6);
+    ChangeEvent foreign = new ChangeEvent(Op.DELETE, Row.of(1L), KEY, null, null, SourceInfo.NONE, 0, TOPIC, TOPIC, 1, 6, "d");
     assertThatThrownBy(() -> buffer.add("t", foreign)).hasMessageContaining("pg.public.t-1 given to the buffer of pg.public.t-0");
   }
 }

@@ -33,8 +33,8 @@ public final class LiveRowIndex {
   private final String tableRoot;
   private final StructType keySchema;
   private final Predicate<AddFile> scope;
-  private final KeyIndex keys;
-  private final FileRegistry files = new FileRegistry();
+  private KeyIndex keys;
+  private FileRegistry files = new FileRegistry();
   /** Files whose live rows are indexed, with the id of the DV they were indexed under. */
   private final Map<String, String> indexedFiles = new HashMap<>();
   private final DeletionVectorStore deletionVectors;
@@ -66,6 +66,11 @@ public final class LiveRowIndex {
 
   /** Records the effect of a commit this writer made; call after it succeeded and before the next {@link #sync}. */
   public void apply(IndexDelta delta) {
+    if (delta.replacesAll) {
+      keys = KeyIndex.create(keySchema);
+      files = new FileRegistry();
+      indexedFiles.clear();
+    }
     delta.forEachRemovedRow(keys::remove);
     delta.forEachAddedRow((key, path, rowIndex) -> keys.put(key, RowLocation.pack(files.idOf(path), rowIndex)));
     delta.forEachFileState((path, file) -> {
@@ -145,12 +150,27 @@ public final class LiveRowIndex {
 
   /** Index changes of one commit, applied together once the commit has succeeded. */
   public static final class IndexDelta {
+    private final boolean replacesAll;
     private final List<Row> removedKeys = new ArrayList<>();
     private final List<Long> removedLocations = new ArrayList<>();
     private final List<Row> addedKeys = new ArrayList<>();
     private final List<String> addedPaths = new ArrayList<>();
     private final List<Long> addedRowIndexes = new ArrayList<>();
     private final Map<String, AddFile> fileStates = new HashMap<>();
+
+    /** A delta on top of the current index. */
+    public IndexDelta() {
+      this(false);
+    }
+
+    private IndexDelta(boolean replacesAll) {
+      this.replacesAll = replacesAll;
+    }
+
+    /** A delta that starts from an empty index: every file of the table was removed (a truncate). */
+    public static IndexDelta replacingAll() {
+      return new IndexDelta(true);
+    }
 
     /** The live row of {@code key} at {@code location} is gone (marked deleted or rewritten). */
     public void removeRow(Row key, long location) {

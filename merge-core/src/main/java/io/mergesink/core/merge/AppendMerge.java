@@ -2,7 +2,6 @@ package io.mergesink.core.merge;
 
 import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.data.Unchanged;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.snapshot.Snapshot;
@@ -13,8 +12,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Lands a change set by appending every row: no key, no lookups, nothing read. An {@link
- * Unchanged} marker becomes null, since an audit row has no previous version to keep.
+ * Lands a change set by appending every row: no key, no lookups, nothing read. An
+ * {@link io.mergesink.core.data.Unchanged} marker becomes null, since an audit row has no previous version to keep.
  */
 final class AppendMerge implements MergeOperation {
   static final String OPERATION = "WRITE";
@@ -29,7 +28,7 @@ final class AppendMerge implements MergeOperation {
     DataFileRoller roller = newFiles.roller(snapshot.schema());
     try {
       for (Row row : changes.upserts()) {
-        roller.write(withoutUnchanged(row));
+        roller.write(UnchangedFiller.withNulls(row));
       }
       List<AddFile> added = roller.finish();
       List<Action> actions = new ArrayList<>(added);
@@ -42,16 +41,5 @@ final class AppendMerge implements MergeOperation {
       roller.discard();
       throw e;
     }
-  }
-
-  private static Row withoutUnchanged(Row row) {
-    Object[] values = null;
-    for (int i = 0; i < row.size(); i++) {
-      if (row.get(i) == Unchanged.VALUE) {
-        values = values == null ? row.toArray() : values;
-        values[i] = null;
-      }
-    }
-    return values == null ? row : Row.of(values);
   }
 }

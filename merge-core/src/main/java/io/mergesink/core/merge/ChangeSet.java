@@ -20,18 +20,23 @@ import java.util.Map;
  *       per Kafka partition). A change set may hold txns only.
  * </ul>
  *
- * At most one change per key: a key in two upserts, two deletes, or an upsert and a delete is
+ * <p>A change set may also {@code truncate}: every live row of the table is removed first, then
+ * the upserts are written (deletes have nothing left to delete).
+ *
+ * <p>At most one change per key: a key in two upserts, two deletes, or an upsert and a delete is
  * rejected by the writer before anything is written.
  */
 public final class ChangeSet {
   private final List<Row> upserts;
   private final List<Row> deletes;
   private final Map<String, Long> txnVersions;
+  private final boolean truncate;
 
-  private ChangeSet(List<Row> upserts, List<Row> deletes, Map<String, Long> txnVersions) {
+  private ChangeSet(List<Row> upserts, List<Row> deletes, Map<String, Long> txnVersions, boolean truncate) {
     this.upserts = Collections.unmodifiableList(upserts);
     this.deletes = Collections.unmodifiableList(deletes);
     this.txnVersions = Collections.unmodifiableMap(txnVersions);
+    this.truncate = truncate;
   }
 
   public static Builder builder() {
@@ -50,13 +55,19 @@ public final class ChangeSet {
     return txnVersions;
   }
 
+  /** Whether every live row of the table is removed before the upserts apply. */
+  public boolean truncate() {
+    return truncate;
+  }
+
   public boolean hasRowChanges() {
-    return !upserts.isEmpty() || !deletes.isEmpty();
+    return truncate || !upserts.isEmpty() || !deletes.isEmpty();
   }
 
   @Override
   public String toString() {
-    return "ChangeSet{upserts=" + upserts.size() + ", deletes=" + deletes.size() + ", txns=" + txnVersions + "}";
+    return "ChangeSet{upserts=" + upserts.size() + ", deletes=" + deletes.size() + ", truncate=" + truncate
+        + ", txns=" + txnVersions + "}";
   }
 
   /** Collects changes; {@link #build()} hands them over without copying. */
@@ -64,8 +75,15 @@ public final class ChangeSet {
     private List<Row> upserts = new ArrayList<>();
     private List<Row> deletes = new ArrayList<>();
     private Map<String, Long> txnVersions = new LinkedHashMap<>();
+    private boolean truncate;
 
     private Builder() {}
+
+    /** Removes every live row of the table before the upserts apply. */
+    public Builder truncate() {
+      truncate = true;
+      return this;
+    }
 
     public Builder upsert(Row row) {
       upserts.add(row);
@@ -83,10 +101,11 @@ public final class ChangeSet {
     }
 
     public ChangeSet build() {
-      ChangeSet changeSet = new ChangeSet(upserts, deletes, txnVersions);
+      ChangeSet changeSet = new ChangeSet(upserts, deletes, txnVersions, truncate);
       upserts = new ArrayList<>();
       deletes = new ArrayList<>();
       txnVersions = new LinkedHashMap<>();
+      truncate = false;
       return changeSet;
     }
   }

@@ -38,12 +38,13 @@ public final class MergingTableWriter implements TableWriter {
   private final int[] keyOrdinals;
   private final LiveRowIndex index;
   private final MergeOperation operation;
+  private final MergeOperation truncation;
   private final Map<String, Long> knownTxns;
   private Snapshot snapshot;
   private boolean snapshotStale;
 
   private MergingTableWriter(Storage storage, SnapshotLoader loader, Snapshot snapshot, int[] keyOrdinals, WriterOptions options,
-      LiveRowIndex index, MergeOperation operation) {
+      LiveRowIndex index, NewFiles newFiles, MergeOperation operation) {
     this.storage = storage;
     this.loader = loader;
     this.committer = new Committer(storage, loader, options.maxCommitAttempts(), options.commitHook());
@@ -51,6 +52,7 @@ public final class MergingTableWriter implements TableWriter {
     this.keyOrdinals = keyOrdinals;
     this.index = index;
     this.operation = operation;
+    this.truncation = new TruncateMerge(newFiles);
     this.snapshot = snapshot;
     this.knownTxns = new HashMap<>(snapshot.txnVersions());
   }
@@ -65,7 +67,7 @@ public final class MergingTableWriter implements TableWriter {
       WriterOptions options) throws IOException {
     NewFiles newFiles = new NewFiles(storage, snapshot.tableRoot(), options.parquet(), options.targetFileSizeBytes(), options.fileTags());
     if (options.strategy() == MergeStrategy.APPEND) {
-      return new MergingTableWriter(storage, loader, snapshot, new int[0], options, null, new AppendMerge(newFiles));
+      return new MergingTableWriter(storage, loader, snapshot, new int[0], options, null, newFiles, new AppendMerge(newFiles));
     }
     LiveRowIndex index = new LiveRowIndex(storage, snapshot.tableRoot(), KeyedChanges.keySchema(snapshot.schema(), keyOrdinals),
         options.indexScope());
@@ -73,7 +75,7 @@ public final class MergingTableWriter implements TableWriter {
     MergeOperation operation = options.strategy() == MergeStrategy.DELETION_VECTORS
         ? new DeletionVectorMerge(storage, index, newFiles)
         : new CopyOnWriteMerge(storage, index, newFiles, keyOrdinals);
-    return new MergingTableWriter(storage, loader, snapshot, keyOrdinals.clone(), options, index, operation);
+    return new MergingTableWriter(storage, loader, snapshot, keyOrdinals.clone(), options, index, newFiles, operation);
   }
 
   @Override
@@ -85,9 +87,14 @@ public final class MergingTableWriter implements TableWriter {
           ? KeyedChanges.forAppend(snapshot.tableRoot(), snapshot.schema(), changes)
           : KeyedChanges.of(snapshot.tableRoot(), snapshot.schema(), keyOrdinals, changes);
       checkTxns(changes.txnVersions());
-      PlannedMerge planned = changes.hasRowChanges()
-          ? operation.plan(snapshot, keyed, changes.txnVersions())
-          : txnOnly(changes.txnVersions());
+      PlannedMerge planned;
+      if (changes.truncate()) {
+        planned = truncation.plan(snapshot, keyed, changes.txnVersions());
+      } else if (changes.hasRowChanges()) {
+        planned = operation.plan(snapshot, keyed, changes.txnVersions());
+      } else {
+        planned = txnOnly(changes.txnVersions());
+      }
       CommitOutcome outcome = publish(planned.commit(), changes.txnVersions().keySet());
       if (outcome instanceof CommitOutcome.Committed committed) {
         knownTxns.putAll(changes.txnVersions());
@@ -107,6 +114,16 @@ public final class MergingTableWriter implements TableWriter {
 
   @Override
   public Snapshot snapshot() {
+    return snapshot;
+  }
+
+  @Override
+  public Snapshot refresh() throws IOException {
+    snapshot = loader.update(snapshot);
+    if (index != null) {
+      index.sync(snapshot);
+    }
+    snapshotStale = false;
     return snapshot;
   }
 
@@ -158,11 +175,7 @@ public final class MergingTableWriter implements TableWriter {
 
   private void refreshIfStale() throws IOException {
     if (snapshotStale) {
-      snapshot = loader.update(snapshot);
-      if (index != null) {
-        index.sync(snapshot);
-      }
-      snapshotStale = false;
+      refresh();
     }
   }
 

@@ -27,4 +27,11 @@ public interface TableWriter {
 
   /** The latest snapshot this writer knows: the one after its last commit or refresh. */
   Snapshot snapshot();
+
+  /**
+   * Reads what other writers committed since {@link #snapshot()} (e.g. a schema change) and brings
+   * the key index in step. Txn versions other writers moved are not adopted: a later commit of
+   * such an app id is still fenced.
+   */
+  Snapshot refresh() throws IOException;
 }

@@ -56,6 +56,11 @@ final class UnchangedFiller {
     return filled;
   }
 
+  /** {@code row} with every {@link Unchanged#VALUE} replaced by null, for rows with no previous version. */
+  static Row withNulls(Row row) {
+    return hasUnchanged(row) ? merge(row, null) : row;
+  }
+
   private static boolean hasUnchanged(Row row) {
     for (int i = 0; i < row.size(); i++) {
       if (row.get(i) == Unchanged.VALUE) {

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Random upserts, deletes, re-inserts and empty batches under each upsert strategy; after every
+ * Random upserts, deletes, re-inserts, truncates and empty batches under each upsert strategy; after every
  * commit Delta Kernel must read exactly the rows of an in-memory model, including across
  * checkpoints and writers re-opened from the table alone.
  */
@@ -64,6 +64,10 @@ class MergeModelTest {
       }
       ChangeSet.Builder changes = ChangeSet.builder();
       Map<Long, Row> batch = new LinkedHashMap<>();
+      if (round % 11 == 0) {
+        changes.truncate();
+        model.clear();
+      }
       int size = round % 9 == 0 ? 0 : random.nextInt(300);
       for (int i = 0; i < size; i++) {
         long id = random.nextInt(KEYS);
