@@ -20,8 +20,7 @@ import org.apache.kafka.connect.sink.SinkConnector;
  */
 public final class MergeSinkConnector extends SinkConnector {
   private static final String VERSION_RESOURCE = "mergesink-connector-version.properties";
-  private static final String VERSION = loadVersion();
-  static final String TASK_CLASS_NAME = "io.mergesink.connect.MergeSinkTask";
+  static final String VERSION = loadVersion();
 
   private Map<String, String> props;
 
@@ -41,19 +40,9 @@ public final class MergeSinkConnector extends SinkConnector {
     this.props = Map.copyOf(props);
   }
 
-  /**
-   * {@code io.mergesink.connect.MergeSinkTask}, looked up by name while the task is written in a
-   * separate change; once it exists this becomes {@code return MergeSinkTask.class;}.
-   *
-   * @throws IllegalStateException when the task class is not on the class path
-   */
   @Override
   public Class<? extends Task> taskClass() {
-    try {
-      return Class.forName(TASK_CLASS_NAME, false, MergeSinkConnector.class.getClassLoader()).asSubclass(Task.class);
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("the task class " + TASK_CLASS_NAME + " is missing from the plugin", e);
-    }
+    return MergeSinkTask.class;
   }
 
   @Override

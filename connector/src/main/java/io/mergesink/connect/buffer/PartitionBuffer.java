@@ -50,6 +50,16 @@ public final class PartitionBuffer {
   }
 
   /**
+   * A buffer whose partition is known to be in its tables up to {@code committedOffset}: records at
+   * or below it are redeliveries, {@link #add} refuses them.
+   */
+  public PartitionBuffer(String topic, int partition, WriteMode mode, BufferLimits limits, long committedOffset) {
+    this(topic, partition, mode, limits);
+    this.lastOffset = committedOffset;
+    this.drainedOffset = committedOffset;
+  }
+
+  /**
    * Buffers an event for {@code table} and advances the position to its offset. A
    * {@link Op#SKIP} event only advances the position.
    *
@@ -66,12 +76,12 @@ public final class PartitionBuffer {
     PendingTable pending = tables.computeIfAbsent(table, name -> new PendingTable());
     if (mode == WriteMode.APPEND) {
       pending.log.add(event);
-      grow(1, changeBytes(event));
+      pending.grow(1, changeBytes(event));
       return;
     }
     if (event.op() == Op.TRUNCATE) {
       for (ChangeEvent dropped : pending.byKey.values()) {
-        grow(-1, -changeBytes(dropped));
+        pending.grow(-1, -changeBytes(dropped));
       }
       pending.byKey.clear();
       pending.truncatedAt = OptionalLong.of(event.offset());
@@ -80,10 +90,10 @@ public final class PartitionBuffer {
     ChangeEvent previous = pending.byKey.get(event.key());
     ChangeEvent merged = event.op() == Op.UPSERT ? mergeUnchanged(event, previous, pending) : event;
     if (previous != null) {
-      grow(-1, -changeBytes(previous));
+      pending.grow(-1, -changeBytes(previous));
     }
     pending.byKey.put(event.key(), merged);
-    grow(1, changeBytes(merged));
+    pending.grow(1, changeBytes(merged));
   }
 
   /**
@@ -99,17 +109,45 @@ public final class PartitionBuffer {
 
   /** Hands over all pending changes and the position; the buffer is then empty. */
   public BufferDrain drain() {
-    List<TableChanges> drained = new ArrayList<>(tables.size());
-    for (Map.Entry<String, PendingTable> entry : tables.entrySet()) {
-      PendingTable pending = entry.getValue();
-      List<ChangeEvent> changes = mode == WriteMode.APPEND ? pending.log : new ArrayList<>(pending.byKey.values());
-      drained.add(new TableChanges(entry.getKey(), topic, partition, pending.truncatedAt, changes));
+    BufferDrain drained = peek();
+    for (TableChanges table : drained.tables()) {
+      committed(table.table());
     }
-    tables.clear();
-    changeCount = 0;
-    estimatedBytes = 0;
-    drainedOffset = lastOffset;
-    return new BufferDrain(topic, partition, lastOffset, drained);
+    positionCommitted(drained.lastOffset());
+    return drained;
+  }
+
+  /**
+   * All pending changes and the position, leaving them in the buffer: a commit that fails must
+   * not lose them. After a table's commit succeeded, {@link #committed(String)} drops its changes;
+   * once every table is committed, {@link #positionCommitted(long)} records the position.
+   */
+  public BufferDrain peek() {
+    List<TableChanges> pending = new ArrayList<>(tables.size());
+    for (Map.Entry<String, PendingTable> entry : tables.entrySet()) {
+      PendingTable table = entry.getValue();
+      List<ChangeEvent> changes = mode == WriteMode.APPEND ? table.log : new ArrayList<>(table.byKey.values());
+      pending.add(new TableChanges(entry.getKey(), topic, partition, table.truncatedAt, changes));
+    }
+    return new BufferDrain(topic, partition, lastOffset, pending);
+  }
+
+  /** Drops the pending changes of {@code table}: they are in the table now. */
+  public void committed(String table) {
+    PendingTable removed = tables.remove(table);
+    if (removed != null) {
+      grow(-removed.changes, -removed.bytes);
+    }
+  }
+
+  /** Records that every change up to {@code offset} is in its table. */
+  public void positionCommitted(long offset) {
+    drainedOffset = Math.max(drainedOffset, offset);
+  }
+
+  /** The last offset recorded by {@link #positionCommitted}, or {@link #NO_OFFSET}. */
+  public long committedOffset() {
+    return drainedOffset;
   }
 
   /** Whether the buffer holds at least {@code buffer.max.records} changes or {@code buffer.max.bytes}. */
@@ -208,9 +246,17 @@ public final class PartitionBuffer {
   }
 
   /** One table's pending state. */
-  private static final class PendingTable {
+  private final class PendingTable {
     final Map<Row, ChangeEvent> byKey = new LinkedHashMap<>();
     final List<ChangeEvent> log = new ArrayList<>();
     OptionalLong truncatedAt = OptionalLong.empty();
+    long changes;
+    long bytes;
+
+    void grow(long changeDelta, long byteDelta) {
+      changes += changeDelta;
+      bytes += byteDelta;
+      PartitionBuffer.this.grow(changeDelta, byteDelta);
+    }
   }
 }

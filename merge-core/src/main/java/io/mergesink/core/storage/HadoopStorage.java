@@ -126,6 +126,25 @@ public final class HadoopStorage implements Storage {
   }
 
   @Override
+  public List<String> listDirectories(String directory) throws IOException {
+    Path dir = new Path(directory);
+    FileStatus[] statuses;
+    try {
+      statuses = fileSystem(dir).listStatus(dir);
+    } catch (FileNotFoundException e) {
+      return List.of();
+    }
+    List<String> directories = new ArrayList<>();
+    for (FileStatus status : statuses) {
+      if (status.isDirectory()) {
+        directories.add(status.getPath().toString());
+      }
+    }
+    directories.sort(Comparator.naturalOrder());
+    return directories;
+  }
+
+  @Override
   public boolean exists(String path) throws IOException {
     Path target = new Path(path);
     return fileSystem(target).exists(target);

@@ -45,6 +45,9 @@ public interface Storage {
    */
   List<FileInfo> listFrom(String directory, String fromName) throws IOException;
 
+  /** The paths of the directories directly inside {@code directory}, sorted; empty when it does not exist. */
+  List<String> listDirectories(String directory) throws IOException;
+
   boolean exists(String path) throws IOException;
 
   /** Deletes a file; returns false when it did not exist. */

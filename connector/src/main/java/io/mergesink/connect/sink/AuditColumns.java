@@ -1,0 +1,80 @@
+package io.mergesink.connect.sink;
+
+import io.mergesink.connect.align.SchemaMismatchException;
+import io.mergesink.connect.decode.ChangeEvent;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The rows of append (audit) tables: the change's columns (the new row, or the key of a delete)
+ * followed by where the change came from. Every change event becomes one row.
+ */
+final class AuditColumns {
+  static final String OP = "_op";
+  static final String TIMESTAMP = "_ts_ms";
+  static final String TOPIC = "_kafka_topic";
+  static final String PARTITION = "_kafka_partition";
+  static final String OFFSET = "_kafka_offset";
+  private static final StructField[] FIELDS = {
+      new StructField(OP, PrimitiveType.STRING, true),
+      new StructField(TIMESTAMP, PrimitiveType.LONG, true),
+      new StructField(TOPIC, PrimitiveType.STRING, false),
+      new StructField(PARTITION, PrimitiveType.INTEGER, false),
+      new StructField(OFFSET, PrimitiveType.LONG, false)};
+  private static final StructType NO_COLUMNS = new StructType(java.util.List.of());
+
+  private final Map<StructType, StructType> schemas = new HashMap<>();
+
+  /** The schema of {@link #row} for this event: its own columns plus the audit columns. */
+  StructType schema(ChangeEvent event) {
+    return schemas.computeIfAbsent(columnsSchema(event), AuditColumns::withAuditFields);
+  }
+
+  /** The event as one audit row in {@link #schema} order. */
+  Row row(ChangeEvent event) {
+    Row columns = columns(event);
+    Object[] values = new Object[columns.size() + FIELDS.length];
+    for (int i = 0; i < columns.size(); i++) {
+      values[i] = columns.get(i);
+    }
+    int next = columns.size();
+    values[next++] = event.sourceOp();
+    values[next++] = event.timestampMs() == ChangeEvent.NO_TIMESTAMP ? null : event.timestampMs();
+    values[next++] = event.topic();
+    values[next++] = event.partition();
+    values[next] = event.offset();
+    return Row.of(values);
+  }
+
+  private static StructType columnsSchema(ChangeEvent event) {
+    return switch (event.op()) {
+      case UPSERT -> event.valueSchema();
+      case DELETE -> event.keySchema();
+      default -> NO_COLUMNS;
+    };
+  }
+
+  private static Row columns(ChangeEvent event) {
+    return switch (event.op()) {
+      case UPSERT -> event.value();
+      case DELETE -> event.key();
+      default -> Row.of();
+    };
+  }
+
+  private static StructType withAuditFields(StructType columns) {
+    StructType schema = columns;
+    for (StructField field : FIELDS) {
+      if (schema.indexOf(field.name()) >= 0) {
+        throw new SchemaMismatchException("the record already has a column '" + field.name()
+            + "', which append tables reserve for the change's origin");
+      }
+      schema = schema.add(field);
+    }
+    return schema;
+  }
+}

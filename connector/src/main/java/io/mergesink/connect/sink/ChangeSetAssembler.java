@@ -1,0 +1,52 @@
+package io.mergesink.connect.sink;
+
+import io.mergesink.connect.buffer.TableChanges;
+import io.mergesink.connect.decode.ChangeEvent;
+import io.mergesink.connect.decode.ChangeEvent.Op;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.merge.ChangeSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns the buffered changes of several partitions for one table into one change set.
+ *
+ * <p>Debezium sends a key always to the same partition, so keys of different partitions do not
+ * meet; where they do (a re-partitioned topic), the change with the later source timestamp wins,
+ * since offsets of different partitions say nothing about order. A truncate in any partition
+ * truncates the table before the change set's upserts.
+ */
+final class ChangeSetAssembler {
+  private ChangeSetAssembler() {}
+
+  static ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, Long> txns, boolean append) {
+    ChangeSet.Builder builder = ChangeSet.builder();
+    if (append) {
+      for (TableChanges partition : changes) {
+        for (ChangeEvent event : partition.changes()) {
+          builder.upsert(sink.refit(event.valueSchema(), event.value()));
+        }
+      }
+    } else {
+      Map<Row, ChangeEvent> latest = new LinkedHashMap<>();
+      for (TableChanges partition : changes) {
+        if (partition.truncatedAt().isPresent()) {
+          builder.truncate();
+        }
+        for (ChangeEvent event : partition.changes()) {
+          latest.merge(event.key(), event, (earlier, later) -> later.timestampMs() >= earlier.timestampMs() ? later : earlier);
+        }
+      }
+      for (ChangeEvent event : latest.values()) {
+        if (event.op() == Op.UPSERT) {
+          builder.upsert(sink.refit(event.valueSchema(), event.value()));
+        } else {
+          builder.delete(event.key());
+        }
+      }
+    }
+    txns.forEach(builder::txn);
+    return builder.build();
+  }
+}

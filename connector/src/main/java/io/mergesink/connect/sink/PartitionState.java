@@ -1,0 +1,70 @@
+package io.mergesink.connect.sink;
+
+import io.mergesink.connect.buffer.PartitionBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * What a task knows about one of its partitions: the pending changes, and for every table the
+ * partition feeds, the last offset that table holds (its txn version). A record at or below that
+ * offset is a replay for that table and is skipped.
+ */
+final class PartitionState {
+  private final TopicPartition partition;
+  private final String appId;
+  private final PartitionBuffer buffer;
+  private final Map<String, Long> recordedOffsets;
+  private boolean rewound;
+
+  PartitionState(TopicPartition partition, String appId, PartitionBuffer buffer, Map<String, Long> recordedOffsets) {
+    this.partition = partition;
+    this.appId = appId;
+    this.buffer = buffer;
+    this.recordedOffsets = new HashMap<>(recordedOffsets);
+  }
+
+  TopicPartition partition() {
+    return partition;
+  }
+
+  String appId() {
+    return appId;
+  }
+
+  PartitionBuffer buffer() {
+    return buffer;
+  }
+
+  /** Whether {@code table} already holds the record at {@code offset} of this partition. */
+  boolean isReplay(String table, long offset) {
+    Long recorded = recordedOffsets.get(table);
+    return recorded != null && offset <= recorded;
+  }
+
+  /** The tables known to hold a txn of this partition, with its version in each. */
+  Map<String, Long> recordedOffsets() {
+    return recordedOffsets;
+  }
+
+  void recorded(String table, long offset) {
+    recordedOffsets.put(table, offset);
+  }
+
+  /**
+   * Whether the consumer was sent back to an earlier offset of this partition; records of it that
+   * were already polled are ignored, they come again.
+   */
+  boolean rewound() {
+    return rewound;
+  }
+
+  void markRewound() {
+    rewound = true;
+  }
+
+  /** Called when a new batch starts: Connect has applied the seek by then. */
+  void clearRewound() {
+    rewound = false;
+  }
+}

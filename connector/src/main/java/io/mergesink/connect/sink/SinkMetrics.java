@@ -1,0 +1,76 @@
+package io.mergesink.connect.sink;
+
+import java.util.LinkedHashMap;
+import java.util.function.LongSupplier;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.Gauge;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.stats.Avg;
+import org.apache.kafka.common.metrics.stats.CumulativeCount;
+import org.apache.kafka.common.metrics.stats.CumulativeSum;
+import org.apache.kafka.common.metrics.stats.Max;
+
+/**
+ * The task's metrics, registered through Connect's plugin metrics so they appear over JMX with the
+ * worker's own ({@code kafka.connect.plugins}, tagged with connector and task).
+ */
+final class SinkMetrics implements AutoCloseable {
+  private final PluginMetrics metrics;
+  private final Sensor commits;
+  private final Sensor rowsWritten;
+  private final Sensor replaysSkipped;
+  private final Sensor deadLettered;
+  private final Sensor fenced;
+  private final MetricName bufferedRecords;
+
+  /** @param buffered the number of changes currently buffered */
+  SinkMetrics(PluginMetrics metrics, LongSupplier buffered) {
+    this.metrics = metrics;
+    this.bufferedRecords = name("buffered-records", "Changes buffered and not yet committed");
+    metrics.addMetric(bufferedRecords, (Gauge<Long>) (config, now) -> buffered.getAsLong());
+    this.commits = metrics.addSensor("mergesink-commits");
+    commits.add(name("commit-total", "Table commits made"), new CumulativeCount());
+    commits.add(name("commit-latency-avg-ms", "Average time of a table commit, planning included"), new Avg());
+    commits.add(name("commit-latency-max-ms", "Longest time of a table commit, planning included"), new Max());
+    this.rowsWritten = counter("rows-written-total", "Rows written to data files (upserts, appends, rewritten rows)");
+    this.replaysSkipped = counter("records-skipped-replay-total", "Records skipped because their table already held them");
+    this.deadLettered = counter("records-dlq-total", "Records sent to the dead letter queue");
+    this.fenced = counter("fenced-total", "Commits refused because another task took a partition over");
+  }
+
+  void commit(long latencyMs, long rows) {
+    commits.record(latencyMs);
+    rowsWritten.record(rows);
+  }
+
+  void replaySkipped() {
+    replaysSkipped.record();
+  }
+
+  void deadLettered() {
+    deadLettered.record();
+  }
+
+  void fenced() {
+    fenced.record();
+  }
+
+  @Override
+  public void close() {
+    metrics.removeMetric(bufferedRecords);
+    for (Sensor sensor : new Sensor[] {commits, rowsWritten, replaysSkipped, deadLettered, fenced}) {
+      metrics.removeSensor(sensor.name());
+    }
+  }
+
+  private Sensor counter(String metric, String description) {
+    Sensor sensor = metrics.addSensor("mergesink-" + metric);
+    sensor.add(name(metric, description), new CumulativeSum());
+    return sensor;
+  }
+
+  private MetricName name(String metric, String description) {
+    return metrics.metricName(metric, description, new LinkedHashMap<>());
+  }
+}

@@ -1,0 +1,307 @@
+package io.mergesink.connect.sink;
+
+import io.mergesink.connect.buffer.BufferLimits;
+import io.mergesink.connect.buffer.PartitionBuffer;
+import io.mergesink.connect.config.LookupScope;
+import io.mergesink.connect.config.MergeSinkConfig;
+import io.mergesink.connect.config.WriteMode;
+import io.mergesink.connect.decode.ChangeEvent;
+import io.mergesink.connect.decode.ChangeEvent.Op;
+import io.mergesink.connect.decode.DecoderOptions;
+import io.mergesink.connect.decode.RecordDecoder;
+import io.mergesink.connect.route.TableRouter;
+import io.mergesink.core.log.AddFile;
+import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.parquet.ParquetWriteOptions;
+import io.mergesink.core.storage.Storage;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTaskContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything a sink task does, behind the thin {@link io.mergesink.connect.MergeSinkTask}:
+ * recovering positions from the tables, decoding and buffering records, and committing them
+ * (DESIGN §5). Single-threaded, like the task.
+ */
+public final class SinkWriter implements AutoCloseable {
+  /** The file tag naming the partitions ({@code topic:partition,...}) a file was written for. */
+  static final String PARTITIONS_TAG = "mergesink.partitions";
+  private static final Logger LOG = LoggerFactory.getLogger(SinkWriter.class);
+
+  private final MergeSinkConfig config;
+  private final SinkTaskContext context;
+  private final RecordDecoder decoder;
+  private final TableRouter router;
+  private final TxnAppIds appIds;
+  private final BufferLimits limits;
+  private final TableCatalog catalog;
+  private final BadRecordHandler badRecords;
+  private final SinkMetrics metrics;
+  private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
+  private long lastCommitMillis = System.currentTimeMillis();
+  private ConnectException fatal;
+
+  public SinkWriter(MergeSinkConfig config, SinkTaskContext context) {
+    this.config = config;
+    this.context = context;
+    this.decoder = new RecordDecoder(DecoderOptions.from(config));
+    this.router = new TableRouter(config.tableNameTemplate());
+    this.appIds = new TxnAppIds(config.txnAppId());
+    this.limits = BufferLimits.from(config);
+    Storage storage = StorageFactory.create(config);
+    this.catalog = new TableCatalog(storage, config, this::writerOptions);
+    this.badRecords = new BadRecordHandler(config.errorTolerance(), context.errantRecordReporter());
+    this.metrics = new SinkMetrics(context.pluginMetrics(), this::bufferedChanges);
+  }
+
+  /** Takes over {@code assigned}: reads each partition's position from the tables and seeks the consumer there. */
+  public void open(Collection<TopicPartition> assigned) {
+    try {
+      Map<TopicPartition, Map<String, Long>> recorded = recover(assigned);
+      for (TopicPartition partition : assigned) {
+        partitions.put(partition, startAt(partition, recorded.getOrDefault(partition, Map.of())));
+      }
+      reassignWriters();
+    } catch (IOException e) {
+      throw new RetriableException("could not read positions of " + assigned + " from the tables under " + config.tableRoot(), e);
+    }
+  }
+
+  /** Decodes and buffers {@code records}, committing when a buffer is full or the commit interval passed. */
+  public void put(Collection<SinkRecord> records) {
+    if (fatal != null) {
+      throw fatal;
+    }
+    partitions.values().forEach(PartitionState::clearRewound);
+    for (SinkRecord record : records) {
+      PartitionState partition = partitions.get(new TopicPartition(record.originalTopic(), record.originalKafkaPartition()));
+      if (partition == null) {
+        throw new ConnectException("record of " + record.originalTopic() + "-" + record.originalKafkaPartition()
+            + " at offset " + record.originalKafkaOffset() + ", a partition this task was not assigned");
+      }
+      if (partition.rewound() || record.originalKafkaOffset() <= partition.buffer().lastOffset()) {
+        continue;
+      }
+      try {
+        buffer(partition, record);
+      } catch (DataException e) {
+        badRecords.handle(record, e);
+        metrics.deadLettered();
+        partition.buffer().advance(record.originalKafkaOffset());
+      } catch (IOException e) {
+        throw new RetriableException("could not open or create the table of the record at " + record.originalTopic() + "-"
+            + record.originalKafkaPartition() + "@" + record.originalKafkaOffset(), e);
+      }
+    }
+    if (commitDue()) {
+      commit(partitions.values().stream().anyMatch(state -> state.buffer().isFull()));
+    }
+  }
+
+  /**
+   * Commits every pending change (preCommit, close). Storage failures leave the changes buffered
+   * for the next attempt and are only logged here; a fatal error fails the next {@link #put}.
+   */
+  public void commitPending() {
+    try {
+      commit(false);
+    } catch (RetriableException e) {
+      LOG.warn("Commit failed, changes stay buffered and are retried: {}", e.getMessage());
+    } catch (ConnectException e) {
+      fatal = e;
+      throw e;
+    }
+  }
+
+  /** For each partition, the offset after the last record its tables hold: what the consumer group may commit. */
+  public Map<TopicPartition, OffsetAndMetadata> committedOffsets() {
+    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    for (PartitionState partition : partitions.values()) {
+      long committed = partition.buffer().committedOffset();
+      if (committed >= 0) {
+        offsets.put(partition.partition(), new OffsetAndMetadata(committed + 1));
+      }
+    }
+    return offsets;
+  }
+
+  /**
+   * Releases {@code revoked}: commits what the task holds, then forgets those partitions. What
+   * cannot be committed is dropped; the next owner reads it again from the table's position.
+   */
+  public void close(Collection<TopicPartition> revoked) {
+    try {
+      commit(false);
+    } catch (ConnectException e) {
+      LOG.warn("Could not commit before releasing {}; their next owner resumes from the tables: {}", revoked, e.getMessage());
+    }
+    revoked.forEach(partitions::remove);
+    try {
+      reassignWriters();
+    } catch (IOException e) {
+      throw new RetriableException("could not re-read the tables after releasing " + revoked, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    metrics.close();
+  }
+
+  private void buffer(PartitionState partition, SinkRecord record) throws IOException {
+    ChangeEvent event = decoder.decode(record);
+    PartitionBuffer buffer = partition.buffer();
+    if (event.op() == Op.SKIP) {
+      buffer.advance(event.offset());
+      return;
+    }
+    String table = router.route(event);
+    if (partition.isReplay(table, event.offset())) {
+      metrics.replaySkipped();
+      buffer.advance(event.offset());
+      return;
+    }
+    TableSink sink;
+    try {
+      sink = catalog.forEvent(table, event);
+    } catch (IllegalArgumentException e) {
+      throw new DataException("table " + table + " cannot be created from the record: " + e.getMessage(), e);
+    }
+    if (sink == null) {
+      buffer.advance(event.offset());
+      return;
+    }
+    buffer.add(table, sink.prepare(event));
+  }
+
+  private boolean commitDue() {
+    return System.currentTimeMillis() - lastCommitMillis >= config.commitIntervalMs()
+        || partitions.values().stream().anyMatch(state -> state.buffer().isFull());
+  }
+
+  /**
+   * One commit cycle. Fenced partitions are re-read from the tables and the consumer is sent back
+   * to their position; their already polled records are ignored until then.
+   *
+   * @param mustSucceed whether a storage failure must stop the caller (buffers are full and may
+   *     not grow); otherwise it is retried at the next commit
+   * @throws RetriableException when a table could not be written and {@code mustSucceed}
+   */
+  private void commit(boolean mustSucceed) {
+    badRecords.awaitReported();
+    lastCommitMillis = System.currentTimeMillis();
+    List<PartitionState> dirty = new ArrayList<>();
+    for (PartitionState partition : partitions.values()) {
+      if (partition.buffer().hasUncommittedPosition()) {
+        dirty.add(partition);
+      }
+    }
+    if (dirty.isEmpty()) {
+      return;
+    }
+    Flush flush = new Flush(catalog, metrics, config.writeMode() == WriteMode.APPEND);
+    flush.run(dirty);
+    if (!flush.fenced().isEmpty()) {
+      rewind(flush.fenced());
+    }
+    if (flush.failure() != null && (mustSucceed && flush.fenced().isEmpty())) {
+      throw new RetriableException("could not commit to the tables under " + config.tableRoot() + "; buffered changes are kept",
+          flush.failure());
+    }
+  }
+
+  /** Drops the state of fenced partitions and seeks them back to the position their tables hold now. */
+  private void rewind(Set<PartitionState> fenced) {
+    List<TopicPartition> lost = fenced.stream().map(PartitionState::partition).toList();
+    try {
+      Map<TopicPartition, Map<String, Long>> recorded = recover(lost);
+      for (TopicPartition partition : lost) {
+        PartitionState fresh = startAt(partition, recorded.getOrDefault(partition, Map.of()));
+        fresh.markRewound();
+        partitions.put(partition, fresh);
+      }
+      reassignWriters();
+    } catch (IOException e) {
+      throw new RetriableException("could not re-read positions of fenced partitions " + lost, e);
+    }
+  }
+
+  /** The txn versions of {@code assigned} in every table under the root, by partition and table. */
+  private Map<TopicPartition, Map<String, Long>> recover(Collection<TopicPartition> assigned) throws IOException {
+    Map<TopicPartition, Map<String, Long>> recorded = new HashMap<>();
+    for (String table : catalog.discover()) {
+      TableSink sink = catalog.existing(table);
+      sink.reassign(writerOptions());
+      for (TopicPartition partition : assigned) {
+        sink.recordedOffset(appIds.of(partition))
+            .ifPresent(offset -> recorded.computeIfAbsent(partition, p -> new HashMap<>()).put(table, offset));
+      }
+    }
+    return recorded;
+  }
+
+  /**
+   * The state of a partition whose tables hold {@code recorded}: the consumer starts after the
+   * lowest of them, and each table skips what it already holds.
+   */
+  private PartitionState startAt(TopicPartition partition, Map<String, Long> recorded) {
+    PartitionBuffer buffer;
+    if (recorded.isEmpty()) {
+      buffer = new PartitionBuffer(partition.topic(), partition.partition(), config.writeMode(), limits);
+      LOG.info("{}: no position in any table, starting from the consumer group's offset", partition);
+    } else {
+      long position = recorded.values().stream().mapToLong(Long::longValue).min().orElseThrow();
+      context.offset(partition, position + 1);
+      buffer = new PartitionBuffer(partition.topic(), partition.partition(), config.writeMode(), limits, position);
+      LOG.info("{}: resuming at offset {} (tables hold {})", partition, position + 1, recorded);
+    }
+    return new PartitionState(partition, appIds.of(partition), buffer, recorded);
+  }
+
+  private void reassignWriters() throws IOException {
+    for (TableSink sink : catalog.open()) {
+      sink.reassign(writerOptions());
+    }
+  }
+
+  /** Writer options for the current assignment: files tagged with its partitions, the index scoped to them. */
+  private WriterOptions writerOptions() {
+    Set<String> owned = new TreeSet<>();
+    for (TopicPartition partition : partitions.keySet()) {
+      owned.add(partition.topic() + ":" + partition.partition());
+    }
+    Predicate<AddFile> scope = config.lookupScope() == LookupScope.TABLE ? file -> true : file -> isOwned(file, owned);
+    return WriterOptions.defaults(config.effectiveMergeStrategy())
+        .withParquet(ParquetWriteOptions.defaults().withCompression(config.parquetCompression().configName()))
+        .withTargetFileSizeBytes(config.fileTargetSizeBytes())
+        .withCheckpointInterval(config.checkpointInterval())
+        .withFileTags(Map.of(PARTITIONS_TAG, String.join(",", owned)), scope);
+  }
+
+  /** Files written for none of the task's partitions cannot hold its keys; files of other writers (no tag) might. */
+  private static boolean isOwned(AddFile file, Set<String> owned) {
+    String tag = file.tags() == null ? null : file.tags().get(PARTITIONS_TAG);
+    return tag == null || Arrays.stream(tag.split(",")).anyMatch(owned::contains);
+  }
+
+  private long bufferedChanges() {
+    return partitions.values().stream().mapToLong(state -> state.buffer().changeCount()).sum();
+  }
+}

@@ -1,0 +1,137 @@
+package io.mergesink.connect.sink;
+
+import io.mergesink.connect.config.MergeSinkConfig;
+import io.mergesink.connect.config.WriteMode;
+import io.mergesink.connect.decode.ChangeEvent;
+import io.mergesink.connect.decode.ChangeEvent.Op;
+import io.mergesink.core.log.LogPaths;
+import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.storage.Storage;
+import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.table.TableSpec;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tables under {@code table.root}, by their path relative to it: finds existing ones, creates
+ * new ones from the first record that needs them, and keeps one {@link TableSink} per table.
+ */
+final class TableCatalog {
+  private static final Logger LOG = LoggerFactory.getLogger(TableCatalog.class);
+  private static final String LOG_DIR = "_delta_log";
+
+  private final Storage storage;
+  private final MergeSinkConfig config;
+  private final AuditColumns audit;
+  private final Supplier<WriterOptions> writerOptions;
+  private final int maxDepth;
+  private final Map<String, TableSink> sinks = new HashMap<>();
+
+  /**
+   * @param writerOptions the options for writers opened from now on (they depend on the task's
+   *     current partitions)
+   */
+  TableCatalog(Storage storage, MergeSinkConfig config, Supplier<WriterOptions> writerOptions) {
+    this.storage = storage;
+    this.config = config;
+    this.audit = config.writeMode() == WriteMode.APPEND ? new AuditColumns() : null;
+    this.writerOptions = writerOptions;
+    this.maxDepth = config.tableNameTemplate().toString().split("/", -1).length;
+  }
+
+  /** The names of all tables under the root, down to the depth {@code table.name.format} can produce. */
+  List<String> discover() throws IOException {
+    List<String> found = new ArrayList<>();
+    discover(config.tableRoot(), "", 1, found);
+    return found;
+  }
+
+  private void discover(String directory, String prefix, int depth, List<String> found) throws IOException {
+    for (String child : storage.listDirectories(directory)) {
+      String name = child.substring(child.lastIndexOf('/') + 1);
+      if (name.equals(LOG_DIR) || name.startsWith(".") || name.startsWith("_")) {
+        continue;
+      }
+      String table = prefix.isEmpty() ? name : prefix + "/" + name;
+      if (!storage.listFrom(LogPaths.logDir(path(table)), "").isEmpty()) {
+        found.add(table);
+      } else if (depth < maxDepth) {
+        discover(child, table, depth + 1, found);
+      }
+    }
+  }
+
+  /** The sink of an existing table, or null when there is no table of that name. */
+  TableSink existing(String table) throws IOException {
+    TableSink sink = sinks.get(table);
+    if (sink == null) {
+      DeltaTable delta = DeltaTable.forPath(storage, path(table));
+      if (!delta.exists()) {
+        return null;
+      }
+      sink = open(table, delta, delta.snapshot());
+    }
+    return sink;
+  }
+
+  /**
+   * The sink of the table {@code event} goes to, creating the table from the event's schema when it
+   * does not exist yet; null when there is no table and the event cannot create one (a delete or
+   * truncate of a table that never existed changes nothing).
+   */
+  TableSink forEvent(String table, ChangeEvent event) throws IOException {
+    TableSink sink = existing(table);
+    if (sink != null || (audit == null && event.op() != Op.UPSERT)) {
+      return sink;
+    }
+    DeltaTable delta = DeltaTable.forPath(storage, path(table));
+    Snapshot snapshot = delta.createIfAbsent(spec(event));
+    LOG.info("Created table {} at {} with schema {}", table, delta.root(), snapshot.schema());
+    return open(table, delta, snapshot);
+  }
+
+  /** Every open sink, for re-assignment. */
+  Iterable<TableSink> open() {
+    return sinks.values();
+  }
+
+  private TableSink open(String table, DeltaTable delta, Snapshot snapshot) {
+    TableSink sink = new TableSink(table, delta, snapshot, config.schemaEvolution(), keyColumns(null), audit, writerOptions.get());
+    sinks.put(table, sink);
+    return sink;
+  }
+
+  private TableSpec spec(ChangeEvent event) {
+    if (audit != null) {
+      return new TableSpec(audit.schema(event), List.of(), config.effectiveMergeStrategy(), config.tableProperties());
+    }
+    List<String> key = keyColumns(event);
+    List<StructField> fields = new ArrayList<>();
+    for (StructField field : event.valueSchema().fields()) {
+      fields.add(key.contains(field.name()) ? new StructField(field.name(), field.type(), false, field.metadata()) : field);
+    }
+    return new TableSpec(new StructType(fields), key, config.effectiveMergeStrategy(), config.tableProperties());
+  }
+
+  /** {@code primary.key.fields} when set, else the record key's columns. */
+  private List<String> keyColumns(ChangeEvent event) {
+    if (!config.primaryKeyFields().isEmpty() || event == null) {
+      return config.primaryKeyFields();
+    }
+    return event.keySchema().fieldNames();
+  }
+
+  private String path(String table) {
+    String root = config.tableRoot();
+    return (root.endsWith("/") ? root : root + "/") + table;
+  }
+}

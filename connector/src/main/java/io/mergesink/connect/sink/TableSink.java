@@ -1,0 +1,176 @@
+package io.mergesink.connect.sink;
+
+import io.mergesink.connect.align.RowAligner;
+import io.mergesink.connect.align.SchemaMismatchException;
+import io.mergesink.connect.config.SchemaEvolution;
+import io.mergesink.connect.decode.ChangeEvent;
+import io.mergesink.connect.decode.ChangeEvent.Op;
+import io.mergesink.core.commit.FencedException;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.merge.CommitResult;
+import io.mergesink.core.merge.RowValidator;
+import io.mergesink.core.merge.TableWriter;
+import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.table.KeyColumns;
+import io.mergesink.core.types.StructType;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * One table as a task writes it: turns decoded events into rows of the table's schema (adding
+ * columns when the table allows it), and commits change sets through a {@link TableWriter} opened
+ * for the task's current partitions.
+ */
+final class TableSink {
+  private final String name;
+  private final DeltaTable table;
+  private final SchemaEvolution evolution;
+  private final List<String> configuredKey;
+  private final AuditColumns audit;
+  private final Map<StructType, RowAligner> valueAligners = new HashMap<>();
+  private final Map<StructType, RowAligner> keyAligners = new HashMap<>();
+  private final StructType keySchema;
+  private WriterOptions writerOptions;
+  private TableWriter writer;
+  private Snapshot snapshot;
+
+  /**
+   * @param audit the audit-row builder for append tables, null for upsert tables
+   */
+  TableSink(String name, DeltaTable table, Snapshot snapshot, SchemaEvolution evolution, List<String> configuredKey,
+      AuditColumns audit, WriterOptions writerOptions) {
+    this.name = name;
+    this.table = table;
+    this.snapshot = snapshot;
+    this.evolution = evolution;
+    this.configuredKey = configuredKey;
+    this.audit = audit;
+    this.writerOptions = writerOptions;
+    List<String> recordedKey = KeyColumns.of(snapshot.metadata());
+    this.keySchema = audit != null ? StructType.of() : snapshot.schema().select(recordedKey.isEmpty() ? configuredKey : recordedKey);
+  }
+
+  String name() {
+    return name;
+  }
+
+  /** The txn version of {@code appId} in the latest snapshot this sink read or wrote. */
+  OptionalLong recordedOffset(String appId) {
+    return snapshot.txnVersion(appId);
+  }
+
+  /**
+   * The event with its key and row in this table's schema, ready to buffer. In append tables
+   * every event becomes an upsert of its audit row.
+   *
+   * @throws SchemaMismatchException the event does not fit the table (and cannot be made to fit)
+   */
+  ChangeEvent prepare(ChangeEvent event) throws IOException {
+    if (audit != null) {
+      Row row = fit(audit.schema(event), audit.row(event));
+      return new ChangeEvent(Op.UPSERT, Row.of(), StructType.of(), row, snapshot.schema(), event.source(), event.timestampMs(),
+          event.sinkTopic(), event.topic(), event.partition(), event.offset(), event.sourceOp());
+    }
+    return switch (event.op()) {
+      case UPSERT -> new ChangeEvent(Op.UPSERT, key(event), keySchema(), fit(event.valueSchema(), event.value()),
+          snapshot.schema(), event.source(), event.timestampMs(), event.sinkTopic(), event.topic(), event.partition(),
+          event.offset(), event.sourceOp());
+      case DELETE -> new ChangeEvent(Op.DELETE, key(event), keySchema(), null, null, event.source(), event.timestampMs(),
+          event.sinkTopic(), event.topic(), event.partition(), event.offset(), event.sourceOp());
+      default -> event;
+    };
+  }
+
+  /**
+   * Re-fits a buffered row made for an older schema of this table (columns were added since):
+   * the new columns read as null.
+   */
+  Row refit(StructType rowSchema, Row row) {
+    return rowSchema.equals(snapshot.schema()) ? row : aligner(valueAligners, rowSchema, snapshot.schema()).align(row);
+  }
+
+  /**
+   * Commits {@code changes}, opening the writer first if needed.
+   *
+   * @param believed for each txn app id of the change set, the version the task believes the
+   *     table holds (empty: none); the writer adopts these as its own, so a table showing anything
+   *     else means another task wrote the partition
+   * @throws FencedException another task moved one of the change set's partitions in this table
+   */
+  CommitResult commit(ChangeSet changes, Map<String, OptionalLong> believed) throws IOException, FencedException {
+    TableWriter writer = writer();
+    for (Map.Entry<String, OptionalLong> txn : believed.entrySet()) {
+      OptionalLong current = writer.snapshot().txnVersion(txn.getKey());
+      if (!current.equals(txn.getValue())) {
+        throw new FencedException(table.root(), txn.getKey(), writer.snapshot().version(),
+            "txn version " + current + " where this task recorded " + txn.getValue());
+      }
+    }
+    CommitResult result = writer.commit(changes);
+    snapshot = writer.snapshot();
+    return result;
+  }
+
+  /**
+   * Drops the writer (and its key index): the task's partitions changed, so file tags and index
+   * scope do too. The next commit opens a writer with {@code options}.
+   */
+  void reassign(WriterOptions options) throws IOException {
+    writerOptions = options;
+    writer = null;
+    snapshot = table.snapshot();
+  }
+
+  private TableWriter writer() throws IOException {
+    if (writer == null) {
+      writer = table.newWriter(writerOptions, audit == null ? configuredKey : List.of());
+      snapshot = writer.snapshot();
+    }
+    return writer;
+  }
+
+  private Row fit(StructType schema, Row row) throws IOException {
+    RowAligner aligner = aligner(valueAligners, schema, snapshot.schema());
+    if (aligner.hasExtraColumns()) {
+      if (evolution != SchemaEvolution.ADD_COLUMNS) {
+        throw new SchemaMismatchException("table " + name + " has no column(s) " + names(aligner) + " of the record"
+            + " (schema.evolution=none)");
+      }
+      snapshot = table.addColumns(aligner.extraColumns());
+      if (writer != null) {
+        snapshot = writer.refresh();
+      }
+      valueAligners.clear();
+      aligner = aligner(valueAligners, schema, snapshot.schema());
+    }
+    Row aligned = aligner.align(row);
+    String problem = RowValidator.problem(snapshot.schema(), aligned, true);
+    if (problem != null) {
+      throw new SchemaMismatchException("table " + name + ": " + problem);
+    }
+    return aligned;
+  }
+
+  private Row key(ChangeEvent event) {
+    return aligner(keyAligners, event.keySchema(), keySchema()).align(event.key());
+  }
+
+  /** The primary key columns; they never change, since schema evolution only adds nullable columns. */
+  private StructType keySchema() {
+    return keySchema;
+  }
+
+  private RowAligner aligner(Map<StructType, RowAligner> cache, StructType from, StructType to) {
+    return cache.computeIfAbsent(from, schema -> RowAligner.of(name, schema, to));
+  }
+
+  private static List<String> names(RowAligner aligner) {
+    return aligner.extraColumns().stream().map(field -> field.name()).toList();
+  }
+}

@@ -1,0 +1,15 @@
+package io.mergesink.connect.sink;
+
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The Delta {@code txn} app id of a Kafka partition (DESIGN §3, "Offsets"):
+ * {@code <txn.app.id>:<topic>:<partition>}. Topic names cannot contain {@code :}, so the id is
+ * unambiguous.
+ */
+record TxnAppIds(String prefix) {
+
+  String of(TopicPartition partition) {
+    return prefix + ":" + partition.topic() + ":" + partition.partition();
+  }
+}
