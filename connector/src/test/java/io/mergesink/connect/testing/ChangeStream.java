@@ -1,0 +1,110 @@
+package io.mergesink.connect.testing;
+
+import io.mergesink.core.data.Row;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.json.JsonConverterConfig;
+import org.apache.kafka.connect.storage.ConverterType;
+
+/**
+ * Produces a Debezium change stream of {@link CustomerEvents} into a topic (key {@code id}
+ * partitioned by {@code id % partitions}, as a keyed topic would be) and keeps the model of the
+ * source table it describes.
+ */
+public final class ChangeStream implements AutoCloseable {
+  private final String topic;
+  private final int partitions;
+  private final KafkaProducer<byte[], byte[]> producer;
+  private final JsonConverter keys = converter(ConverterType.KEY);
+  private final JsonConverter values = converter(ConverterType.VALUE);
+  private final Map<Long, Row> model = new HashMap<>();
+  private final Map<Long, Integer> versions = new HashMap<>();
+
+  public ChangeStream(ConnectHarness harness, String topic, int partitions) {
+    this.topic = topic;
+    this.partitions = partitions;
+    // One request in flight keeps each partition's records in order across retries (a new topic's
+    // first sends may meet a leader election), without the idempotent producer's sequence checks.
+    this.producer = harness.cluster().kafka().createProducer(Map.of(
+        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false",
+        ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1",
+        ProducerConfig.ACKS_CONFIG, "all",
+        ProducerConfig.LINGER_MS_CONFIG, "5"));
+  }
+
+  /** Inserts (or, for a key that exists, updates) {@code id}. */
+  public void upsert(long id) {
+    int version = versions.merge(id, 1, Integer::sum);
+    String op = model.containsKey(id) ? "u" : "c";
+    send(id, values.fromConnectData(topic, CustomerEvents.VALUE, CustomerEvents.upsert(op, id, version)));
+    model.put(id, CustomerEvents.expectedRow(id, version));
+  }
+
+  /** Deletes {@code id} (a delete event, and with {@code tombstone} the tombstone that follows it). */
+  public void delete(long id, boolean tombstone) {
+    int version = versions.merge(id, 1, Integer::sum);
+    send(id, values.fromConnectData(topic, CustomerEvents.VALUE, CustomerEvents.delete(id, version)));
+    if (tombstone) {
+      send(id, null);
+    }
+    model.remove(id);
+  }
+
+  /**
+   * A mixed workload over {@code keys} keys: inserts of all, then random updates, deletes (half
+   * with tombstones), re-inserts, and bursts of changes to the same keys.
+   */
+  public void mixedWorkload(int keys, Random random) {
+    for (long id = 0; id < keys; id++) {
+      upsert(id);
+    }
+    for (int i = 0; i < keys / 2; i++) {
+      upsert(random.nextInt(keys));
+    }
+    for (int i = 0; i < keys / 5; i++) {
+      long id = random.nextInt(keys);
+      if (model.containsKey(id)) {
+        delete(id, random.nextBoolean());
+      }
+    }
+    for (int i = 0; i < keys / 20; i++) {
+      upsert(random.nextInt(keys));
+    }
+    for (int burst = 0; burst < 5; burst++) {
+      for (long id = 0; id < Math.min(keys, 100); id++) {
+        upsert(id);
+      }
+    }
+  }
+
+  /** Waits until every record sent is acknowledged. */
+  public void flush() {
+    producer.flush();
+  }
+
+  /** The source table as the stream describes it: id → row. */
+  public Map<Long, Row> model() {
+    return model;
+  }
+
+  @Override
+  public void close() {
+    producer.close();
+  }
+
+  private void send(long id, byte[] value) {
+    byte[] key = keys.fromConnectData(topic, CustomerEvents.KEY, CustomerEvents.key(id));
+    producer.send(new ProducerRecord<>(topic, (int) (id % partitions), key, value));
+  }
+
+  private static JsonConverter converter(ConverterType type) {
+    JsonConverter converter = new JsonConverter();
+    converter.configure(Map.of(JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true", "converter.type", type.getName()));
+    return converter;
+  }
+}
