@@ -3,7 +3,12 @@ package io.mergesink.connect.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,14 +22,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Proves the harnesses: Debezium's PostgreSQL connector (pgoutput) runs in the embedded Connect
- * cluster against a throwaway PostgreSQL and its change events (snapshot reads, then streamed
- * inserts, updates and deletes) arrive in Kafka with the types MergeSink decodes.
+ * Proves the harnesses and the source deploy file: Debezium's PostgreSQL connector (pgoutput),
+ * configured by {@code config/debezium-postgres-source.json}, runs in the embedded Connect cluster
+ * against a throwaway PostgreSQL, and its change events (snapshot reads, then streamed inserts,
+ * updates and deletes) arrive in Kafka with the types MergeSink decodes.
  */
 class DebeziumSourceIT {
   private static final String CONNECTOR = "pg-source";
   private static final String TOPIC_PREFIX = "pg";
   private static final String TOPIC = TOPIC_PREFIX + ".public.customers";
+  private static final Path SOURCE_FILE =
+      Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent().resolve("config/debezium-postgres-source.json");
 
   private static TestPostgres postgres;
   private static ConnectHarness connect;
@@ -93,21 +101,21 @@ class DebeziumSourceIT {
     assertThatCode(() -> connect.deleteConnector(CONNECTOR)).doesNotThrowAnyException();
   }
 
+  /**
+   * The deploy file {@code config/debezium-postgres-source.json} as users register it, with only
+   * the connection options pointed at the test server, so this test also proves that file.
+   */
   private static Map<String, String> sourceConfig() {
-    Map<String, String> config = new HashMap<>(postgres.debeziumConnectionConfig());
-    config.put("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-    config.put("tasks.max", "1");
-    config.put("plugin.name", "pgoutput");
-    config.put("slot.name", "mergesink_it");
-    config.put("publication.name", "mergesink_it");
-    config.put("publication.autocreate.mode", "filtered");
-    config.put("topic.prefix", TOPIC_PREFIX);
-    config.put("table.include.list", "public.customers");
-    config.put("decimal.handling.mode", "precise");
-    config.put("time.precision.mode", "adaptive_time_microseconds");
-    // the embedded broker does not auto-create topics: the worker creates them for the source
-    config.put("topic.creation.default.replication.factor", "1");
-    config.put("topic.creation.default.partitions", "1");
+    Map<String, String> config = new HashMap<>();
+    try {
+      JsonNode file = new ObjectMapper().readTree(SOURCE_FILE.toFile());
+      file.fields().forEachRemaining(field -> config.put(field.getKey(), field.getValue().asText()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + SOURCE_FILE, e);
+    }
+    assertThat(config).containsEntry("plugin.name", "pgoutput").containsEntry("topic.prefix", TOPIC_PREFIX)
+        .containsEntry("decimal.handling.mode", "precise");
+    config.putAll(postgres.debeziumConnectionConfig());
     return config;
   }
 
