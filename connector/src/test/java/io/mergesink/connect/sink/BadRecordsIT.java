@@ -1,0 +1,130 @@
+package io.mergesink.connect.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mergesink.connect.testing.Await;
+import io.mergesink.connect.testing.ChangeStream;
+import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.connect.testing.CustomerEvents;
+import io.mergesink.core.testing.KernelTables;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Records that cannot be written: with {@code errors.tolerance=all} they go to the dead letter
+ * queue and everything else lands; without it the task fails naming topic, partition and offset.
+ */
+class BadRecordsIT {
+  private static final String TOPIC = MergeSinkIT.TOPIC;
+  private static final String DLQ = "mergesink-dlq";
+  private static final Schema WRONG_VALUE = SchemaBuilder.struct().name("pg.public.customers.Flat")
+      .field("id", Schema.INT64_SCHEMA)
+      .field("balance", Schema.STRING_SCHEMA)
+      .build();
+  private static final Schema BAD_ENVELOPE = SchemaBuilder.struct().name("pg.public.customers.Envelope")
+      .field("op", Schema.STRING_SCHEMA)
+      .field("source", SchemaBuilder.struct().field("db", Schema.STRING_SCHEMA).build())
+      .field("after", SchemaBuilder.struct().optional().field("id", Schema.INT64_SCHEMA).build())
+      .build();
+
+  @TempDir Path tables;
+  private ConnectHarness connect;
+
+  @BeforeEach
+  void startCluster() {
+    connect = ConnectHarness.start(1);
+    connect.createTopic(TOPIC, 1);
+  }
+
+  @AfterEach
+  void stopCluster() {
+    connect.close();
+  }
+
+  @Test
+  void badRecordsGoToTheDeadLetterQueueAndTheRestLands() {
+    connect.createTopic(DLQ, 1);
+    try (ChangeStream stream = new ChangeStream(connect, TOPIC, 1)) {
+      for (long id = 0; id < 100; id++) {
+        stream.upsert(id);
+      }
+      stream.flush();
+      long unknownOp = connect.produce(TOPIC, 0, CustomerEvents.KEY, CustomerEvents.key(7), BAD_ENVELOPE, badEnvelope());
+      long wrongType = connect.produce(TOPIC, 0, CustomerEvents.KEY, CustomerEvents.key(8), WRONG_VALUE,
+          new Struct(WRONG_VALUE).put("id", 8L).put("balance", "a lot"));
+      for (long id = 100; id < 150; id++) {
+        stream.upsert(id);
+      }
+      stream.delete(3, true);
+      stream.flush();
+
+      Map<String, String> config = sinkConfig();
+      config.put("errors.tolerance", "all");
+      config.put("errors.deadletterqueue.topic.name", DLQ);
+      config.put("errors.deadletterqueue.topic.replication.factor", "1");
+      connect.startConnector(MergeSinkIT.CONNECTOR, config, 1);
+
+      long end = connect.endOffsets(TOPIC).values().iterator().next();
+      Await.until("the table to hold offset " + (end - 1), MergeSinkIT.CATCH_UP,
+          () -> txnVersion().orElse(-1L) == end - 1);
+      assertThat(connect.readRecords(DLQ, 2)).extracting(record -> record.offset()).hasSize(2);
+      assertThat(new HashSet<>(KernelTables.readRows(tablePath()))).isEqualTo(new HashSet<>(stream.model().values()));
+      assertThat(unknownOp).isLessThan(wrongType);
+    }
+  }
+
+  @Test
+  void withoutToleranceTheTaskFailsNamingTheRecord() {
+    long bad;
+    try (ChangeStream stream = new ChangeStream(connect, TOPIC, 1)) {
+      stream.upsert(1);
+      stream.flush();
+      bad = connect.produce(TOPIC, 0, CustomerEvents.KEY, CustomerEvents.key(7), BAD_ENVELOPE, badEnvelope());
+    }
+    connect.cluster().configureConnector(MergeSinkIT.CONNECTOR, sinkConfig());
+    String trace = Await.until("the task to fail", MergeSinkIT.CATCH_UP, this::taskTrace, t -> t != null && !t.isEmpty());
+    assertThat(trace).contains("topic " + TOPIC).contains("partition 0").contains("offset " + bad).contains("unknown Debezium op 'x'");
+  }
+
+  private static Struct badEnvelope() {
+    return new Struct(BAD_ENVELOPE).put("op", "x")
+        .put("source", new Struct(BAD_ENVELOPE.field("source").schema()).put("db", "shop"))
+        .put("after", new Struct(BAD_ENVELOPE.field("after").schema()).put("id", 7L));
+  }
+
+  private String taskTrace() {
+    ConnectorStateInfo status = connect.status(MergeSinkIT.CONNECTOR);
+    return status.tasks().stream().filter(task -> "FAILED".equals(task.state())).map(ConnectorStateInfo.TaskState::trace)
+        .findFirst().orElse(null);
+  }
+
+  private Map<String, String> sinkConfig() {
+    Map<String, String> config = new java.util.HashMap<>(Map.of(
+        "connector.class", io.mergesink.connect.MergeSinkConnector.class.getName(),
+        "tasks.max", "1",
+        "topics", TOPIC,
+        "table.root", tables.toString(),
+        "commit.interval.ms", "500"));
+    return config;
+  }
+
+  private String tablePath() {
+    return tables.resolve(TOPIC).toString();
+  }
+
+  private java.util.Optional<Long> txnVersion() {
+    if (!tables.resolve(TOPIC).resolve("_delta_log").toFile().exists()) {
+      return java.util.Optional.empty();
+    }
+    return KernelTables.txnVersion(tablePath(), MergeSinkIT.CONNECTOR + ":" + TOPIC + ":0");
+  }
+}
