@@ -21,6 +21,16 @@ class ConfigDocsTest {
   }
 
   @Test
+  void readmeReferenceIsUpToDate() throws IOException {
+    String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+    String start = "<!-- config-reference:start -->\n";
+    String section = readme.substring(readme.indexOf(start) + start.length(), readme.indexOf("<!-- config-reference:end -->"));
+    String generated = ConfigDocs.markdown();
+    assertThat(section).as("the options table of README.md, regenerated from ConfigDocs.markdown()")
+        .isEqualTo(generated.substring(generated.indexOf("| Name |")));
+  }
+
+  @Test
   void everyOptionHasDocGroupDisplayNameAndEveryEnumOrNumberAValidator() {
     for (ConfigKey key : MergeSinkConfig.CONFIG_DEF.configKeys().values()) {
       assertThat(key.documentation).as(key.name).isNotBlank();
