@@ -44,7 +44,7 @@ record BenchConfig(
 
   /** The figures of README.md: about 10 minutes on 2 cores with {@code -Xmx8g}. */
   static BenchConfig full() {
-    return new BenchConfig(1_000_000, 10, 5, 100_000, 10_000_000, 8, 10_000, 2, 7, 3, 100_000, 5, 1_000_000, 8, 5, 10_000, 100, 15);
+    return new BenchConfig(1_000_000, 10, 7, 100_000, 10_000_000, 8, 10_000, 2, 15, 3, 100_000, 9, 1_000_000, 8, 5, 10_000, 100, 15);
   }
 
   /** A smoke test of every workload in about a minute; its ratios are not the README figures. */

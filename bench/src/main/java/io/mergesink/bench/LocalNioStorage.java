@@ -1,6 +1,7 @@
 package io.mergesink.bench;
 
 import io.mergesink.core.storage.Storage;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -58,12 +59,20 @@ final class LocalNioStorage implements Storage {
 
   @Override
   public InputStream open(String path) throws IOException {
-    return Files.newInputStream(local(path));
+    try {
+      return Files.newInputStream(local(path));
+    } catch (NoSuchFileException e) {
+      throw notFound(path, e);
+    }
   }
 
   @Override
   public byte[] readAll(String path) throws IOException {
-    return Files.readAllBytes(local(path));
+    try {
+      return Files.readAllBytes(local(path));
+    } catch (NoSuchFileException e) {
+      throw notFound(path, e);
+    }
   }
 
   @Override
@@ -127,6 +136,13 @@ final class LocalNioStorage implements Storage {
     Path target = local(path);
     Files.createDirectories(target.getParent());
     return new LocalOutputFile(target);
+  }
+
+  /** merge-core, like Hadoop, expects {@link FileNotFoundException} for a missing file. */
+  private static FileNotFoundException notFound(String path, NoSuchFileException cause) {
+    FileNotFoundException notFound = new FileNotFoundException("no file " + path);
+    notFound.initCause(cause);
+    return notFound;
   }
 
   private static Path local(String path) {
