@@ -132,6 +132,11 @@ public final class MergingTableWriter implements TableWriter {
     return index == null ? 0 : index.size();
   }
 
+  /** The key index's estimate of its own heap footprint in bytes (0 for append writers); read-only, for benchmarks and metrics. */
+  public long indexEstimatedHeapBytes() {
+    return index == null ? 0 : index.estimatedHeapBytes();
+  }
+
   /**
    * Publishes a plan. The written files are deleted only when the commit certainly did not
    * happen (fenced, conflict, re-plan); after an I/O error the outcome is unknown, and deleting

@@ -1,0 +1,151 @@
+package io.mergesink.bench;
+
+import io.mergesink.core.storage.Storage;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.ByteBuffer;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.OutputFile;
+
+/**
+ * A {@link Storage} over {@code java.nio} for local paths, used by {@code --storage=nio} to show
+ * what merge-core costs without Hadoop's local file system (which forks {@code chmod} for every
+ * file it creates when the native Hadoop library is absent, and writes {@code .crc} side files).
+ * A benchmark comparison, not a proposal for the product's storage; same contract as
+ * {@code HadoopStorage} for local paths: put-if-absent by hard link.
+ */
+final class LocalNioStorage implements Storage {
+  private static final String FILE_SCHEME = "file:";
+
+  @Override
+  public boolean writeIfAbsent(String path, byte[] content) throws IOException {
+    Path target = local(path);
+    Files.createDirectories(target.getParent());
+    Path temp = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+    Files.write(temp, content);
+    try {
+      Files.createLink(target, temp);
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      return false;
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  @Override
+  public OutputStream create(String path) throws IOException {
+    Path target = local(path);
+    Files.createDirectories(target.getParent());
+    return Files.newOutputStream(target);
+  }
+
+  @Override
+  public InputStream open(String path) throws IOException {
+    try {
+      return Files.newInputStream(local(path));
+    } catch (NoSuchFileException e) {
+      throw notFound(path, e);
+    }
+  }
+
+  @Override
+  public byte[] readAll(String path) throws IOException {
+    try {
+      return Files.readAllBytes(local(path));
+    } catch (NoSuchFileException e) {
+      throw notFound(path, e);
+    }
+  }
+
+  @Override
+  public byte[] readRange(String path, long offset, int length) throws IOException {
+    byte[] bytes = new byte[length];
+    ByteBuffer buffer = ByteBuffer.wrap(bytes);
+    try (SeekableByteChannel channel = Files.newByteChannel(local(path), StandardOpenOption.READ)) {
+      channel.position(offset);
+      while (buffer.hasRemaining()) {
+        if (channel.read(buffer) < 0) {
+          throw new IOException("file " + path + " ends before byte " + (offset + length) + " (read " + buffer.position() + " of "
+              + length + " bytes at offset " + offset + ")");
+        }
+      }
+    }
+    return bytes;
+  }
+
+  @Override
+  public List<FileInfo> listFrom(String directory, String fromName) throws IOException {
+    List<FileInfo> files = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(local(directory))) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (name.compareTo(fromName) >= 0) {
+          BasicFileAttributes attributes = Files.readAttributes(entry, BasicFileAttributes.class);
+          if (attributes.isRegularFile()) {
+            files.add(new FileInfo(entry.toString(), name, attributes.size(), attributes.lastModifiedTime().toMillis()));
+          }
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return List.of();
+    }
+    files.sort(Comparator.comparing(FileInfo::name));
+    return files;
+  }
+
+  @Override
+  public boolean exists(String path) {
+    return Files.exists(local(path));
+  }
+
+  @Override
+  public boolean delete(String path) throws IOException {
+    return Files.deleteIfExists(local(path));
+  }
+
+  @Override
+  public void mkdirs(String directory) throws IOException {
+    Files.createDirectories(local(directory));
+  }
+
+  @Override
+  public InputFile parquetInput(String path) {
+    return new LocalInputFile(local(path));
+  }
+
+  @Override
+  public OutputFile parquetOutput(String path) throws IOException {
+    Path target = local(path);
+    Files.createDirectories(target.getParent());
+    return new LocalOutputFile(target);
+  }
+
+  /** merge-core, like Hadoop, expects {@link FileNotFoundException} for a missing file. */
+  private static FileNotFoundException notFound(String path, NoSuchFileException cause) {
+    FileNotFoundException notFound = new FileNotFoundException("no file " + path);
+    notFound.initCause(cause);
+    return notFound;
+  }
+
+  private static Path local(String path) {
+    return path.startsWith(FILE_SCHEME) ? Path.of(URI.create(path)) : Path.of(path);
+  }
+}

@@ -1,0 +1,147 @@
+package io.mergesink.bench;
+
+import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.storage.Storage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Runs the merge-core benchmarks of DESIGN §9 in one JVM and prints a Markdown table of the
+ * results on standard output (progress goes to standard error).
+ *
+ * <pre>
+ * ./mvnw -q -B -pl bench -am package -DskipTests
+ * java -Xmx8g -jar bench/target/mergesink-bench.jar merge-core [--quick] [--only=a,b] [--dir=PATH] [--keep] [--storage=hadoop|nio]
+ * </pre>
+ *
+ * <ul>
+ *   <li>{@code --quick}: small sizes, a smoke test (the README figures come from the full run)
+ *   <li>{@code --only}: a comma-separated subset of {@value UpsertVsAppend#NAME}, {@value FlushCost#NAME},
+ *       {@value WriteAmplification#NAME}, {@value TableOpen#NAME}
+ *   <li>{@code --dir}: where the tables go (default: a new temporary directory)
+ *   <li>{@code --keep}: leave the tables behind (default: delete them)
+ * </ul>
+ */
+public final class MergeCoreBenchmark {
+  private static final String SUITE = "merge-core";
+  private static final List<String> WORKLOADS = List.of(UpsertVsAppend.NAME, FlushCost.NAME, WriteAmplification.NAME, TableOpen.NAME);
+  private static final int USAGE_ERROR = 2;
+  private static final long MIB = 1024 * 1024;
+
+  private MergeCoreBenchmark() {}
+
+  public static void main(String[] args) throws IOException {
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    Options options;
+    try {
+      options = Options.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.err.println("usage: java -Xmx8g -jar mergesink-bench.jar " + SUITE
+          + " [--quick] [--only=" + String.join(",", WORKLOADS) + "] [--dir=PATH] [--keep] [--storage=hadoop|nio]");
+      System.exit(USAGE_ERROR);
+      return;
+    }
+    BenchConfig config = options.quick() ? BenchConfig.quick() : BenchConfig.full();
+    Path directory = options.directory() != null ? options.directory() : Files.createTempDirectory("mergesink-bench");
+    Files.createDirectories(directory);
+    System.err.println("[bench] tables in " + directory + "; " + config.describe());
+
+    Storage storage = options.nioStorage() ? new LocalNioStorage() : HadoopStorage.withDefaults();
+    BenchTables tables = new BenchTables(storage, directory.toAbsolutePath().toString());
+    ResultTable report = new ResultTable();
+    long start = System.nanoTime();
+    try {
+      for (String workload : options.workloads()) {
+        System.err.println("[bench] running " + workload);
+        switch (workload) {
+          case UpsertVsAppend.NAME -> UpsertVsAppend.run(tables, config, report);
+          case FlushCost.NAME -> FlushCost.run(tables, config, report);
+          case WriteAmplification.NAME -> WriteAmplification.run(tables, config, report);
+          case TableOpen.NAME -> TableOpen.run(storage, tables, config, report);
+          default -> throw new IllegalStateException("unknown workload " + workload);
+        }
+      }
+    } finally {
+      if (!options.keep()) {
+        deleteRecursively(directory);
+      }
+    }
+    Runtime runtime = Runtime.getRuntime();
+    String mode = (options.quick() ? "quick" : "full") + " mode, " + (options.nioStorage() ? "java.nio" : "HadoopStorage") + " storage";
+    System.out.printf("MergeSink merge-core benchmark (%s), Java %s, %d CPUs, max heap %,d MiB, %s %s, total %.0f s%n%n", mode,
+        System.getProperty("java.version"), runtime.availableProcessors(), runtime.maxMemory() / MIB, System.getProperty("os.name"),
+        System.getProperty("os.arch"), Seconds.since(start));
+    System.out.print(report.toMarkdown());
+  }
+
+  private static void deleteRecursively(Path directory) throws IOException {
+    if (!Files.exists(directory)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(directory)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+        try {
+          Files.delete(path);
+        } catch (IOException e) {
+          throw new UncheckedIOException("could not delete " + path, e);
+        }
+      });
+    }
+  }
+
+  /** The command line. */
+  private record Options(boolean quick, List<String> workloads, Path directory, boolean keep, boolean nioStorage) {
+
+    static Options parse(String[] args) {
+      if (args.length == 0 || !args[0].equals(SUITE)) {
+        throw new IllegalArgumentException("expected the suite name '" + SUITE + "' first, found " + Arrays.toString(args));
+      }
+      boolean quick = false;
+      boolean keep = false;
+      boolean nioStorage = false;
+      Path directory = null;
+      Set<String> workloads = new LinkedHashSet<>(WORKLOADS);
+      for (String arg : Arrays.copyOfRange(args, 1, args.length)) {
+        if (arg.equals("--quick")) {
+          quick = true;
+        } else if (arg.equals("--keep")) {
+          keep = true;
+        } else if (arg.equals("--storage=nio")) {
+          nioStorage = true;
+        } else if (arg.equals("--storage=hadoop")) {
+          nioStorage = false;
+        } else if (arg.startsWith("--dir=")) {
+          directory = Path.of(arg.substring("--dir=".length()));
+        } else if (arg.startsWith("--only=")) {
+          workloads = only(arg.substring("--only=".length()));
+        } else {
+          throw new IllegalArgumentException("unknown argument '" + arg + "'");
+        }
+      }
+      return new Options(quick, new ArrayList<>(workloads), directory, keep, nioStorage);
+    }
+
+    private static Set<String> only(String list) {
+      Set<String> chosen = new LinkedHashSet<>();
+      for (String name : list.split(",")) {
+        String workload = name.trim().toLowerCase(Locale.ROOT);
+        if (!WORKLOADS.contains(workload)) {
+          throw new IllegalArgumentException("unknown workload '" + name + "', expected some of " + WORKLOADS);
+        }
+        chosen.add(workload);
+      }
+      return chosen;
+    }
+  }
+}
