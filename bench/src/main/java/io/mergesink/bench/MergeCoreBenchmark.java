@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * ./mvnw -q -B -pl bench -am package -DskipTests
- * java -Xmx8g -jar bench/target/mergesink-bench.jar merge-core [--quick] [--only=a,b] [--dir=PATH] [--keep] [--storage=hadoop|nio]
+ * java -Xmx8g -jar bench/target/mergesink-bench.jar merge-core [--quick] [--only=a,b] [--dir=PATH] [--keep] [--storage=local|hadoop]
  * </pre>
  *
  * <ul>
@@ -48,7 +48,7 @@ public final class MergeCoreBenchmark {
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.err.println("usage: java -Xmx8g -jar mergesink-bench.jar " + SUITE
-          + " [--quick] [--only=" + String.join(",", WORKLOADS) + "] [--dir=PATH] [--keep] [--storage=hadoop|nio]");
+          + " [--quick] [--only=" + String.join(",", WORKLOADS) + "] [--dir=PATH] [--keep] [--storage=local|hadoop]");
       System.exit(USAGE_ERROR);
       return;
     }
@@ -57,7 +57,7 @@ public final class MergeCoreBenchmark {
     Files.createDirectories(directory);
     System.err.println("[bench] tables in " + directory + "; " + config.describe());
 
-    Storage storage = options.nioStorage() ? new LocalNioStorage() : HadoopStorage.withDefaults();
+    Storage storage = options.nioStorage() ? new io.mergesink.core.storage.LocalStorage() : HadoopStorage.withDefaults();
     BenchTables tables = new BenchTables(storage, directory.toAbsolutePath().toString());
     ResultTable report = new ResultTable();
     long start = System.nanoTime();
@@ -78,7 +78,7 @@ public final class MergeCoreBenchmark {
       }
     }
     Runtime runtime = Runtime.getRuntime();
-    String mode = (options.quick() ? "quick" : "full") + " mode, " + (options.nioStorage() ? "java.nio" : "HadoopStorage") + " storage";
+    String mode = (options.quick() ? "quick" : "full") + " mode, " + (options.nioStorage() ? "LocalStorage" : "HadoopStorage") + " storage";
     System.out.printf("MergeSink merge-core benchmark (%s), Java %s, %d CPUs, max heap %,d MiB, %s %s, total %.0f s%n%n", mode,
         System.getProperty("java.version"), runtime.availableProcessors(), runtime.maxMemory() / MIB, System.getProperty("os.name"),
         System.getProperty("os.arch"), Seconds.since(start));
@@ -109,7 +109,7 @@ public final class MergeCoreBenchmark {
       }
       boolean quick = false;
       boolean keep = false;
-      boolean nioStorage = false;
+      boolean nioStorage = true;
       Path directory = null;
       Set<String> workloads = new LinkedHashSet<>(WORKLOADS);
       for (String arg : Arrays.copyOfRange(args, 1, args.length)) {
@@ -117,7 +117,7 @@ public final class MergeCoreBenchmark {
           quick = true;
         } else if (arg.equals("--keep")) {
           keep = true;
-        } else if (arg.equals("--storage=nio")) {
+        } else if (arg.equals("--storage=local")) {
           nioStorage = true;
         } else if (arg.equals("--storage=hadoop")) {
           nioStorage = false;

@@ -14,6 +14,7 @@ import io.mergesink.core.log.AddFile;
 import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.storage.Storages;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -65,7 +66,7 @@ public final class SinkWriter implements AutoCloseable {
     this.router = new TableRouter(config.tableNameTemplate());
     this.appIds = new TxnAppIds(config.txnAppId());
     this.limits = BufferLimits.from(config);
-    Storage storage = StorageFactory.create(config);
+    Storage storage = Storages.forRoot(config.tableRoot(), config.hadoopProperties());
     this.catalog = new TableCatalog(storage, config, this::writerOptions);
     this.badRecords = new BadRecordHandler(config.errorTolerance(), context.errantRecordReporter());
     this.metrics = new SinkMetrics(context.pluginMetrics(), this::bufferedChanges);

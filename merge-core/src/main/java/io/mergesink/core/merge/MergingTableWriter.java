@@ -42,6 +42,7 @@ public final class MergingTableWriter implements TableWriter {
   private final Map<String, Long> knownTxns;
   private Snapshot snapshot;
   private boolean snapshotStale;
+  private long lastCheckpointVersion;
 
   private MergingTableWriter(Storage storage, SnapshotLoader loader, Snapshot snapshot, int[] keyOrdinals, WriterOptions options,
       LiveRowIndex index, NewFiles newFiles, MergeOperation operation) {
@@ -55,6 +56,7 @@ public final class MergingTableWriter implements TableWriter {
     this.truncation = new TruncateMerge(newFiles);
     this.snapshot = snapshot;
     this.knownTxns = new HashMap<>(snapshot.txnVersions());
+    this.lastCheckpointVersion = snapshot.lastCheckpointVersion().orElse(0);
   }
 
   /**
@@ -98,7 +100,7 @@ public final class MergingTableWriter implements TableWriter {
       CommitOutcome outcome = publish(planned.commit(), changes.txnVersions().keySet());
       if (outcome instanceof CommitOutcome.Committed committed) {
         knownTxns.putAll(changes.txnVersions());
-        boolean checkpointed = afterCommit(planned.indexDelta());
+        boolean checkpointed = afterCommit(committed, planned);
         return new CommitResult(committed.version(), planned.counts(), committed.attempts(), replans, System.nanoTime() - start,
             checkpointed);
       }
@@ -161,14 +163,19 @@ public final class MergingTableWriter implements TableWriter {
    * happened, and reporting a failure would make the caller apply the same changes again. A
    * failed refresh is retried before the next commit.
    */
-  private boolean afterCommit(IndexDelta delta) {
+  private boolean afterCommit(CommitOutcome.Committed committed, PlannedMerge planned) {
     if (index != null) {
-      index.apply(delta);
+      index.apply(planned.indexDelta());
     }
     try {
-      snapshot = loader.update(snapshot);
-      if (index != null) {
-        index.sync(snapshot);
+      if (committed.version() == snapshot.version() + 1) {
+        // no other commit came between: the next snapshot is known without reading the log
+        snapshot = snapshot.withCommit(committed.version(), planned.commit().actions());
+      } else {
+        snapshot = loader.update(snapshot);
+        if (index != null) {
+          index.sync(snapshot);
+        }
       }
     } catch (IOException | RuntimeException e) {
       LOG.warn("Table {}: committed, but could not read the table back; will retry before the next commit", snapshot.tableRoot(), e);
@@ -186,12 +193,12 @@ public final class MergingTableWriter implements TableWriter {
 
   private boolean maybeCheckpoint() {
     long interval = options.checkpointInterval();
-    long last = snapshot.lastCheckpointVersion().orElse(0);
-    if (snapshot.version() / interval <= last / interval) {
+    if (snapshot.version() / interval <= lastCheckpointVersion / interval) {
       return false;
     }
     try {
       CheckpointWriter.write(storage, snapshot.tableRoot(), snapshot);
+      lastCheckpointVersion = snapshot.version();
       return true;
     } catch (IOException | RuntimeException e) {
       LOG.warn("Table {}: checkpoint at version {} failed; the table stays readable from its log", snapshot.tableRoot(),

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.data.Unchanged;
 import io.mergesink.core.log.Protocol;
-import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.testing.KernelTables;
@@ -31,7 +31,7 @@ class AppendTest {
 
   @Test
   void everyRowIsAppended() throws Exception {
-    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("audit").toString());
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("audit").toString());
     Protocol protocol = table.createIfAbsent(new TableSpec(EVENTS, List.of(), MergeStrategy.APPEND, Map.of())).protocol();
     TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.APPEND));
     List<Row> expected = new ArrayList<>();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.data.Row;
-import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.table.UnsupportedTableException;
@@ -28,7 +28,7 @@ class BadInputTest {
 
   @BeforeEach
   void createTable() throws Exception {
-    table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("t").toString());
+    table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
     table.createIfAbsent(new TableSpec(MergeModelTest.SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, Map.of()));
     existing = MergeModelTest.row(1, 1, new Random(1));
     table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS)).commit(ChangeSet.builder().upsert(existing).txn("a:t:0", 1).build());
@@ -74,7 +74,7 @@ class BadInputTest {
         + "\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\",\\\"nullable\\\":false,\\\"metadata\\\":{}}]}\","
         + "\"partitionColumns\":[],\"configuration\":{},\"createdTime\":1}}\n";
     Files.writeString(root.resolve("_delta_log/00000000000000000000.json"), protocol + metadata, StandardCharsets.UTF_8);
-    DeltaTable columnMapped = DeltaTable.forPath(HadoopStorage.withDefaults(), root.toString());
+    DeltaTable columnMapped = DeltaTable.forPath(new LocalStorage(), root.toString());
 
     assertThatThrownBy(() -> columnMapped.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), List.of("id")))
         .isInstanceOf(UnsupportedTableException.class)

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.storage.LocalStorage;
+import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.testing.KernelTables;
@@ -22,6 +24,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Two writers on one table: no commit lost, one live row per key, and a writer whose txn moved is fenced. */
 class ConcurrentWritersTest {
@@ -29,9 +33,12 @@ class ConcurrentWritersTest {
 
   @TempDir Path dir;
 
-  @Test
-  void twoWritersCommittingAtOnceLoseNothing() throws Exception {
-    DeltaTable table = newTable();
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void twoWritersCommittingAtOnceLoseNothing(boolean localStorage) throws Exception {
+    Storage storage = localStorage ? new LocalStorage() : HadoopStorage.withDefaults();
+    DeltaTable table = DeltaTable.forPath(storage, dir.resolve("t").toString());
+    table.createIfAbsent(new TableSpec(MergeModelTest.SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, Map.of()));
     Map<Long, Row> model = new ConcurrentHashMap<>();
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
@@ -144,7 +151,7 @@ class ConcurrentWritersTest {
   }
 
   private DeltaTable newTable() throws Exception {
-    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("t").toString());
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
     table.createIfAbsent(new TableSpec(MergeModelTest.SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, Map.of()));
     return table;
   }

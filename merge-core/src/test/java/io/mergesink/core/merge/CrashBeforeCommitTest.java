@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.commit.CommitHook;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.testing.KernelTables;
@@ -25,7 +25,7 @@ class CrashBeforeCommitTest {
   @ParameterizedTest
   @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
   void crashBetweenFilesAndLogEntryLeavesPreviousState(MergeStrategy strategy) throws Exception {
-    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("t").toString());
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
     table.createIfAbsent(new TableSpec(MergeModelTest.SCHEMA, List.of("id"), strategy, Map.of()));
     Random random = new Random(7);
     Row first = MergeModelTest.row(1, 1, random);

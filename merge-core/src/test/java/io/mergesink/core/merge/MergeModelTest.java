@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.snapshot.Snapshot;
-import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.testing.KernelTables;
@@ -51,7 +51,7 @@ class MergeModelTest {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     String context = strategy + " seed=" + seed;
-    HadoopStorage storage = HadoopStorage.withDefaults();
+    LocalStorage storage = new LocalStorage();
     DeltaTable table = DeltaTable.forPath(storage, dir.resolve("t").toString());
     table.createIfAbsent(new TableSpec(SCHEMA, List.of("id"), strategy, Map.of()));
     WriterOptions options = WriterOptions.defaults(strategy).withCheckpointInterval(4).withTargetFileSizeBytes(16 * 1024);

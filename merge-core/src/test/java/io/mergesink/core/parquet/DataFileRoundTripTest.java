@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.types.ArrayType;
 import io.mergesink.core.types.DecimalType;
@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class DataFileRoundTripTest {
-  private final Storage storage = HadoopStorage.withDefaults();
+  private final Storage storage = new LocalStorage();
 
   @TempDir
   Path dir;

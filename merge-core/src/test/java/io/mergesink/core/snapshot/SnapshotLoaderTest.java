@@ -9,7 +9,7 @@ import io.mergesink.core.log.Fixtures;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.Protocol;
 import io.mergesink.core.log.SetTransaction;
-import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.types.DecimalType;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
@@ -26,7 +26,7 @@ class SnapshotLoaderTest {
   private static final String ORDERS_0 = "fixture-app:orders:0";
   private static final String ORDERS_1 = "fixture-app:orders:1";
 
-  private final HadoopStorage storage = HadoopStorage.withDefaults();
+  private final LocalStorage storage = new LocalStorage();
   private final SnapshotLoader loader = new SnapshotLoader(storage);
 
   @TempDir

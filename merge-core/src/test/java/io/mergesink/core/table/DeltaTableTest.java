@@ -10,7 +10,7 @@ import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.merge.TableWriter;
 import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.snapshot.Snapshot;
-import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
@@ -32,7 +32,7 @@ class DeltaTableTest {
 
   @Test
   void createdTableHasSchemaKeyAndDeletionVectorProtocol() throws Exception {
-    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("t").toString());
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
     Snapshot snapshot = table.createIfAbsent(new TableSpec(SCHEMA, List.of("tenant", "id"), MergeStrategy.DELETION_VECTORS,
         Map.of("delta.logRetentionDuration", "interval 3 days")));
 
@@ -46,7 +46,7 @@ class DeltaTableTest {
 
   @Test
   void addedColumnsReadAsNullForOldRowsAndTakeNewValues() throws Exception {
-    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("t").toString());
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
     table.createIfAbsent(new TableSpec(SCHEMA, List.of("tenant", "id"), MergeStrategy.DELETION_VECTORS, Map.of()));
     table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS))
         .commit(ChangeSet.builder().upsert(Row.of("a", 1, "one", 5L)).upsert(Row.of("a", 2, "two", null)).build());
@@ -61,7 +61,7 @@ class DeltaTableTest {
 
   @Test
   void unchangedColumnsKeepTheLiveRowsValues() throws Exception {
-    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("t").toString());
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
     table.createIfAbsent(new TableSpec(SCHEMA, List.of("tenant", "id"), MergeStrategy.DELETION_VECTORS, Map.of()));
     TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
     String large = "x".repeat(100_000);
@@ -74,7 +74,7 @@ class DeltaTableTest {
 
   @Test
   void upsertsNeedAPrimaryKey() throws Exception {
-    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), dir.resolve("t").toString());
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
     table.createIfAbsent(new TableSpec(SCHEMA, List.of(), MergeStrategy.APPEND, Map.of()));
     assertThatThrownBy(() -> table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE)))
         .isInstanceOf(UnsupportedTableException.class).hasMessageContaining("no primary key");

@@ -1,6 +1,5 @@
-package io.mergesink.bench;
+package io.mergesink.core.storage;
 
-import io.mergesink.core.storage.Storage;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,13 +24,17 @@ import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.OutputFile;
 
 /**
- * A {@link Storage} over {@code java.nio} for local paths, used by {@code --storage=nio} to show
- * what merge-core costs without Hadoop's local file system (which forks {@code chmod} for every
- * file it creates when the native Hadoop library is absent, and writes {@code .crc} side files).
- * A benchmark comparison, not a proposal for the product's storage; same contract as
- * {@code HadoopStorage} for local paths: put-if-absent by hard link.
+ * {@link Storage} for local and POSIX (NFS, mounted) file systems over {@code java.nio}: the default
+ * for tables whose root is a local path or {@code file:} URI.
+ *
+ * <p>Preferred over Hadoop's local file system, which starts a {@code chmod} process for every
+ * file it creates when the native Hadoop library is absent, writes {@code .crc} side files, and
+ * stats every entry of a directory it lists, so opening a table would grow with its log history.
+ *
+ * <p>Put-if-absent: a commit is written to a unique temporary file and published with a hard
+ * link, which the operating system refuses atomically when the target exists.
  */
-final class LocalNioStorage implements Storage {
+public final class LocalStorage implements Storage {
   private static final String FILE_SCHEME = "file:";
 
   @Override
@@ -112,6 +115,20 @@ final class LocalNioStorage implements Storage {
   }
 
   @Override
+  public List<String> listDirectories(String directory) throws IOException {
+    List<String> directories = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(local(directory), Files::isDirectory)) {
+      for (Path entry : entries) {
+        directories.add(entry.toString());
+      }
+    } catch (NoSuchFileException e) {
+      return List.of();
+    }
+    directories.sort(Comparator.naturalOrder());
+    return directories;
+  }
+
+  @Override
   public boolean exists(String path) {
     return Files.exists(local(path));
   }
@@ -143,6 +160,11 @@ final class LocalNioStorage implements Storage {
     FileNotFoundException notFound = new FileNotFoundException("no file " + path);
     notFound.initCause(cause);
     return notFound;
+  }
+
+  /** Whether {@code root} (a path or URI) is on the local file system. */
+  public static boolean isLocal(String root) {
+    return root.startsWith(FILE_SCHEME) || URI.create(root.replace(" ", "%20")).getScheme() == null;
   }
 
   private static Path local(String path) {
