@@ -12,6 +12,7 @@ import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
@@ -28,6 +29,11 @@ final class DeletionVectorMerge implements MergeOperation {
   private final LiveRowIndex index;
   private final NewFiles newFiles;
   private final DeletionVectorStore deletionVectors;
+  /**
+   * The bitmaps of the DVs the last plan wrote, by DV id: the next commit mostly touches the same
+   * files, whose current DVs are these, so it need not read them back.
+   */
+  private Map<String, Roaring64NavigableMap> lastWritten = Map.of();
 
   DeletionVectorMerge(Storage storage, LiveRowIndex index, NewFiles newFiles) {
     this.storage = storage;
@@ -61,7 +67,7 @@ final class DeletionVectorMerge implements MergeOperation {
       List<Roaring64NavigableMap> bitmaps = new ArrayList<>();
       for (Map.Entry<String, Roaring64NavigableMap> file : touched.positionsByFile().entrySet()) {
         AddFile live = TouchedFiles.live(snapshot, file.getKey());
-        Roaring64NavigableMap deleted = TouchedFiles.deletedRows(deletionVectors, root, live);
+        Roaring64NavigableMap deleted = currentDeletions(root, live);
         deleted.or(file.getValue());
         if (deleted.getLongCardinality() >= TouchedFiles.physicalRows(storage, root, live)) {
           actions.add(live.toRemove(now, true));
@@ -76,7 +82,9 @@ final class DeletionVectorMerge implements MergeOperation {
       if (!descriptors.isEmpty()) {
         written.add(DeletionVectorStore.absolutePath(root, descriptors.get(0)));
       }
+      Map<String, Roaring64NavigableMap> writtenBitmaps = new HashMap<>();
       for (int i = 0; i < marked.size(); i++) {
+        writtenBitmaps.put(descriptors.get(i).uniqueId(), bitmaps.get(i));
         AddFile live = marked.get(i);
         AddFile remarked = live.withDeletionVector(descriptors.get(i), FileStats.withLooseBounds(live.stats()));
         actions.add(live.toRemove(now, true));
@@ -90,6 +98,7 @@ final class DeletionVectorMerge implements MergeOperation {
         bytes += file.size();
       }
       actions.addAll(TouchedFiles.txnActions(txns, now));
+      lastWritten = writtenBitmaps;
       MergeCounts counts = new MergeCounts(upserts.size(), touched.rowCount(), added.size(), removedFiles, marked.size(), bytes);
       StagedCommit commit = new StagedCommit(actions, touched.positionsByFile().keySet(), written, OPERATION, counts.asOperationMetrics());
       return new PlannedMerge(commit, delta, counts);
@@ -98,5 +107,16 @@ final class DeletionVectorMerge implements MergeOperation {
       Cleanup.deleteQuietly(storage, written);
       throw e;
     }
+  }
+
+  /** A copy of the rows the file's current DV deletes (empty without DV), from the last plan's DVs where possible. */
+  private Roaring64NavigableMap currentDeletions(String root, AddFile live) throws IOException {
+    Roaring64NavigableMap known = live.deletionVector() == null ? null : lastWritten.get(live.deletionVector().uniqueId());
+    if (known == null) {
+      return TouchedFiles.deletedRows(deletionVectors, root, live);
+    }
+    Roaring64NavigableMap copy = new Roaring64NavigableMap();
+    copy.or(known);
+    return copy;
   }
 }
