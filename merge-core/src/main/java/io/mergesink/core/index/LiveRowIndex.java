@@ -7,6 +7,7 @@ import io.mergesink.core.deletionvectors.DeletionVectorStore;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.parquet.DataFileReader;
+import io.mergesink.core.parquet.LongColumnReader;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.types.StructType;
@@ -124,7 +125,16 @@ public final class LiveRowIndex {
         ? new Roaring64NavigableMap()
         : deletionVectors.read(tableRoot, file.deletionVector());
     int fileId = files.idOf(file.path());
-    try (CloseableIterator<Row> rows = DataFileReader.read(storage, LogPaths.resolve(tableRoot, file.path()), keySchema)) {
+    String path = LogPaths.resolve(tableRoot, file.path());
+    if (keys.isLongKeyed() && LongColumnReader.read(storage, path, keySchema.field(0).name(), (rowIndex, key) -> {
+      if (!deleted.contains(rowIndex)) {
+        keys.putLong(key, RowLocation.pack(fileId, rowIndex));
+      }
+    })) {
+      indexedFiles.put(file.path(), dvId(file));
+      return;
+    }
+    try (CloseableIterator<Row> rows = DataFileReader.read(storage, path, keySchema)) {
       long rowIndex = 0;
       while (rows.hasNext()) {
         Row key = rows.next();

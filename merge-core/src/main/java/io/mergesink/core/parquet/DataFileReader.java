@@ -60,7 +60,7 @@ public final class DataFileReader {
     }
   }
 
-  private static ParquetFileReader open(Storage storage, String path) throws IOException {
+  static ParquetFileReader open(Storage storage, String path) throws IOException {
     ParquetReadOptions options = HadoopReadOptions.builder(new Configuration(false)).build();
     try {
       return ParquetFileReader.open(storage.parquetInput(path), options);
