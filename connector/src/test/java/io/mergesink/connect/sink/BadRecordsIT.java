@@ -79,6 +79,26 @@ class BadRecordsIT {
       assertThat(connect.readRecords(DLQ, 2)).extracting(record -> record.offset()).hasSize(2);
       assertThat(new HashSet<>(KernelTables.readRows(tablePath()))).isEqualTo(new HashSet<>(stream.model().values()));
       assertThat(unknownOp).isLessThan(wrongType);
+      assertThat(taskMetric("records-dlq-total")).as("the task's JMX metric").isEqualTo(2.0);
+    }
+  }
+
+  /** A metric of the sink task, as JMX shows it (Connect registers plugin metrics there). */
+  private static Object taskMetric(String name) {
+    try {
+      javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+      for (javax.management.ObjectName bean : server.queryNames(new javax.management.ObjectName("kafka.connect:*"), null)) {
+        if (bean.getKeyPropertyList().containsKey("connector") && bean.toString().contains("plugins")) {
+          for (javax.management.MBeanAttributeInfo attribute : server.getMBeanInfo(bean).getAttributes()) {
+            if (attribute.getName().equals(name)) {
+              return server.getAttribute(bean, name);
+            }
+          }
+        }
+      }
+      return null;
+    } catch (javax.management.JMException e) {
+      throw new IllegalStateException(e);
     }
   }
 
