@@ -17,8 +17,10 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.io.InputFile;
@@ -142,6 +144,32 @@ public final class HadoopStorage implements Storage {
     }
     directories.sort(Comparator.naturalOrder());
     return directories;
+  }
+
+  @Override
+  public List<FileInfo> listRecursive(String directory) throws IOException {
+    Path dir = new Path(directory);
+    FileSystem fs = fileSystem(dir);
+    String prefix = fs.makeQualified(dir).toUri().getPath();
+    String base = prefix.endsWith("/") ? prefix : prefix + "/";
+    List<FileInfo> files = new ArrayList<>();
+    RemoteIterator<LocatedFileStatus> statuses;
+    try {
+      statuses = fs.listFiles(dir, true);
+    } catch (FileNotFoundException e) {
+      return List.of();
+    }
+    while (statuses.hasNext()) {
+      LocatedFileStatus status = statuses.next();
+      String path = status.getPath().toUri().getPath();
+      if (!path.startsWith(base)) {
+        throw new IOException("listing " + directory + " returned " + status.getPath() + ", which is not under it");
+      }
+      files.add(new FileInfo(status.getPath().toString(), path.substring(base.length()), status.getLen(),
+          status.getModificationTime()));
+    }
+    files.sort(Comparator.comparing(FileInfo::name));
+    return files;
   }
 
   @Override

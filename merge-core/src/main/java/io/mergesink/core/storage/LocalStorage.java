@@ -129,6 +129,25 @@ public final class LocalStorage implements Storage {
   }
 
   @Override
+  public List<FileInfo> listRecursive(String directory) throws IOException {
+    Path root = local(directory);
+    List<FileInfo> files = new ArrayList<>();
+    try (java.util.stream.Stream<Path> entries = Files.walk(root)) {
+      for (Path entry : (Iterable<Path>) entries::iterator) {
+        BasicFileAttributes attributes = Files.readAttributes(entry, BasicFileAttributes.class);
+        if (attributes.isRegularFile()) {
+          String name = root.relativize(entry).toString().replace(java.io.File.separatorChar, '/');
+          files.add(new FileInfo(entry.toString(), name, attributes.size(), attributes.lastModifiedTime().toMillis()));
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return List.of();
+    }
+    files.sort(Comparator.comparing(FileInfo::name));
+    return files;
+  }
+
+  @Override
   public boolean exists(String path) {
     return Files.exists(local(path));
   }

@@ -48,6 +48,15 @@ public interface Storage {
   /** The paths of the directories directly inside {@code directory}, sorted; empty when it does not exist. */
   List<String> listDirectories(String directory) throws IOException;
 
+  /**
+   * Every file under {@code directory} at any depth (directories themselves are not listed),
+   * sorted by name; empty when the directory does not exist. Here a {@link FileInfo#name()} is the
+   * path relative to {@code directory} with {@code /} separators and no %xx escapes (e.g.
+   * {@code p=1/part-0.parquet}). Checksum sidecars a file system keeps by itself (Hadoop's
+   * {@code .crc}) may be left out. For vacuum, which must see files no log entry names.
+   */
+  List<FileInfo> listRecursive(String directory) throws IOException;
+
   boolean exists(String path) throws IOException;
 
   /** Deletes a file; returns false when it did not exist. */

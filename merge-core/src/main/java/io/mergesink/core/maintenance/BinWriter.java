@@ -1,0 +1,107 @@
+package io.mergesink.core.maintenance;
+
+import io.mergesink.core.data.Row;
+import io.mergesink.core.log.AddFile;
+import io.mergesink.core.log.LogPaths;
+import io.mergesink.core.parquet.DataFileWriter;
+import io.mergesink.core.parquet.ParquetWriteOptions;
+import io.mergesink.core.parquet.WrittenFile;
+import io.mergesink.core.storage.Storage;
+import io.mergesink.core.types.StructType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Writes the rows of one bin into new files in the bins' directory. A bin is planned to fit the
+ * target size, so normally one file comes out; only a file passing {@link #ROLL_OVER_FACTOR} times
+ * the target (the live-size estimate was far off) is closed and another started. Rolling at the
+ * target itself would turn one bin into several small files that the next run packs again. Outputs are {@code add}s with {@code dataChange=false} and the bin's partition values and
+ * tags.
+ *
+ * <p>Not thread-safe. {@link #finish()} closes the last file; after a failure or an abandoned
+ * commit the caller deletes {@link #writtenPaths()} (a crash leaves them to vacuum).
+ */
+final class BinWriter {
+  private static final String FILE_PREFIX = "part-";
+  private static final String FILE_SUFFIX = ".parquet";
+  static final int ROLL_OVER_FACTOR = 2;
+
+  private final Storage storage;
+  private final String tableRoot;
+  private final String relativeDirectory;
+  private final StructType schema;
+  private final ParquetWriteOptions parquet;
+  private final long targetFileSizeBytes;
+  private final CompactionBin bin;
+  private final List<AddFile> finished = new ArrayList<>();
+  private final List<String> writtenPaths = new ArrayList<>();
+  private DataFileWriter current;
+  private String currentRelativePath;
+
+  /**
+   * @param relativeDirectory the decoded directory of the outputs relative to the table root, ""
+   *     for the root (partitioned tables keep their partition directory)
+   */
+  BinWriter(Storage storage, String tableRoot, String relativeDirectory, StructType schema, ParquetWriteOptions parquet,
+      long targetFileSizeBytes, CompactionBin bin) {
+    this.storage = storage;
+    this.tableRoot = tableRoot;
+    this.relativeDirectory = relativeDirectory;
+    this.schema = schema;
+    this.parquet = parquet;
+    this.targetFileSizeBytes = targetFileSizeBytes;
+    this.bin = bin;
+  }
+
+  void write(Row row) throws IOException {
+    if (current != null && current.bytesWritten() >= ROLL_OVER_FACTOR * targetFileSizeBytes) {
+      closeCurrent();
+    }
+    if (current == null) {
+      String name = FILE_PREFIX + UUID.randomUUID() + "." + parquet.compression().toLowerCase(Locale.ROOT) + FILE_SUFFIX;
+      currentRelativePath = relativeDirectory.isEmpty() ? name : relativeDirectory + "/" + name;
+      String path = tableRoot + "/" + currentRelativePath;
+      writtenPaths.add(path);
+      current = DataFileWriter.open(storage, path, schema, parquet);
+    }
+    current.write(row);
+  }
+
+  /** Closes the open file; returns one {@code add} per file written (none when no row was written). */
+  List<AddFile> finish() throws IOException {
+    closeCurrent();
+    return List.copyOf(finished);
+  }
+
+  /** Absolute paths of every file started. */
+  List<String> writtenPaths() {
+    return List.copyOf(writtenPaths);
+  }
+
+  /** Closes (and so deletes) a file left open by a failure. */
+  void abort() {
+    if (current != null) {
+      try {
+        current.close();
+      } catch (IOException | RuntimeException ignored) {
+        // the caller deletes every written path anyway
+      }
+      current = null;
+    }
+  }
+
+  private void closeCurrent() throws IOException {
+    if (current == null) {
+      return;
+    }
+    WrittenFile file = current.finish();
+    current = null;
+    Map<String, String> tags = bin.tags().isEmpty() ? null : bin.tags();
+    finished.add(new AddFile(LogPaths.encode(currentRelativePath), bin.partitionValues(), file.sizeBytes(), System.currentTimeMillis(),
+        false, file.statsJson(), tags, null, null, null));
+  }
+}

@@ -1,0 +1,237 @@
+package io.mergesink.core.maintenance;
+
+import io.mergesink.core.commit.CommitConflictException;
+import io.mergesink.core.commit.CommitHook;
+import io.mergesink.core.commit.CommitOutcome;
+import io.mergesink.core.commit.Committer;
+import io.mergesink.core.commit.FencedException;
+import io.mergesink.core.commit.StagedCommit;
+import io.mergesink.core.data.CloseableIterator;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.deletionvectors.DeletionVectorStore;
+import io.mergesink.core.log.Action;
+import io.mergesink.core.log.AddFile;
+import io.mergesink.core.log.LogPaths;
+import io.mergesink.core.log.RemoveFile;
+import io.mergesink.core.parquet.DataFileReader;
+import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.snapshot.SnapshotLoader;
+import io.mergesink.core.storage.Storage;
+import io.mergesink.core.table.ProtocolSupport;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rewrites small and DV-dense files (chosen by {@link CompactionPlanner}) into files of the target
+ * size without their deleted rows, and commits {@code remove} + {@code add} with
+ * {@code dataChange=false} (Delta's {@code OPTIMIZE}; seed 001: OPTIMIZE purges DVs).
+ *
+ * <p>Safe against concurrent writers: the commit names the inputs as its read files, so when a
+ * sink commit marked more rows of an input deleted (or removed it) first, the {@link Committer}
+ * refuses to publish, the outputs are deleted and the run plans again on the new snapshot, at most
+ * {@link CompactionOptions#maxAttempts()} times. A delete is therefore never lost: the rows it
+ * deleted are either already excluded from the rewrite or the rewrite does not happen. The
+ * commit holds no {@code txn}, so Kafka offsets never move. Concurrent appends do not interfere.
+ *
+ * <p>Not thread-safe; one compactor per table and task. Runs within the budget of its options.
+ */
+public final class Compactor {
+  public static final String OPERATION = "OPTIMIZE";
+  /** Commit versions a run may lose to unrelated concurrent commits (appends, other files) before giving up. */
+  private static final int MAX_COMMIT_RACES = 100;
+  private static final Logger LOG = LoggerFactory.getLogger(Compactor.class);
+
+  private final Storage storage;
+  private final SnapshotLoader loader;
+  private final CompactionOptions options;
+  private final CompactionPlanner planner;
+  private final Committer committer;
+  private final DeletionVectorStore deletionVectors;
+
+  public Compactor(Storage storage, CompactionOptions options) {
+    this(storage, options, CommitHook.NONE);
+  }
+
+  /** @param hook test seam called before the commit file is published (e.g. to race a sink commit) */
+  public Compactor(Storage storage, CompactionOptions options, CommitHook hook) {
+    this.storage = storage;
+    this.loader = new SnapshotLoader(storage);
+    this.options = options;
+    this.planner = new CompactionPlanner(options);
+    this.committer = new Committer(storage, loader, MAX_COMMIT_RACES, hook);
+    this.deletionVectors = new DeletionVectorStore(storage);
+  }
+
+  /** What a run on {@code snapshot} would rewrite; nothing is written. */
+  public CompactionPlan plan(Snapshot snapshot) {
+    return planner.plan(snapshot);
+  }
+
+  /**
+   * Compacts {@code snapshot} (usually the latest; concurrent commits after it are handled).
+   *
+   * @throws io.mergesink.core.table.UnsupportedTableException when MergeSink cannot write the table
+   * @throws CommitConflictException when concurrent commits kept winning the commit race; the
+   *     outputs were deleted and nothing was committed
+   * @throws IOException when reading or writing fails; outputs written so far are deleted when
+   *     possible, otherwise vacuum removes them
+   */
+  public CompactionResult compact(Snapshot snapshot) throws IOException {
+    ProtocolSupport.checkWritable(snapshot.tableRoot(), snapshot.protocol(), snapshot.metadata());
+    String reason = null;
+    for (int attempt = 1; attempt <= options.maxAttempts(); attempt++) {
+      CompactionPlan plan = planner.plan(snapshot);
+      if (plan.isEmpty()) {
+        return new CompactionResult.NothingToCompact(snapshot.version());
+      }
+      Rewrite rewrite = rewrite(snapshot, plan);
+      CommitOutcome outcome;
+      try {
+        outcome = committer.commit(snapshot, rewrite.staged(), Set.of());
+      } catch (FencedException e) {
+        throw new IllegalStateException("a compaction owns no txn and cannot be fenced", e);
+      } catch (CommitConflictException e) {
+        deleteQuietly(rewrite.staged().writtenFiles());
+        throw e;
+      }
+      if (outcome instanceof CommitOutcome.Committed committed) {
+        LOG.info("Table {}: compacted {} files into {} at version {}", snapshot.tableRoot(), rewrite.filesRemoved(),
+            rewrite.adds().size(), committed.version());
+        return new CompactionResult.Compacted(committed.version(), rewrite.filesRemoved(), rewrite.adds().size(), rewrite.rowsWritten(),
+            rewrite.rowsPurged(), rewrite.bytesRemoved(), rewrite.bytesAdded(), plan.deferredBins() + rewrite.binsLeft(), attempt - 1);
+      }
+      CommitOutcome.Replan replan = (CommitOutcome.Replan) outcome;
+      deleteQuietly(rewrite.staged().writtenFiles());
+      reason = replan.reason();
+      LOG.info("Table {}: compaction planning again, {}", snapshot.tableRoot(), reason);
+      snapshot = replan.latest();
+    }
+    return new CompactionResult.GaveWay(options.maxAttempts(), reason);
+  }
+
+  private Rewrite rewrite(Snapshot snapshot, CompactionPlan plan) throws IOException {
+    long start = System.nanoTime();
+    StructType dataSchema = dataSchema(snapshot);
+    List<Action> removes = new ArrayList<>();
+    List<AddFile> adds = new ArrayList<>();
+    List<String> written = new ArrayList<>();
+    Set<String> readFiles = new HashSet<>();
+    long now = System.currentTimeMillis();
+    long rowsWritten = 0;
+    long rowsPurged = 0;
+    long bytesRemoved = 0;
+    int binsDone = 0;
+    try {
+      for (CompactionBin bin : plan.bins()) {
+        if (binsDone > 0 && System.nanoTime() - start > options.maxDuration().toNanos()) {
+          break;
+        }
+        BinWriter writer = new BinWriter(storage, snapshot.tableRoot(), directoryOf(bin.files().get(0)), dataSchema, options.parquet(),
+            options.targetFileSizeBytes(), bin);
+        try {
+          for (AddFile file : bin.files()) {
+            rowsWritten += copyLiveRows(snapshot.tableRoot(), file, dataSchema, writer);
+            rowsPurged += file.deletedRecords();
+            bytesRemoved += file.size();
+            removes.add(file.toRemove(now, false));
+            readFiles.add(file.path());
+          }
+          adds.addAll(writer.finish());
+        } finally {
+          writer.abort();
+          written.addAll(writer.writtenPaths());
+        }
+        binsDone++;
+      }
+    } catch (IOException | RuntimeException e) {
+      deleteQuietly(written);
+      throw e;
+    }
+    long bytesAdded = adds.stream().mapToLong(AddFile::size).sum();
+    List<Action> actions = new ArrayList<>(removes);
+    actions.addAll(adds);
+    Map<String, String> metrics = new LinkedHashMap<>();
+    metrics.put("numRemovedFiles", Integer.toString(removes.size()));
+    metrics.put("numAddedFiles", Integer.toString(adds.size()));
+    metrics.put("numRemovedBytes", Long.toString(bytesRemoved));
+    metrics.put("numAddedBytes", Long.toString(bytesAdded));
+    metrics.put("numOutputRows", Long.toString(rowsWritten));
+    metrics.put("numDeletionVectorsRemoved", Long.toString(removes.stream()
+        .filter(a -> ((RemoveFile) a).deletionVector() != null).count()));
+    metrics.put("numPurgedRows", Long.toString(rowsPurged));
+    StagedCommit staged = new StagedCommit(actions, readFiles, written, OPERATION, metrics);
+    return new Rewrite(staged, adds, removes.size(), rowsWritten, rowsPurged, bytesRemoved, bytesAdded, plan.bins().size() - binsDone);
+  }
+
+  /** Copies the rows of {@code file} its DV leaves live; returns how many. */
+  private long copyLiveRows(String root, AddFile file, StructType dataSchema, BinWriter writer) throws IOException {
+    Roaring64NavigableMap deleted = file.deletionVector() == null ? null : deletionVectors.read(root, file.deletionVector());
+    long rowIndex = 0;
+    long copied = 0;
+    try (CloseableIterator<Row> rows = DataFileReader.read(storage, LogPaths.resolve(root, file.path()),
+        dataSchema)) {
+      while (rows.hasNext()) {
+        Row row = rows.next();
+        if (deleted == null || !deleted.contains(rowIndex)) {
+          writer.write(row);
+          copied++;
+        }
+        rowIndex++;
+      }
+    }
+    long expected = FileHealth.liveRows(file);
+    if (expected != AddFile.UNKNOWN_RECORDS && expected != copied) {
+      throw new IOException("table " + root + ": data file " + file.path() + " should hold " + expected
+          + " live rows (numRecords minus DV cardinality), found " + copied + "; not compacting it");
+    }
+    return copied;
+  }
+
+  /** The table schema without partition columns: what data files hold. */
+  static StructType dataSchema(Snapshot snapshot) {
+    List<String> partitionColumns = snapshot.metadata().partitionColumns();
+    if (partitionColumns == null || partitionColumns.isEmpty()) {
+      return snapshot.schema();
+    }
+    List<StructField> fields = new ArrayList<>();
+    for (StructField field : snapshot.schema().fields()) {
+      if (!partitionColumns.contains(field.name())) {
+        fields.add(field);
+      }
+    }
+    return new StructType(fields);
+  }
+
+  /** The decoded directory of a relative file path ("" at the root); absolute paths put outputs at the root. */
+  private static String directoryOf(AddFile file) {
+    String decoded = file.decodedPath();
+    int slash = decoded.lastIndexOf('/');
+    if (slash < 0 || decoded.startsWith("/") || decoded.contains(":")) {
+      return "";
+    }
+    return decoded.substring(0, slash);
+  }
+
+  private void deleteQuietly(List<String> paths) {
+    for (String path : paths) {
+      try {
+        storage.delete(path);
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Could not delete abandoned compaction output {} (vacuum will remove it): {}", path, e.toString());
+      }
+    }
+  }
+
+  private record Rewrite(StagedCommit staged, List<AddFile> adds, int filesRemoved, long rowsWritten, long rowsPurged, long bytesRemoved,
+      long bytesAdded, int binsLeft) {}
+}
