@@ -28,8 +28,8 @@ import java.util.stream.Stream;
  *
  * <p>Adapted from the connector tests' {@code TestPostgres} (main code cannot depend on test
  * classes; the duplication is deliberate and small). Differences: the database is
- * {@value #DATABASE}, {@link #queryLong} reads one number, and {@link #close()} stops the server
- * with {@code -m fast}.
+ * {@value #DATABASE}, {@link #queryLong} reads one number, and a shutdown hook stops the server
+ * when the JVM exits first.
  *
  * <p>It runs the server binaries of the newest {@code /usr/lib/postgresql/<major>/bin} (Debian's
  * {@code postgresql} package; {@code .ci/run} installs it). PostgreSQL refuses to run as root, so
@@ -41,7 +41,8 @@ import java.util.stream.Stream;
  * owns the database and the tables it creates, so Debezium may create a filtered publication.
  *
  * <p>The caller owns the instance and must {@link #close()} it: that stops the server
- * ({@code pg_ctl stop -m immediate}) and deletes its directory.
+ * ({@code pg_ctl stop -m immediate}) and deletes its directory. A shutdown hook does the same if the
+ * JVM exits first.
  */
 public final class LocalPostgres implements AutoCloseable {
   /** Database created for the demo; owned by {@link #USER}. */
@@ -65,6 +66,7 @@ public final class LocalPostgres implements AutoCloseable {
   private final PostgresCommands commands;
   private final int port;
   private final String superuserPassword;
+  private final Thread stopOnExit = new Thread(this::close, "stop-local-postgres");
   private boolean closed;
 
   private LocalPostgres(Path baseDir, PostgresCommands commands, int port, String superuserPassword) {
@@ -111,6 +113,8 @@ public final class LocalPostgres implements AutoCloseable {
     commands.handOver(baseDir);
     LocalPostgres postgres = new LocalPostgres(baseDir, commands, freePort(), UUID.randomUUID().toString());
     try {
+      // a second Ctrl-C exits at once: the server must not outlive the JVM
+      Runtime.getRuntime().addShutdownHook(postgres.stopOnExit);
       postgres.initAndStart();
       postgres.createUserAndDatabase();
       return postgres;
@@ -192,16 +196,26 @@ public final class LocalPostgres implements AutoCloseable {
     return config;
   }
 
-  /** Stops the server ({@code -m fast}: disconnects clients, shuts down cleanly) and deletes its directory. Idempotent. */
+  /**
+   * Stops the server at once ({@code -m immediate}: a fast shutdown would wait for Debezium's
+   * replication connection) and deletes its directory. Idempotent.
+   */
   @Override
-  public void close() {
+  public synchronized void close() {
     if (closed) {
       return;
     }
     closed = true;
+    if (Thread.currentThread() != stopOnExit) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(stopOnExit);
+      } catch (IllegalStateException e) {
+        // the JVM is shutting down: the hook runs, finds the server closed, and returns
+      }
+    }
     try {
       if (Files.exists(dataDir.resolve("postmaster.pid"))) {
-        commands.run("pg_ctl", "stop", "-D", dataDir.toString(), "-m", "fast", "-w");
+        commands.run("pg_ctl", "stop", "-D", dataDir.toString(), "-m", "immediate", "-w");
       }
     } finally {
       deleteRecursively(baseDir);

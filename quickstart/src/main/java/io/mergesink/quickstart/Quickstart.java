@@ -5,10 +5,9 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * {@code ./quickstart.sh}: runs MergeSink end to end on this machine, in one JVM. See
@@ -21,10 +20,10 @@ import java.util.concurrent.TimeUnit;
 public final class Quickstart {
   /** Log file name, in the table directory. */
   static final String LOG_FILE = "quickstart.log";
-  /** How long Ctrl-C waits for the demo to wind down (catch-up, summary, stopping). */
-  private static final Duration SHUTDOWN_GRACE = Demo.CATCH_UP_TIMEOUT.plusMinutes(1);
   private static final int EXIT_FAILED = 1;
   private static final int EXIT_USAGE = 2;
+  /** Exit code after a second Ctrl-C: 128 + SIGINT's number, as shells report it. */
+  private static final int EXIT_INTERRUPTED = 130;
 
   private Quickstart() {}
 
@@ -47,15 +46,7 @@ public final class Quickstart {
     System.out.println("MergeSink quickstart (logs: " + logFile + ")");
 
     StopSignal stop = new StopSignal();
-    CountDownLatch finished = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      if (finished.getCount() > 0) {
-        System.out.println("Ctrl-C: finishing the current round, waiting for the sink, then stopping ...");
-        stop.request();
-        awaitQuietly(finished);
-      }
-    }, "quickstart-shutdown"));
-
+    handleInterrupts(stop);
     int exitCode = 0;
     try {
       run(options, System.out, stop);
@@ -63,13 +54,9 @@ public final class Quickstart {
       System.err.println("quickstart failed: " + e.getMessage());
       System.err.println("(details in " + logFile + ")");
       exitCode = EXIT_FAILED;
-    } finally {
-      finished.countDown();
     }
-    if (!stop.requested()) {
-      // Kafka's client and server threads outlive a return from main; end the JVM explicitly.
-      System.exit(exitCode);
-    }
+    // Kafka's client and server threads outlive a return from main; end the JVM explicitly.
+    System.exit(exitCode);
   }
 
   /**
@@ -95,11 +82,23 @@ public final class Quickstart {
     return logFile;
   }
 
-  private static void awaitQuietly(CountDownLatch finished) {
-    try {
-      finished.await(SHUTDOWN_GRACE.toSeconds(), TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+  /**
+   * Ctrl-C (SIGINT) or SIGTERM asks the demo to stop: it ends the workload, waits for the sink,
+   * prints the summary and stops everything. A second one exits at once (through the shutdown
+   * hooks, which stop the Connect worker). A signal handler rather than a shutdown hook, because
+   * Kafka Connect's own shutdown hook would stop the worker while the demo still waits for the sink.
+   */
+  private static void handleInterrupts(StopSignal stop) {
+    SignalHandler handler = signal -> {
+      if (stop.requested()) {
+        System.out.println("SIG" + signal.getName() + " again: exiting now (the table stays as it is)");
+        System.exit(EXIT_INTERRUPTED);
+      }
+      System.out.println("SIG" + signal.getName() + ": ending the workload, waiting for the sink, then stopping "
+          + "(press Ctrl-C again to exit at once)");
+      stop.request();
+    };
+    Signal.handle(new Signal("INT"), handler);
+    Signal.handle(new Signal("TERM"), handler);
   }
 }
