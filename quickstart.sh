@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# MergeSink quickstart, one command: builds what the demo needs, then runs it in one JVM.
+#   a Kafka broker (KRaft) and a Connect worker, PostgreSQL + Debezium when PostgreSQL's server
+#   binaries are installed (else a bundled Debezium change stream), and MergeSink writing a Delta
+#   table under ./quickstart-tables (or --table-dir DIR), which stays when the demo ends.
+# Usage: ./quickstart.sh [--table-dir DIR] [--source auto|postgres|bundled] [--rounds N] [--help]
+set -euo pipefail
+cd "$(dirname "$0")"
+
+if ! command -v java >/dev/null 2>&1; then
+  echo "quickstart: needs Java 17 or newer on the PATH (e.g. apt-get install openjdk-17-jdk-headless)" >&2
+  exit 1
+fi
+java_major=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p')
+if [ -z "$java_major" ] || [ "$java_major" -lt 17 ]; then
+  echo "quickstart: needs Java 17 or newer, found: $(java -version 2>&1 | head -1)" >&2
+  exit 1
+fi
+
+echo "Building MergeSink and the quickstart (the first build downloads Maven and the dependencies) ..."
+./mvnw -q -B -ntp -DskipTests -pl quickstart -am package
+
+exec java -jar quickstart/target/mergesink-quickstart.jar "$@"

@@ -1,0 +1,71 @@
+package io.mergesink.quickstart;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The connector configurations the demo registers: the repository's deploy files
+ * ({@code config/debezium-postgres-source.json}, {@code config/mergesink-upsert.json}, copied into
+ * the jar at build time) with only the options that must point at the local setup replaced, so the
+ * demo runs what users deploy.
+ */
+final class ConnectorConfigs {
+  /** Name of the MergeSink connector; also the prefix of its Delta txn app ids. */
+  static final String SINK_NAME = "mergesink";
+  /** Name of the Debezium connector. */
+  static final String SOURCE_NAME = "shop-postgres";
+  /** Debezium's topic prefix: topics are {@code shop.<schema>.<table>}. */
+  static final String TOPIC_PREFIX = "shop";
+  /** How often the sink commits to its tables: short, so the demo shows the table grow. */
+  static final String COMMIT_INTERVAL_MS = "1000";
+  private static final String SOURCE_FILE = "config/debezium-postgres-source.json";
+  private static final String SINK_FILE = "config/mergesink-upsert.json";
+
+  private ConnectorConfigs() {}
+
+  /** {@code config/debezium-postgres-source.json} pointed at {@code postgres}, with topic prefix {@value #TOPIC_PREFIX}. */
+  static Map<String, String> debeziumSource(LocalPostgres postgres) {
+    Map<String, String> config = load(SOURCE_FILE);
+    config.putAll(postgres.debeziumConnectionConfig());
+    config.put("topic.prefix", TOPIC_PREFIX);
+    return config;
+  }
+
+  /**
+   * {@code config/mergesink-upsert.json} with its tables under {@code tableRoot}, reading the
+   * {@value #TOPIC_PREFIX} topics, committing every {@value #COMMIT_INTERVAL_MS} ms.
+   */
+  static Map<String, String> mergeSink(Path tableRoot) {
+    Map<String, String> config = load(SINK_FILE);
+    config.put("table.root", tableRoot.toAbsolutePath().toString());
+    config.put("topics.regex", TOPIC_PREFIX + "\\.public\\..*");
+    config.put("commit.interval.ms", COMMIT_INTERVAL_MS);
+    return config;
+  }
+
+  /** The table path the sink config routes {@code public.orders} to ({@code table.name.format = ${source.schema}/${source.table}}). */
+  static Path ordersTable(Path tableRoot) {
+    return tableRoot.toAbsolutePath().resolve("public").resolve("orders");
+  }
+
+  private static Map<String, String> load(String resource) {
+    Map<String, String> config = new LinkedHashMap<>();
+    try (InputStream in = ConnectorConfigs.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + resource + " next to " + ConnectorConfigs.class.getName()
+            + ": the build copies it from the repository's config/ directory");
+      }
+      JsonNode file = new ObjectMapper().readTree(in);
+      file.fields().forEachRemaining(field -> config.put(field.getKey(), field.getValue().asText()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read resource " + resource, e);
+    }
+    return config;
+  }
+}

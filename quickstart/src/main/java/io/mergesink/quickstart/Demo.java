@@ -1,0 +1,157 @@
+package io.mergesink.quickstart;
+
+import io.mergesink.quickstart.QuickstartOptions.SourceMode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The demo, start to end: a local Kafka broker and Connect worker, a change source (PostgreSQL with
+ * Debezium, or the bundled stream), MergeSink writing {@code <tableDir>/public/orders}; a workload
+ * with a progress line per round; a wait until the table holds every event; the summary; then
+ * everything but the table stops.
+ */
+final class Demo {
+  /** How long the sink may take to commit every event once the workload ended. */
+  static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(2);
+  /** Rows the summary shows. */
+  static final int SAMPLE_ROWS = 10;
+  private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(60);
+
+  private final QuickstartOptions options;
+  private final Progress progress;
+  private final StopSignal stop;
+
+  Demo(QuickstartOptions options, Progress progress, StopSignal stop) {
+    this.options = options;
+    this.progress = progress;
+    this.stop = stop;
+  }
+
+  /**
+   * Runs the demo and prints its summary.
+   *
+   * @throws IllegalStateException when the table exists from an earlier run, a part cannot start,
+   *     or a connector fails (the message has its stack trace)
+   */
+  DemoResult run() {
+    Path tableDir = options.tableDir().toAbsolutePath().normalize();
+    Path tablePath = ConnectorConfigs.ordersTable(tableDir);
+    if (Files.exists(tablePath)) {
+      throw new IllegalStateException("the table " + tablePath + " exists from an earlier run; its recorded Kafka "
+          + "offsets belong to that run's broker. Delete it (rm -rf " + tableDir + ") or pass --table-dir "
+          + "with a new directory");
+    }
+    createDirectories(tableDir);
+    SourceMode mode = options.source().resolve();
+    try (ChangeSource source = mode == SourceMode.POSTGRES ? new PostgresSource() : new BundledSource()) {
+      progress.plain("Table directory: " + tableDir + " (kept after the demo)");
+      progress.plain("Change source:   " + source.description());
+      progress.line("starting a Kafka broker (KRaft) and a Connect worker in this JVM ...");
+      try (LocalConnect connect = LocalConnect.start(new PrintStream(OutputStream.nullOutputStream()))) {
+        progress.line("Kafka at " + connect.bootstrapServers() + ", Connect worker running");
+        return runWith(connect, source, tablePath);
+      } finally {
+        progress.line("Kafka and Connect stopped" + (mode == SourceMode.POSTGRES ? "; stopping PostgreSQL" : ""));
+      }
+    }
+  }
+
+  private DemoResult runWith(LocalConnect connect, ChangeSource source, Path tablePath) {
+    OrdersWorkload workload = new OrdersWorkload(options.seed());
+    progress.line("creating public.orders with " + OrdersWorkload.INITIAL_ORDERS + " orders; starting "
+        + (source instanceof PostgresSource ? "Debezium (initial snapshot, then streaming)" : "the bundled stream"));
+    source.start(connect, workload.initialOrders());
+    Waits.until("topic " + source.topic(), TOPIC_TIMEOUT, () -> connect.topicExists(source.topic()));
+    connect.startConnector(ConnectorConfigs.SINK_NAME, ConnectorConfigs.mergeSink(options.tableDir()));
+    progress.line("MergeSink running: " + source.topic() + " -> " + tablePath + " (upserts with deletion vectors, "
+        + "commit every " + ConnectorConfigs.COMMIT_INTERVAL_MS + " ms)");
+
+    DeltaTableReader reader = new DeltaTableReader(tablePath, ConnectorConfigs.SINK_NAME, source.topic());
+    for (int round = 1; round <= options.rounds() && !stop.requested(); round++) {
+      OrdersWorkload.RoundCounts counts = workload.round(source);
+      source.flush();
+      connect.checkNotFailed(ConnectorConfigs.SINK_NAME);
+      progress.line(String.format("round %d/%d: +%d new, %d updated, %d deleted | source %d orders | "
+              + "topic %d events | %s", round, options.rounds(), counts.inserted(), counts.updated(), counts.deleted(),
+          source.sourceRows(), total(connect.endOffsets(source.topic())), describe(reader.state())));
+      if (round < options.rounds() && stop.await(options.roundInterval())) {
+        progress.line("stop requested: ending the workload after round " + round);
+      }
+    }
+
+    progress.line("workload done (" + source.expectedEvents() + " change events); waiting for MergeSink to "
+        + "commit them all ...");
+    boolean caughtUp = awaitCaughtUp(connect, source, reader);
+    Map<Integer, Long> endOffsets = connect.endOffsets(source.topic());
+    TableState state = reader.state().orElse(new TableState(-1, 0, Map.of()));
+    DemoResult result = new DemoResult(tablePath, state, source.sourceRows(), endOffsets, caughtUp);
+    new Summary(progress).print(result, source.sourceTableName(), reader.exists() ? reader.sample(SAMPLE_ROWS)
+        : java.util.List.of());
+    return result;
+  }
+
+  /**
+   * Waits until the topic holds every event the source produced and the table's txn versions are
+   * the topic's end offsets − 1; prints a line whenever the committed count moves.
+   *
+   * @return false when {@link #CATCH_UP_TIMEOUT} passed first
+   */
+  private boolean awaitCaughtUp(LocalConnect connect, ChangeSource source, DeltaTableReader reader) {
+    long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
+    long lastReported = -1;
+    while (true) {
+      Map<Integer, Long> endOffsets = connect.endOffsets(source.topic());
+      Optional<TableState> state = reader.state();
+      long inTopic = total(endOffsets);
+      if (inTopic == source.expectedEvents() && state.isPresent() && state.get().caughtUpWith(endOffsets)) {
+        progress.line("caught up: " + describe(state));
+        return true;
+      }
+      connect.checkNotFailed(ConnectorConfigs.SINK_NAME);
+      long committed = state.map(TableState::committedEvents).orElse(0L);
+      if (committed != lastReported) {
+        progress.line("waiting: topic " + inTopic + "/" + source.expectedEvents() + " events | " + describe(state));
+        lastReported = committed;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        progress.line("MergeSink did not commit every event within " + CATCH_UP_TIMEOUT.toSeconds() + " s; see the "
+            + "log file. Showing the table as it is.");
+        return false;
+      }
+      pause();
+    }
+  }
+
+  private static String describe(Optional<TableState> state) {
+    return state.map(s -> "delta v" + s.version() + ": " + s.rows() + " rows, " + s.committedEvents()
+        + " events committed").orElse("delta: no table yet");
+  }
+
+  private static long total(Map<Integer, Long> endOffsets) {
+    return endOffsets.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(Waits.POLL_INTERVAL.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for MergeSink to catch up", e);
+    }
+  }
+
+  private static void createDirectories(Path dir) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the table directory " + dir, e);
+    }
+  }
+}

@@ -1,0 +1,336 @@
+package io.mergesink.quickstart;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * A throwaway PostgreSQL server for the demo: its own cluster in a temp directory, listening on
+ * 127.0.0.1 at a free port, with {@code wal_level=logical} so Debezium can stream from it.
+ *
+ * <p>Adapted from the connector tests' {@code TestPostgres} (main code cannot depend on test
+ * classes; the duplication is deliberate and small). Differences: the database is
+ * {@value #DATABASE}, {@link #queryLong} reads one number, and a shutdown hook stops the server
+ * when the JVM exits first.
+ *
+ * <p>It runs the server binaries of the newest {@code /usr/lib/postgresql/<major>/bin} (Debian's
+ * {@code postgresql} package; {@code .ci/run} installs it). PostgreSQL refuses to run as root, so
+ * when the demo runs as root every server command runs as the {@code postgres} OS user through
+ * {@code runuser}; otherwise as the current user. The system cluster is never touched.
+ *
+ * <p>On start it creates the database {@value #DATABASE} owned by the user {@value #USER}
+ * (password {@value #PASSWORD}, {@code LOGIN REPLICATION}): the role Debezium connects as. It
+ * owns the database and the tables it creates, so Debezium may create a filtered publication.
+ *
+ * <p>The caller owns the instance and must {@link #close()} it: that stops the server
+ * ({@code pg_ctl stop -m immediate}) and deletes its directory. A shutdown hook does the same if the
+ * JVM exits first.
+ */
+public final class LocalPostgres implements AutoCloseable {
+  /** Database created for the demo; owned by {@link #USER}. */
+  public static final String DATABASE = "shop";
+  /** Login role with {@code REPLICATION} for Debezium and the demo's own SQL. */
+  public static final String USER = "debezium";
+  /** Password of {@link #USER}. */
+  public static final String PASSWORD = "dbz";
+  /** Host the server listens on (loopback only). */
+  public static final String HOST = "127.0.0.1";
+
+  private static final Path INSTALL_ROOT = Path.of("/usr/lib/postgresql");
+  private static final String OS_USER = "postgres";
+  private static final String SUPERUSER = "postgres";
+  private static final int MAX_REPLICATION_SLOTS = 10;
+  private static final int MAX_WAL_SENDERS = 10;
+  private static final int STARTUP_TIMEOUT_SECONDS = 60;
+
+  private final Path baseDir;
+  private final Path dataDir;
+  private final PostgresCommands commands;
+  private final int port;
+  private final String superuserPassword;
+  private final Thread stopOnExit = new Thread(this::close, "stop-local-postgres");
+  private boolean closed;
+
+  private LocalPostgres(Path baseDir, PostgresCommands commands, int port, String superuserPassword) {
+    this.baseDir = baseDir;
+    this.dataDir = baseDir.resolve("data");
+    this.commands = commands;
+    this.port = port;
+    this.superuserPassword = superuserPassword;
+  }
+
+  /** Whether PostgreSQL server binaries ({@code initdb}, {@code pg_ctl}) are installed. */
+  public static boolean available() {
+    return binDir().isPresent();
+  }
+
+  /**
+   * The {@code bin} directory of the newest installed PostgreSQL major version that has
+   * {@code initdb}, if any.
+   */
+  public static Optional<Path> binDir() {
+    if (!Files.isDirectory(INSTALL_ROOT)) {
+      return Optional.empty();
+    }
+    try (Stream<Path> versions = Files.list(INSTALL_ROOT)) {
+      return versions.map(version -> version.resolve("bin"))
+          .filter(bin -> Files.isExecutable(bin.resolve("initdb")) && Files.isExecutable(bin.resolve("pg_ctl")))
+          .max(Comparator.comparing(LocalPostgres::majorVersion));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + INSTALL_ROOT, e);
+    }
+  }
+
+  /**
+   * Creates, configures and starts a new cluster, then creates {@link #USER} and {@link #DATABASE}.
+   *
+   * @throws IllegalStateException when no server binaries are installed (the message says how to
+   *     install them) or a server command fails (the message has its output)
+   */
+  public static LocalPostgres start() {
+    Path bin = binDir().orElseThrow(() -> new IllegalStateException("no PostgreSQL server binaries: expected "
+        + INSTALL_ROOT + "/<version>/bin/initdb; install them with 'apt-get install -y postgresql'"));
+    Path baseDir = createBaseDir();
+    PostgresCommands commands = new PostgresCommands(bin, baseDir, runAsUser());
+    commands.handOver(baseDir);
+    LocalPostgres postgres = new LocalPostgres(baseDir, commands, freePort(), UUID.randomUUID().toString());
+    try {
+      // a second Ctrl-C exits at once: the server must not outlive the JVM
+      Runtime.getRuntime().addShutdownHook(postgres.stopOnExit);
+      postgres.initAndStart();
+      postgres.createUserAndDatabase();
+      return postgres;
+    } catch (RuntimeException e) {
+      postgres.close();
+      throw e;
+    }
+  }
+
+  public String host() {
+    return HOST;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /** JDBC URL of {@link #DATABASE}. */
+  public String jdbcUrl() {
+    return jdbcUrl(DATABASE);
+  }
+
+  /**
+   * A new JDBC connection to {@link #DATABASE} as {@link #USER}; the caller closes it.
+   *
+   * @throws SQLException when the server refuses the connection
+   */
+  public Connection connect() throws SQLException {
+    return DriverManager.getConnection(jdbcUrl(), USER, PASSWORD);
+  }
+
+  /**
+   * Runs each statement as {@link #USER} in {@link #DATABASE}, autocommitted one by one.
+   *
+   * @throws IllegalStateException naming the statement that failed
+   */
+  public void execute(String... statements) {
+    try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+      for (String sql : statements) {
+        try {
+          statement.execute(sql);
+        } catch (SQLException e) {
+          throw new IllegalStateException("SQL failed on " + jdbcUrl() + ": " + sql + ": " + e.getMessage(), e);
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot connect to " + jdbcUrl() + " as " + USER + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Runs {@code sql}, a query of one row with one number, as {@link #USER} and returns the number.
+   *
+   * @throws IllegalStateException naming the query that failed
+   */
+  public long queryLong(String sql) {
+    try (Connection connection = connect(); Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery(sql)) {
+      if (!result.next()) {
+        throw new IllegalStateException("query returned no row on " + jdbcUrl() + ": " + sql);
+      }
+      return result.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException("query failed on " + jdbcUrl() + ": " + sql + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The connection options of Debezium's PostgreSQL connector for this server (hostname, port,
+   * user, password, dbname); the caller adds the rest.
+   */
+  public Map<String, String> debeziumConnectionConfig() {
+    Map<String, String> config = new HashMap<>();
+    config.put("database.hostname", HOST);
+    config.put("database.port", Integer.toString(port));
+    config.put("database.user", USER);
+    config.put("database.password", PASSWORD);
+    config.put("database.dbname", DATABASE);
+    return config;
+  }
+
+  /**
+   * Stops the server at once ({@code -m immediate}: a fast shutdown would wait for Debezium's
+   * replication connection) and deletes its directory. Idempotent.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (Thread.currentThread() != stopOnExit) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(stopOnExit);
+      } catch (IllegalStateException e) {
+        // the JVM is shutting down: the hook runs, finds the server closed, and returns
+      }
+    }
+    try {
+      if (Files.exists(dataDir.resolve("postmaster.pid"))) {
+        commands.run("pg_ctl", "stop", "-D", dataDir.toString(), "-m", "immediate", "-w");
+      }
+    } finally {
+      deleteRecursively(baseDir);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "LocalPostgres[" + jdbcUrl() + ", dir=" + baseDir + "]";
+  }
+
+  private void initAndStart() {
+    Path passwordFile = baseDir.resolve("superuser.pw");
+    write(passwordFile, superuserPassword + "\n");
+    commands.handOver(passwordFile);
+    commands.run("initdb", "-D", dataDir.toString(), "-U", SUPERUSER, "--pwfile=" + passwordFile,
+        "--auth-local=trust", "--auth-host=scram-sha-256", "--encoding=UTF8", "--locale=C", "--no-sync");
+    String settings = String.join("\n",
+        "",
+        "# added by " + LocalPostgres.class.getName(),
+        "listen_addresses = '" + HOST + "'",
+        "port = " + port,
+        "unix_socket_directories = '" + baseDir + "'",
+        "wal_level = logical",
+        "max_replication_slots = " + MAX_REPLICATION_SLOTS,
+        "max_wal_senders = " + MAX_WAL_SENDERS,
+        // a throwaway server: durability does not matter, speed does
+        "fsync = off",
+        "synchronous_commit = off",
+        "full_page_writes = off",
+        "");
+    append(dataDir.resolve("postgresql.conf"), settings);
+    commands.run("pg_ctl", "start", "-D", dataDir.toString(), "-l", baseDir.resolve("server.log").toString(),
+        "-w", "-t", Integer.toString(STARTUP_TIMEOUT_SECONDS));
+  }
+
+  private void createUserAndDatabase() {
+    String url = jdbcUrl("postgres");
+    try (Connection connection = DriverManager.getConnection(url, SUPERUSER, superuserPassword);
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE ROLE " + USER + " WITH LOGIN REPLICATION PASSWORD '" + PASSWORD + "'");
+      statement.execute("CREATE DATABASE " + DATABASE + " OWNER " + USER);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot create role " + USER + " and database " + DATABASE + " on " + url
+          + ": " + e.getMessage() + "; server log: " + baseDir.resolve("server.log"), e);
+    }
+  }
+
+  private String jdbcUrl(String database) {
+    return "jdbc:postgresql://" + HOST + ":" + port + "/" + database;
+  }
+
+  private static Optional<String> runAsUser() {
+    return "root".equals(System.getProperty("user.name")) ? Optional.of(OS_USER) : Optional.empty();
+  }
+
+  /**
+   * A new directory under {@code java.io.tmpdir}, readable and traversable by everyone, so that
+   * the {@code postgres} OS user can reach the data directory inside it.
+   */
+  private static Path createBaseDir() {
+    try {
+      Path dir = Files.createTempDirectory("mergesink-pg-",
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+      return dir;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temp directory for PostgreSQL", e);
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot find a free port on " + HOST, e);
+    }
+  }
+
+  private static int majorVersion(Path bin) {
+    String name = bin.getParent().getFileName().toString();
+    try {
+      return Integer.parseInt(name);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  private static void write(Path file, String text) {
+    try {
+      Files.writeString(file, text, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  private static void append(Path file, String text) {
+    try {
+      Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot append to " + file, e);
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      List<Path> all = paths.sorted(Comparator.reverseOrder()).toList();
+      for (Path path : all) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete PostgreSQL directory " + dir, e);
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package io.mergesink.quickstart;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The command line of {@link Quickstart}.
+ *
+ * @param tableDir where the Delta table goes ({@code <tableDir>/public/orders}); kept after the demo
+ * @param source where change events come from
+ * @param rounds how many rounds of changes the workload makes after the initial orders
+ * @param roundInterval pause between two rounds (the demo's pace; 0 runs them back to back)
+ * @param seed seed of the workload's random choices
+ */
+record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration roundInterval, long seed) {
+  static final Path DEFAULT_TABLE_DIR = Path.of("quickstart-tables");
+  static final int DEFAULT_ROUNDS = 20;
+  static final Duration DEFAULT_ROUND_INTERVAL = Duration.ofSeconds(1);
+  static final long DEFAULT_SEED = 42;
+
+  static final String USAGE = String.join("\n",
+      "Usage: ./quickstart.sh [options]",
+      "  --table-dir DIR        where the Delta table is written (default: ./" + DEFAULT_TABLE_DIR + ")",
+      "  --source MODE          auto (default): PostgreSQL + Debezium when PostgreSQL server binaries are",
+      "                         installed (/usr/lib/postgresql/*/bin/initdb), else the bundled stream;",
+      "                         postgres; bundled",
+      "  --rounds N             rounds of inserts, updates and deletes (default: " + DEFAULT_ROUNDS + ")",
+      "  --round-interval-ms N  pause between rounds (default: " + DEFAULT_ROUND_INTERVAL.toMillis() + ")",
+      "  --seed N               seed of the workload (default: " + DEFAULT_SEED + ")",
+      "  --help                 this text",
+      "Stop it early with Ctrl-C: it still waits for the sink, prints the summary and keeps the table.");
+
+  /** Where change events come from. */
+  enum SourceMode {
+    AUTO, POSTGRES, BUNDLED;
+
+    /** {@link #AUTO} resolved: PostgreSQL when its server binaries are installed. */
+    SourceMode resolve() {
+      if (this != AUTO) {
+        return this;
+      }
+      return LocalPostgres.available() ? POSTGRES : BUNDLED;
+    }
+  }
+
+  /** Thrown for a command line that cannot be parsed; the message says what was wrong. */
+  static final class UsageException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  /** Whether {@code args} ask for the usage text. */
+  static boolean wantsHelp(List<String> args) {
+    return args.contains("--help") || args.contains("-h");
+  }
+
+  /**
+   * Parses {@code args} ({@code --name value} pairs).
+   *
+   * @throws UsageException for an unknown option, a missing value or a value of the wrong kind
+   */
+  static QuickstartOptions parse(List<String> args) {
+    Path tableDir = DEFAULT_TABLE_DIR;
+    SourceMode source = SourceMode.AUTO;
+    int rounds = DEFAULT_ROUNDS;
+    Duration interval = DEFAULT_ROUND_INTERVAL;
+    long seed = DEFAULT_SEED;
+    for (int i = 0; i < args.size(); i += 2) {
+      String name = args.get(i);
+      if (i + 1 >= args.size()) {
+        throw new UsageException("option " + name + " needs a value");
+      }
+      String value = args.get(i + 1);
+      switch (name) {
+        case "--table-dir" -> tableDir = Path.of(value);
+        case "--source" -> source = sourceMode(value);
+        case "--rounds" -> rounds = nonNegative(name, value);
+        case "--round-interval-ms" -> interval = Duration.ofMillis(nonNegative(name, value));
+        case "--seed" -> seed = number(name, value);
+        default -> throw new UsageException("unknown option " + name);
+      }
+    }
+    return new QuickstartOptions(tableDir, source, rounds, interval, seed);
+  }
+
+  private static SourceMode sourceMode(String value) {
+    try {
+      return SourceMode.valueOf(value.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--source must be auto, postgres or bundled, not '" + value + "'");
+    }
+  }
+
+  private static int nonNegative(String name, String value) {
+    long number = number(name, value);
+    if (number < 0 || number > Integer.MAX_VALUE) {
+      throw new UsageException(name + " must be a number from 0 to " + Integer.MAX_VALUE + ", not " + value);
+    }
+    return (int) number;
+  }
+
+  private static long number(String name, String value) {
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new UsageException(name + " must be a whole number, not '" + value + "'");
+    }
+  }
+}

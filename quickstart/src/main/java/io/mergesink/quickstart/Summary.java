@@ -1,0 +1,77 @@
+package io.mergesink.quickstart;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The demo's closing report: where the table is, its Delta version and rows against the source's,
+ * the Kafka offsets recorded in it, a sample of rows, and how to read it with Spark and DuckDB.
+ */
+final class Summary {
+  private final Progress progress;
+
+  Summary(Progress progress) {
+    this.progress = progress;
+  }
+
+  void print(DemoResult result, String sourceTable, List<List<String>> sample) {
+    String path = result.table().toString();
+    TableState state = result.state();
+    progress.plain("");
+    progress.plain("== MergeSink quickstart: summary ==");
+    progress.plain("Delta table:    " + path);
+    progress.plain("Delta version:  " + state.version());
+    progress.plain("Rows:           " + state.rows() + " (" + sourceTable + ": " + result.sourceRows() + " rows)"
+        + (result.caughtUp() && state.rows() == result.sourceRows() ? " - match" : ""));
+    progress.plain("Kafka offsets recorded in the table (Delta txn actions, app id "
+        + ConnectorConfigs.SINK_NAME + ":<topic>:<partition>):");
+    for (Map.Entry<Integer, Long> end : result.endOffsets().entrySet()) {
+      Long committed = state.committedOffsets().get(end.getKey());
+      progress.plain("  " + ChangeSource.TOPIC + "-" + end.getKey() + ": committed through offset "
+          + (committed == null ? "none" : committed) + " (topic end offset " + end.getValue() + ")");
+    }
+    if (!result.caughtUp()) {
+      progress.plain("  (the sink had not committed every event when the demo ended)");
+    }
+    if (!sample.isEmpty()) {
+      progress.plain("Sample (" + (sample.size() - 1) + " of " + state.rows() + " rows, by id):");
+      table(sample).forEach(line -> progress.plain("  " + line));
+    }
+    progress.plain("");
+    progress.plain("Read it with Spark (Delta Lake 3.x; e.g. pyspark --packages io.delta:delta-spark_2.12:3.3.0 "
+        + "--conf spark.sql.extensions=io.delta.sql.DeltaSparkSessionExtension "
+        + "--conf spark.sql.catalog.spark_catalog=org.apache.spark.sql.delta.catalog.DeltaCatalog):");
+    progress.plain("  spark.read.format(\"delta\").load(\"" + path + "\").show()");
+    progress.plain("Read it with DuckDB:");
+    progress.plain("  INSTALL delta; LOAD delta; SELECT * FROM delta_scan('" + path + "');");
+    progress.plain("");
+  }
+
+  /** Left-aligned columns separated by " | ", a rule under the header line. */
+  private static List<String> table(List<List<String>> lines) {
+    int columns = lines.get(0).size();
+    int[] widths = new int[columns];
+    for (List<String> line : lines) {
+      for (int i = 0; i < columns; i++) {
+        widths[i] = Math.max(widths[i], line.get(i).length());
+      }
+    }
+    List<String> out = new ArrayList<>();
+    for (List<String> line : lines) {
+      StringBuilder text = new StringBuilder();
+      for (int i = 0; i < columns; i++) {
+        text.append(i == 0 ? "" : " | ").append(String.format("%-" + widths[i] + "s", line.get(i)));
+      }
+      out.add(text.toString().stripTrailing());
+      if (out.size() == 1) {
+        StringBuilder rule = new StringBuilder();
+        for (int i = 0; i < columns; i++) {
+          rule.append(i == 0 ? "" : "-+-").append("-".repeat(widths[i]));
+        }
+        out.add(rule.toString());
+      }
+    }
+    return out;
+  }
+}
