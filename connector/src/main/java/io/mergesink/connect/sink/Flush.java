@@ -35,6 +35,7 @@ final class Flush {
   private final SinkMetrics metrics;
   private final boolean append;
   private final Set<PartitionState> fenced = new LinkedHashSet<>();
+  private final Set<String> committedTables = new LinkedHashSet<>();
   private Exception failure;
 
   Flush(TableCatalog catalog, SinkMetrics metrics, boolean append) {
@@ -75,6 +76,11 @@ final class Flush {
         partition.getKey().buffer().positionCommitted(partition.getKey().buffer().lastOffset());
       }
     }
+  }
+
+  /** The tables that took a commit in this cycle. */
+  Set<String> committedTables() {
+    return committedTables;
   }
 
   /** Partitions another task took over; their changes were not committed. */
@@ -129,6 +135,7 @@ final class Flush {
         position.getKey().recorded(table, position.getValue());
         position.getKey().buffer().committed(table);
       }
+      committedTables.add(table);
       return true;
     } catch (FencedException e) {
       metrics.fenced();

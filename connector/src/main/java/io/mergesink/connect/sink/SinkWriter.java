@@ -9,8 +9,12 @@ import io.mergesink.connect.decode.ChangeEvent;
 import io.mergesink.connect.decode.ChangeEvent.Op;
 import io.mergesink.connect.decode.DecoderOptions;
 import io.mergesink.connect.decode.RecordDecoder;
+import io.mergesink.connect.decode.SourceInfo;
+import io.mergesink.connect.route.RoutingException;
 import io.mergesink.connect.route.TableRouter;
 import io.mergesink.core.log.AddFile;
+import io.mergesink.core.maintenance.CompactionOptions;
+import io.mergesink.core.maintenance.CompactionResult;
 import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.storage.Storage;
@@ -45,6 +49,8 @@ public final class SinkWriter implements AutoCloseable {
   /** The file tag naming the partitions ({@code topic:partition,...}) a file was written for. */
   static final String PARTITIONS_TAG = "mergesink.partitions";
   private static final Logger LOG = LoggerFactory.getLogger(SinkWriter.class);
+  /** Compaction runs between commits; no run may hold ingestion up for longer than this. */
+  private static final java.time.Duration COMPACTION_TIME_BUDGET = java.time.Duration.ofSeconds(10);
 
   private final MergeSinkConfig config;
   private final SinkTaskContext context;
@@ -55,6 +61,7 @@ public final class SinkWriter implements AutoCloseable {
   private final TableCatalog catalog;
   private final BadRecordHandler badRecords;
   private final SinkMetrics metrics;
+  private final CompactionOptions compaction;
   private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
   private long lastCommitMillis = System.currentTimeMillis();
   private ConnectException fatal;
@@ -70,6 +77,11 @@ public final class SinkWriter implements AutoCloseable {
     this.catalog = new TableCatalog(storage, config, this::writerOptions);
     this.badRecords = new BadRecordHandler(config.errorTolerance(), context.errantRecordReporter());
     this.metrics = new SinkMetrics(context.pluginMetrics(), this::bufferedChanges);
+    this.compaction = CompactionOptions.defaults()
+        .withTargetFileSizeBytes(config.fileTargetSizeBytes())
+        .withMinSmallFiles(config.compactionMinFiles())
+        .withDeletedRatio(config.compactionDvRatio())
+        .withBudget(CompactionOptions.DEFAULT_MAX_BYTES_PER_RUN, CompactionOptions.DEFAULT_MAX_FILES_PER_RUN, COMPACTION_TIME_BUDGET);
   }
 
   /** Takes over {@code assigned}: reads each partition's position from the tables and seeks the consumer there. */
@@ -173,7 +185,17 @@ public final class SinkWriter implements AutoCloseable {
       buffer.advance(event.offset());
       return;
     }
-    String table = router.route(event);
+    String table;
+    try {
+      table = router.route(event);
+    } catch (RoutingException e) {
+      if (event.op() == Op.DELETE && event.source() == SourceInfo.NONE) {
+        // a tombstone: no source block to route by; the delete event before it removed the row
+        buffer.advance(event.offset());
+        return;
+      }
+      throw e;
+    }
     if (partition.isReplay(table, event.offset())) {
       metrics.replaySkipped();
       buffer.advance(event.offset());
@@ -219,12 +241,33 @@ public final class SinkWriter implements AutoCloseable {
     }
     Flush flush = new Flush(catalog, metrics, config.writeMode() == WriteMode.APPEND);
     flush.run(dirty);
+    if (config.compactionEnabled()) {
+      compact(flush.committedTables());
+    }
     if (!flush.fenced().isEmpty()) {
       rewind(flush.fenced());
     }
     if (flush.failure() != null && (mustSucceed && flush.fenced().isEmpty())) {
       throw new RetriableException("could not commit to the tables under " + config.tableRoot() + "; buffered changes are kept",
           flush.failure());
+    }
+  }
+
+  /**
+   * Compacts the tables just committed, each within the compaction budget. A failure only delays
+   * compaction: the tables are complete without it.
+   */
+  private void compact(Set<String> tables) {
+    for (String table : tables) {
+      try {
+        CompactionResult result = catalog.existing(table).compact(compaction);
+        if (result instanceof CompactionResult.Compacted compacted) {
+          LOG.info("Compacted table {} at version {}: {} files into {}, {} deleted rows purged", table, compacted.version(),
+              compacted.filesRemoved(), compacted.filesAdded(), compacted.rowsPurged());
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Compaction of table {} failed; it is retried after the next commit: {}", table, e.toString());
+      }
     }
   }
 

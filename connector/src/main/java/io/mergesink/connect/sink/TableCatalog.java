@@ -45,7 +45,7 @@ final class TableCatalog {
     this.config = config;
     this.audit = config.writeMode() == WriteMode.APPEND ? new AuditColumns() : null;
     this.writerOptions = writerOptions;
-    this.maxDepth = config.tableNameTemplate().toString().split("/", -1).length;
+    this.maxDepth = config.getString(MergeSinkConfig.TABLE_NAME_FORMAT).split("/", -1).length;
   }
 
   /** The names of all tables under the root, down to the depth {@code table.name.format} can produce. */
@@ -105,7 +105,8 @@ final class TableCatalog {
   }
 
   private TableSink open(String table, DeltaTable delta, Snapshot snapshot) {
-    TableSink sink = new TableSink(table, delta, snapshot, config.schemaEvolution(), keyColumns(null), audit, writerOptions.get());
+    TableSink sink = new TableSink(table, storage, delta, snapshot, config.schemaEvolution(), keyColumns(null), audit,
+        writerOptions.get());
     sinks.put(table, sink);
     return sink;
   }

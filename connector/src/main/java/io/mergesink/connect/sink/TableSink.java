@@ -11,8 +11,12 @@ import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
 import io.mergesink.core.merge.RowValidator;
 import io.mergesink.core.merge.TableWriter;
+import io.mergesink.core.maintenance.CompactionOptions;
+import io.mergesink.core.maintenance.CompactionResult;
+import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.KeyColumns;
 import io.mergesink.core.types.StructType;
@@ -35,6 +39,7 @@ final class TableSink {
   private final AuditColumns audit;
   private final Map<StructType, RowAligner> valueAligners = new HashMap<>();
   private final Map<StructType, RowAligner> keyAligners = new HashMap<>();
+  private final Storage storage;
   private final StructType keySchema;
   private WriterOptions writerOptions;
   private TableWriter writer;
@@ -43,9 +48,10 @@ final class TableSink {
   /**
    * @param audit the audit-row builder for append tables, null for upsert tables
    */
-  TableSink(String name, DeltaTable table, Snapshot snapshot, SchemaEvolution evolution, List<String> configuredKey,
-      AuditColumns audit, WriterOptions writerOptions) {
+  TableSink(String name, Storage storage, DeltaTable table, Snapshot snapshot, SchemaEvolution evolution,
+      List<String> configuredKey, AuditColumns audit, WriterOptions writerOptions) {
     this.name = name;
+    this.storage = storage;
     this.table = table;
     this.snapshot = snapshot;
     this.evolution = evolution;
@@ -114,6 +120,26 @@ final class TableSink {
     }
     CommitResult result = writer.commit(changes);
     snapshot = writer.snapshot();
+    return result;
+  }
+
+  /**
+   * Compacts the files of this task's partitions (DESIGN §4, issue "Table maintenance"): rewrites
+   * files whose deletion vectors hide too many rows and bin-packs small files, within the options'
+   * budget, in a commit of its own. The writer then reads that commit, so its key index points into
+   * the new files.
+   *
+   * @return the outcome; nothing happens before the first commit of this assignment
+   */
+  CompactionResult compact(CompactionOptions options) throws IOException {
+    if (writer == null) {
+      return new CompactionResult.NothingToCompact(snapshot.version());
+    }
+    CompactionOptions scoped = options.withScope(writerOptions.indexScope()).withParquet(writerOptions.parquet());
+    CompactionResult result = new Compactor(storage, scoped).compact(writer.snapshot());
+    if (result instanceof CompactionResult.Compacted) {
+      snapshot = writer.refresh();
+    }
     return result;
   }
 
