@@ -34,8 +34,10 @@ import org.apache.kafka.connect.data.Schema;
  *   <tr><td>io.debezium.time.ZonedTime</td><td>string (ISO-8601 as Debezium sends it)</td></tr>
  *   <tr><td>Connect Decimal</td><td>decimal(p, s) with p from {@code connect.decimal.precision}, else 38; a
  *       negative scale becomes scale 0 with p + |s| digits; p &gt; 38 → string (plain notation)</td></tr>
- *   <tr><td>io.debezium.data.VariableScaleDecimal</td><td>string (plain notation, the source's scale kept):
- *       Delta decimals have a fixed scale, and rounding would lose digits</td></tr>
+ *   <tr><td>io.debezium.data.VariableScaleDecimal</td><td>string (plain notation, with the scale the event
+ *       carries): Delta decimals have a fixed scale, and rounding would lose digits. Debezium's PostgreSQL
+ *       connector strips trailing zeros from these values, so PostgreSQL's {@code 1.50} arrives as
+ *       {@code 1.5} and {@code 100} as scale 0</td></tr>
  *   <tr><td>io.debezium.data.Json, Uuid, Xml, Enum, … (string-based)</td><td>string</td></tr>
  *   <tr><td>any other logical type</td><td>its physical type</td></tr>
  * </table>

@@ -1,0 +1,233 @@
+package io.mergesink.connect.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mergesink.connect.testing.Await;
+import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.connect.testing.TestPostgres;
+import io.mergesink.core.testing.KernelTables;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * A throwaway PostgreSQL, one Connect worker with a KRaft broker, Debezium's PostgreSQL connector
+ * registered from {@code config/debezium-postgres-source.json} and MergeSink from
+ * {@code config/mergesink-upsert.json}, each with only what points at the test's database and
+ * directories overridden. The caller closes it.
+ */
+final class EndToEnd implements AutoCloseable {
+  static final String SOURCE = "pg-source";
+  /** The sink connector's name: the prefix of its txn app ids. */
+  static final String SINK = "mergesink-upsert";
+  static final Duration CATCH_UP = Duration.ofMinutes(5);
+  private static final String TOPIC_PREFIX = "pg";
+  private static final String SCHEMA = "public";
+  private static final Path CONFIG_DIR = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent().resolve("config");
+  private static final String SOURCE_FILE = "debezium-postgres-source.json";
+  private static final String SINK_FILE = "mergesink-upsert.json";
+  /** Short, so the sink commits many times while the workload streams in. */
+  private static final String COMMIT_INTERVAL_MS = "500";
+  private static final long ADMIN_TIMEOUT_SECONDS = 30;
+  private static final Duration POLL = Duration.ofMillis(500);
+
+  private final TestPostgres postgres;
+  private final ConnectHarness connect;
+  private final Path tableRoot;
+
+  private EndToEnd(TestPostgres postgres, ConnectHarness connect, Path tableRoot) {
+    this.postgres = postgres;
+    this.connect = connect;
+    this.tableRoot = tableRoot;
+  }
+
+  /** Starts PostgreSQL and the Connect cluster; the sink writes its tables under {@code tableRoot}. */
+  static EndToEnd start(Path tableRoot) {
+    assertThat(TestPostgres.available())
+        .as("PostgreSQL server binaries under /usr/lib/postgresql/*/bin (apt-get install -y postgresql)")
+        .isTrue();
+    TestPostgres postgres = TestPostgres.start();
+    try {
+      return new EndToEnd(postgres, ConnectHarness.start(1), tableRoot);
+    } catch (RuntimeException | AssertionError e) {
+      postgres.close();
+      throw e;
+    }
+  }
+
+  TestPostgres postgres() {
+    return postgres;
+  }
+
+  ConnectHarness connect() {
+    return connect;
+  }
+
+  /** Registers the Debezium source and waits until its snapshot of both tables is in Kafka. */
+  void startSourceAndAwaitSnapshot() {
+    Map<String, String> config = configFile(SOURCE_FILE);
+    assertThat(config).containsEntry("plugin.name", "pgoutput").containsEntry("topic.prefix", TOPIC_PREFIX);
+    config.putAll(postgres.debeziumConnectionConfig());
+    connect.startConnector(SOURCE, config, 1);
+    for (String table : List.of(Workload.ACCOUNTS, Workload.LINE_ITEMS)) {
+      Await.until(Workload.snapshotEvents(table) + " snapshot events in " + topic(table), ConnectHarness.DEFAULT_TIMEOUT,
+          () -> topicExists(topic(table)) ? connect.recordCount(topic(table)) : -1L,
+          count -> count >= Workload.snapshotEvents(table));
+    }
+  }
+
+  /**
+   * Registers MergeSink. Its {@code topics.regex} subscription sees topics that exist when it
+   * starts (the consumer refreshes the pattern only every {@code metadata.max.age.ms}), so the
+   * source's topics must exist by now.
+   */
+  void startSink() {
+    Map<String, String> config = configFile(SINK_FILE);
+    assertThat(config).containsEntry("table.name.format", "${source.schema}/${source.table}")
+        .containsEntry("write.mode", "upsert");
+    config.put("table.root", tableRoot.toString());
+    config.put("commit.interval.ms", COMMIT_INTERVAL_MS);
+    connect.startConnector(SINK, config, Integer.parseInt(config.get("tasks.max")));
+  }
+
+  static String topic(String table) {
+    return TOPIC_PREFIX + "." + SCHEMA + "." + table;
+  }
+
+  /** Where {@code table.name.format=${source.schema}/${source.table}} puts the table. */
+  String tablePath(String table) {
+    return tableRoot.resolve(SCHEMA).resolve(table).toString();
+  }
+
+  /** The sink's recorded offset of the table's topic (partition 0), empty before its first commit. */
+  Optional<Long> txnVersion(String table) {
+    if (!Files.isDirectory(Path.of(tablePath(table), "_delta_log"))) {
+      return Optional.empty();
+    }
+    return KernelTables.txnVersion(tablePath(table), SINK + ":" + topic(table) + ":0");
+  }
+
+  /**
+   * Waits until the last record of each table's topic is the insert of {@link Workload#END_MARKER}:
+   * then every change before it is in Kafka (the source's producer keeps each partition's order).
+   */
+  void awaitEndOfStream() {
+    for (String table : List.of(Workload.ACCOUNTS, Workload.LINE_ITEMS)) {
+      Await.until("the end marker as the last record of " + topic(table), CATCH_UP,
+          () -> lastRecordKey(topic(table)), key -> key.filter(EndToEnd::isEndMarker).isPresent());
+    }
+  }
+
+  /**
+   * Waits until the sink holds, in each table, the last offset of the table's topic (partition 0)
+   * as its txn version.
+   */
+  void awaitCaughtUp() {
+    for (String table : List.of(Workload.ACCOUNTS, Workload.LINE_ITEMS)) {
+      long last = connect.endOffsets(topic(table)).get(new TopicPartition(topic(table), 0)) - 1;
+      Await.until("txn version " + last + " in " + tablePath(table), CATCH_UP, () -> txnVersion(table),
+          Optional.of(last)::equals);
+    }
+  }
+
+  /** The differences between each Delta table and its PostgreSQL table (see {@link TableDiff}); empty when equal. */
+  List<String> tableDifferences() {
+    List<String> problems = new ArrayList<>();
+    for (String table : List.of(Workload.ACCOUNTS, Workload.LINE_ITEMS)) {
+      String diff = TableDiff.compare(PostgresTable.read(postgres, table), tablePath(table));
+      if (!diff.isEmpty()) {
+        problems.add(diff);
+      }
+    }
+    return problems;
+  }
+
+  /** How many records the sink sent to its dead letter queue (0 when the topic does not exist). */
+  long deadLetters() {
+    String dlq = configFile(SINK_FILE).get("errors.deadletterqueue.topic.name");
+    return topicExists(dlq) ? connect.recordCount(dlq) : 0;
+  }
+
+  /** The first {@code count} records of the table's topic, decoded: (key, value) structs, value null for tombstones. */
+  List<Struct[]> records(String table, int count) {
+    List<Struct[]> records = new ArrayList<>();
+    for (ConsumerRecord<byte[], byte[]> record : connect.readRecords(topic(table), count)) {
+      records.add(new Struct[] {(Struct) connect.decodeKey(record).value(), (Struct) connect.decodeValue(record).value()});
+    }
+    return records;
+  }
+
+  @Override
+  public void close() {
+    try {
+      connect.close();
+    } finally {
+      postgres.close();
+    }
+  }
+
+  private Optional<Struct> lastRecordKey(String topic) {
+    TopicPartition partition = new TopicPartition(topic, 0);
+    try (KafkaConsumer<byte[], byte[]> consumer = connect.cluster().kafka().createConsumer(Map.of())) {
+      consumer.assign(List.of(partition));
+      consumer.seekToEnd(List.of(partition));
+      long end = consumer.position(partition);
+      if (end == 0) {
+        return Optional.empty();
+      }
+      consumer.seek(partition, end - 1);
+      for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+        return Optional.of((Struct) connect.decodeKey(record).value());
+      }
+      return Optional.empty();
+    }
+  }
+
+  /** Whether the first key column ({@code id}, {@code order_id}) is {@link Workload#END_MARKER}. */
+  private static boolean isEndMarker(Struct key) {
+    return ((Number) key.get(key.schema().fields().get(0))).longValue() == Workload.END_MARKER;
+  }
+
+  private boolean topicExists(String topic) {
+    try (Admin admin = connect.cluster().kafka().createAdminClient()) {
+      Set<String> topics = admin.listTopics().names().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      return topics.contains(topic);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot list topics: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while listing topics", e);
+    }
+  }
+
+  /** A deploy file of {@code config/} as the options map users register. */
+  private static Map<String, String> configFile(String name) {
+    Path file = CONFIG_DIR.resolve(name);
+    Map<String, String> config = new HashMap<>();
+    try {
+      JsonNode json = new ObjectMapper().readTree(file.toFile());
+      json.fields().forEachRemaining(field -> config.put(field.getKey(), field.getValue().asText()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+    return config;
+  }
+}
