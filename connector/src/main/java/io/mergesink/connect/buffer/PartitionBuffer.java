@@ -7,6 +7,7 @@ import io.mergesink.core.data.Row;
 import io.mergesink.core.data.Unchanged;
 import io.mergesink.core.types.StructType;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +85,7 @@ public final class PartitionBuffer {
         pending.grow(-1, -changeBytes(dropped));
       }
       pending.byKey.clear();
+      pending.replacedUpserts.clear();
       pending.truncatedAt = OptionalLong.of(event.offset());
       return;
     }
@@ -91,6 +93,9 @@ public final class PartitionBuffer {
     ChangeEvent merged = event.op() == Op.UPSERT ? mergeUnchanged(event, previous, pending) : event;
     if (previous != null) {
       pending.grow(-1, -changeBytes(previous));
+      if (previous.op() == Op.UPSERT && merged.op() == Op.DELETE) {
+        pending.replacedUpserts.put(event.key(), previous);
+      }
     }
     pending.byKey.put(event.key(), merged);
     pending.grow(1, changeBytes(merged));
@@ -209,8 +214,17 @@ public final class PartitionBuffer {
         + SizeEstimator.estimate(event.value());
   }
 
-  /** {@code event} with its unchanged columns filled from the change it replaces, where there is one. */
+  /**
+   * {@code event} with its unchanged columns filled from the change it replaces, where there is
+   * one: the earlier upsert of its key, or, at the end of a primary-key change, the last upsert of
+   * the previous key (even if a delete of that key replaced it since).
+   */
   private static ChangeEvent mergeUnchanged(ChangeEvent event, ChangeEvent previous, PendingTable pending) {
+    ChangeEvent source = previous;
+    if (source == null && event.previousKey() != null) {
+      ChangeEvent old = pending.byKey.get(event.previousKey());
+      source = old != null && old.op() == Op.UPSERT ? old : pending.replacedUpserts.get(event.previousKey());
+    }
     Object[] values = null;
     Row row = event.value();
     StructType schema = event.valueSchema();
@@ -219,19 +233,19 @@ public final class PartitionBuffer {
         continue;
       }
       Object replacement;
-      if (previous == null) {
+      if (source == null) {
         if (pending.truncatedAt.isEmpty()) {
           continue; // the table's live row, if any, supplies it at merge time
         }
         replacement = null; // truncated in this batch: no live row remains
-      } else if (previous.op() == Op.DELETE) {
+      } else if (source.op() == Op.DELETE) {
         replacement = null;
       } else {
-        int index = previous.valueSchema().indexOf(schema.field(i).name());
+        int index = source.valueSchema().indexOf(schema.field(i).name());
         if (index < 0) {
           continue;
         }
-        replacement = previous.value().get(index);
+        replacement = source.value().get(index);
       }
       if (values == null) {
         values = row.toArray();
@@ -241,13 +255,14 @@ public final class PartitionBuffer {
     if (values == null) {
       return event;
     }
-    return new ChangeEvent(event.op(), event.key(), event.keySchema(), Row.of(values), schema, event.source(),
-        event.timestampMs(), event.sinkTopic(), event.topic(), event.partition(), event.offset(), event.sourceOp());
+    return event.with(event.op(), event.key(), event.keySchema(), Row.of(values), schema, event.previousKey());
   }
 
   /** One table's pending state. */
   private final class PendingTable {
     final Map<Row, ChangeEvent> byKey = new LinkedHashMap<>();
+    /** Upserts a later delete replaced: the old row of a primary-key change that ends in this buffer. */
+    final Map<Row, ChangeEvent> replacedUpserts = new HashMap<>();
     final List<ChangeEvent> log = new ArrayList<>();
     OptionalLong truncatedAt = OptionalLong.empty();
     long changes;

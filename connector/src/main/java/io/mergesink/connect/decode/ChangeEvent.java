@@ -23,6 +23,9 @@ import java.util.Objects;
  *       record (before any transform renamed the topic); offsets in tables refer to these.
  *   <li>{@code sourceOp}: the operation as the source named it ({@code c}, {@code r}, {@code u},
  *       {@code d}, {@code t}), recorded in append tables' {@code _op} column.
+ *   <li>{@code previousKey}: for the upsert that ends a primary-key change, the key the row had
+ *       before (Debezium's {@code __debezium.oldkey} header), so unchanged (TOAST) columns can be
+ *       taken from the old row; null otherwise.
  * </ul>
  */
 public record ChangeEvent(
@@ -37,7 +40,8 @@ public record ChangeEvent(
     String topic,
     int partition,
     long offset,
-    String sourceOp) {
+    String sourceOp,
+    Row previousKey) {
 
   /** {@link #timestampMs} when neither the event nor the Kafka record has a timestamp. */
   public static final long NO_TIMESTAMP = -1L;
@@ -74,6 +78,18 @@ public record ChangeEvent(
     if (value != null && value.size() != valueSchema.size()) {
       throw new IllegalArgumentException("value of " + value.size() + " columns does not match schema " + valueSchema);
     }
+  }
+
+  /** An event that is not the end of a primary-key change. */
+  public ChangeEvent(Op op, Row key, StructType keySchema, Row value, StructType valueSchema, SourceInfo source, long timestampMs,
+      String sinkTopic, String topic, int partition, long offset, String sourceOp) {
+    this(op, key, keySchema, value, valueSchema, source, timestampMs, sinkTopic, topic, partition, offset, sourceOp, null);
+  }
+
+  /** This event with its key, row and previous key replaced (e.g. aligned to a table's schema). */
+  public ChangeEvent with(Op newOp, Row newKey, StructType newKeySchema, Row newValue, StructType newValueSchema, Row newPreviousKey) {
+    return new ChangeEvent(newOp, newKey, newKeySchema, newValue, newValueSchema, source, timestampMs, sinkTopic, topic, partition,
+        offset, sourceOp, newPreviousKey);
   }
 
   /** An event that only advances the position. */

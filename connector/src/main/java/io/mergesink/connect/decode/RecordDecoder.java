@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +52,7 @@ public final class RecordDecoder {
   static final String TS_MS = "ts_ms";
   static final String FLATTENED_DELETED = "__deleted";
   static final String FLATTENED_OP = "__op";
+  static final String OLD_KEY_HEADER = "__debezium.oldkey";
   private static final String DELETE_OP = "d";
   private static final String UPDATE_OP = "u";
 
@@ -295,7 +297,31 @@ public final class RecordDecoder {
       String sourceOp) {
     return new ChangeEvent(op, key.row(), key.schema(), value == null ? null : value.row(),
         value == null ? null : value.schema(), source, timestamp, record.topic(), record.originalTopic(),
-        record.originalKafkaPartition(), record.originalKafkaOffset(), sourceOp);
+        record.originalKafkaPartition(), record.originalKafkaOffset(), sourceOp,
+        op == Op.UPSERT ? previousKey(record, key) : null);
+  }
+
+  /**
+   * The key the row had before a primary-key change, from Debezium's {@code __debezium.oldkey}
+   * header (a struct, or a map after the worker's header converter), in the order and types of
+   * {@code key}; null when there is none or it does not have the key's columns.
+   */
+  private Row previousKey(SinkRecord record, TypedRow key) {
+    Header header = record.headers().lastWithName(OLD_KEY_HEADER);
+    if (header == null || !(header.value() instanceof Struct || header.value() instanceof Map<?, ?>)) {
+      return null;
+    }
+    TypedRow old = toRow(record, header.value(), OLD_KEY_HEADER + " header");
+    Object[] values = new Object[key.schema().size()];
+    for (int i = 0; i < values.length; i++) {
+      int index = old.schema().indexOf(key.schema().field(i).name());
+      Object value = index < 0 ? null : KeyValues.as(key.schema().field(i).type(), old.row().get(index));
+      if (value == null) {
+        return null;
+      }
+      values[i] = value;
+    }
+    return Row.of(values);
   }
 
   private static ChangeEvent skip(SinkRecord record) {

@@ -40,7 +40,7 @@ final class ChangeSetAssembler {
       }
       for (ChangeEvent event : latest.values()) {
         if (event.op() == Op.UPSERT) {
-          builder.upsert(sink.refit(event.valueSchema(), event.value()));
+          builder.upsert(sink.refit(event.valueSchema(), event.value()), event.previousKey());
         } else {
           builder.delete(event.key());
         }

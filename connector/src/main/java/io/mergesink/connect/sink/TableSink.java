@@ -80,15 +80,12 @@ final class TableSink {
   ChangeEvent prepare(ChangeEvent event) throws IOException {
     if (audit != null) {
       Row row = fit(audit.schema(event), audit.row(event));
-      return new ChangeEvent(Op.UPSERT, Row.of(), StructType.of(), row, snapshot.schema(), event.source(), event.timestampMs(),
-          event.sinkTopic(), event.topic(), event.partition(), event.offset(), event.sourceOp());
+      return event.with(Op.UPSERT, Row.of(), StructType.of(), row, snapshot.schema(), null);
     }
     return switch (event.op()) {
-      case UPSERT -> new ChangeEvent(Op.UPSERT, key(event), keySchema(), fit(event.valueSchema(), event.value()),
-          snapshot.schema(), event.source(), event.timestampMs(), event.sinkTopic(), event.topic(), event.partition(),
-          event.offset(), event.sourceOp());
-      case DELETE -> new ChangeEvent(Op.DELETE, key(event), keySchema(), null, null, event.source(), event.timestampMs(),
-          event.sinkTopic(), event.topic(), event.partition(), event.offset(), event.sourceOp());
+      case UPSERT -> event.with(Op.UPSERT, key(event.keySchema(), event.key()), keySchema(), fit(event.valueSchema(), event.value()),
+          snapshot.schema(), event.previousKey() == null ? null : key(event.keySchema(), event.previousKey()));
+      case DELETE -> event.with(Op.DELETE, key(event.keySchema(), event.key()), keySchema(), null, null, null);
       default -> event;
     };
   }
@@ -183,8 +180,8 @@ final class TableSink {
     return aligned;
   }
 
-  private Row key(ChangeEvent event) {
-    return aligner(keyAligners, event.keySchema(), keySchema()).align(event.key());
+  private Row key(StructType schema, Row key) {
+    return aligner(keyAligners, schema, keySchema()).align(key);
   }
 
   /** The primary key columns; they never change, since schema evolution only adds nullable columns. */

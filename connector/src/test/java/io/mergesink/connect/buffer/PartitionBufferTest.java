@@ -62,6 +62,20 @@ class PartitionBufferTest {
   }
 
   @Test
+  void aPrimaryKeyChangeTakesUnchangedValuesFromTheOldKeysRow() {
+    PartitionBuffer buffer = buffer();
+    buffer.add("t", upsert(0, 1, "a", "long bio"));
+    buffer.add("t", delete(1, 1));
+    buffer.add("t", upsert(2, 5, "a", Unchanged.VALUE).with(Op.UPSERT, Row.of(5L), KEY, Row.of(5L, "a", Unchanged.VALUE), VALUE,
+        Row.of(1L)));
+    buffer.add("t", upsert(3, 7, "c", Unchanged.VALUE).with(Op.UPSERT, Row.of(7L), KEY, Row.of(7L, "c", Unchanged.VALUE), VALUE,
+        Row.of(6L))); // the old key's row is not in the buffer: the table's live row of key 6 decides
+
+    assertThat(buffer.drain().tables().get(0).changes()).extracting(ChangeEvent::value)
+        .containsExactly(null, Row.of(5L, "a", "long bio"), Row.of(7L, "c", Unchanged.VALUE));
+  }
+
+  @Test
   void unchangedToastValuesComeFromTheEarlierUpsertOrBecomeNullAfterADelete() {
     PartitionBuffer buffer = buffer();
     buffer.add("t", upsert(0, 1, "a", "long bio"));

@@ -75,6 +75,16 @@ class RecordDecoderTest {
   }
 
   @Test
+  void theCreateEndingAPrimaryKeyChangeNamesTheOldKey() {
+    SinkRecord record = load("pg-create.json", TOPIC, 2, 41);
+    // as the worker's SimpleHeaderConverter hands the header over: a map, numbers widened
+    record.headers().add("__debezium.oldkey", java.util.Map.of("id", 7L), null);
+
+    assertThat(DEFAULT.decode(record).previousKey()).isEqualTo(Row.of(7));
+    assertThat(DEFAULT.decode(load("pg-create.json", TOPIC, 2, 42)).previousKey()).isNull();
+  }
+
+  @Test
   void toastPlaceholdersAsTextBytesAndArraysBecomeUnchanged() {
     ChangeEvent event = DEFAULT.decode(load("pg-update-toast.json", TOPIC, 0, 42));
 

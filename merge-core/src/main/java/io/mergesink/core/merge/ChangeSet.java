@@ -3,6 +3,7 @@ package io.mergesink.core.merge;
 import io.mergesink.core.data.Row;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,9 @@ import java.util.Map;
  *       per Kafka partition). A change set may hold txns only.
  * </ul>
  *
+ * <p>An upsert that ends a primary-key change may name the key the row had before: columns it
+ * marks {@link io.mergesink.core.data.Unchanged} take the values of that key's live row.
+ *
  * <p>A change set may also {@code truncate}: every live row of the table is removed first, then
  * the upserts are written (deletes have nothing left to delete).
  *
@@ -31,8 +35,11 @@ public final class ChangeSet {
   private final List<Row> deletes;
   private final Map<String, Long> txnVersions;
   private final boolean truncate;
+  private final Map<Integer, Row> previousKeys;
 
-  private ChangeSet(List<Row> upserts, List<Row> deletes, Map<String, Long> txnVersions, boolean truncate) {
+  private ChangeSet(List<Row> upserts, List<Row> deletes, Map<String, Long> txnVersions, boolean truncate,
+      Map<Integer, Row> previousKeys) {
+    this.previousKeys = Collections.unmodifiableMap(previousKeys);
     this.upserts = Collections.unmodifiableList(upserts);
     this.deletes = Collections.unmodifiableList(deletes);
     this.txnVersions = Collections.unmodifiableMap(txnVersions);
@@ -53,6 +60,11 @@ public final class ChangeSet {
 
   public Map<String, Long> txnVersions() {
     return txnVersions;
+  }
+
+  /** The key the row of {@code upserts().get(index)} had before a primary-key change, or null. */
+  public Row previousKey(int index) {
+    return previousKeys.get(index);
   }
 
   /** Whether every live row of the table is removed before the upserts apply. */
@@ -76,8 +88,20 @@ public final class ChangeSet {
     private List<Row> deletes = new ArrayList<>();
     private Map<String, Long> txnVersions = new LinkedHashMap<>();
     private boolean truncate;
+    private Map<Integer, Row> previousKeys = new HashMap<>();
 
     private Builder() {}
+
+    /**
+     * An upsert ending a primary-key change: its unchanged columns take the values of the live row
+     * of {@code previousKey} (null: an ordinary upsert).
+     */
+    public Builder upsert(Row row, Row previousKey) {
+      if (previousKey != null) {
+        previousKeys.put(upserts.size(), previousKey);
+      }
+      return upsert(row);
+    }
 
     /** Removes every live row of the table before the upserts apply. */
     public Builder truncate() {
@@ -101,7 +125,8 @@ public final class ChangeSet {
     }
 
     public ChangeSet build() {
-      ChangeSet changeSet = new ChangeSet(upserts, deletes, txnVersions, truncate);
+      ChangeSet changeSet = new ChangeSet(upserts, deletes, txnVersions, truncate, previousKeys);
+      previousKeys = new HashMap<>();
       upserts = new ArrayList<>();
       deletes = new ArrayList<>();
       txnVersions = new LinkedHashMap<>();

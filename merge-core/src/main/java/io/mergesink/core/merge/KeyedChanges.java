@@ -11,7 +11,13 @@ import java.util.Set;
  * A validated change set with the key of every change extracted: {@code upsertKeys[i]} is the key
  * of {@code upserts.get(i)}, {@code deleteKeys[i]} of {@code deletes.get(i)}.
  */
-record KeyedChanges(List<Row> upserts, Row[] upsertKeys, Row[] deleteKeys, boolean hasUnchangedValues) {
+record KeyedChanges(List<Row> upserts, Row[] upsertKeys, Row[] deleteKeys, boolean hasUnchangedValues, ChangeSet source) {
+
+  /** The key the row of upsert {@code index} had before a primary-key change, or null. */
+  Row previousKey(int index) {
+    return source.previousKey(index);
+  }
+
 
   /**
    * Validates {@code changes} against the table schema and its key.
@@ -44,7 +50,7 @@ record KeyedChanges(List<Row> upserts, Row[] upsertKeys, Row[] deleteKeys, boole
       }
       checkKey(tableRoot, keySchema, deleteKeys[i], seen);
     }
-    return new KeyedChanges(upserts, upsertKeys, deleteKeys, hasUnchanged);
+    return new KeyedChanges(upserts, upsertKeys, deleteKeys, hasUnchanged, changes);
   }
 
   /**
@@ -62,7 +68,7 @@ record KeyedChanges(List<Row> upserts, Row[] upsertKeys, Row[] deleteKeys, boole
         throw new InvalidChangeSetException(tableRoot, "row " + row + ": " + problem);
       }
     }
-    return new KeyedChanges(changes.upserts(), new Row[0], new Row[0], false);
+    return new KeyedChanges(changes.upserts(), new Row[0], new Row[0], false, changes);
   }
 
   static StructType keySchema(StructType schema, int[] keyOrdinals) {

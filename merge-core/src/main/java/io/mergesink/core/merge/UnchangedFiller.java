@@ -18,7 +18,8 @@ import java.util.Map;
 
 /**
  * Replaces {@link Unchanged#VALUE} markers in upserts with the values of the live rows they replace
- * (null where the key has no live row). Reads only the files holding such rows, once each.
+ * (for an upsert ending a primary-key change without a row of its own, the row of its previous
+ * key; null where there is none). Reads only the files holding such rows, once each.
  */
 final class UnchangedFiller {
   private UnchangedFiller() {}
@@ -33,6 +34,10 @@ final class UnchangedFiller {
         continue;
       }
       long location = index.anyLocation(changes.upsertKeys()[i]);
+      Row previousKey = changes.previousKey(i);
+      if (location == KeyIndex.NO_LOCATION && previousKey != null) {
+        location = index.anyLocation(previousKey);
+      }
       if (location == KeyIndex.NO_LOCATION) {
         filled.set(i, merge(upserts.get(i), null));
       } else {

@@ -73,6 +73,19 @@ class DeltaTableTest {
   }
 
   @Test
+  void aPrimaryKeyChangeKeepsTheUnchangedColumnsOfTheOldRow() throws Exception {
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
+    table.createIfAbsent(new TableSpec(SCHEMA, List.of("tenant", "id"), MergeStrategy.DELETION_VECTORS, Map.of()));
+    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
+    String large = "y".repeat(50_000);
+    writer.commit(ChangeSet.builder().upsert(Row.of("a", 1, large, 1L)).build());
+
+    writer.commit(ChangeSet.builder().delete(Row.of("a", 1)).upsert(Row.of("a", 2, Unchanged.VALUE, 2L), Row.of("a", 1)).build());
+
+    assertThat(KernelTables.readRows(table.root())).containsExactly(Row.of("a", 2, large, 2L));
+  }
+
+  @Test
   void upsertsNeedAPrimaryKey() throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
     table.createIfAbsent(new TableSpec(SCHEMA, List.of(), MergeStrategy.APPEND, Map.of()));
