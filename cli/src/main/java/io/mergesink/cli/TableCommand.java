@@ -3,7 +3,7 @@ package io.mergesink.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.mergesink.core.snapshot.Snapshot;
-import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.storage.Storages;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
 import java.io.IOException;
@@ -50,9 +50,7 @@ abstract class TableCommand implements Callable<Integer> {
 
   Storage storage() {
     if (storage == null) {
-      org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
-      hadoop.forEach(conf::set);
-      storage = new HadoopStorage(conf);
+      storage = Storages.forRoot(tablePath, hadoop);
     }
     return storage;
   }

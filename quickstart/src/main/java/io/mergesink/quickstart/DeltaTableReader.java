@@ -4,7 +4,7 @@ import io.mergesink.core.data.Row;
 import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.TableNotFoundException;
-import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.types.DataType;
 import io.mergesink.core.types.PrimitiveType;
@@ -42,7 +42,7 @@ final class DeltaTableReader {
   DeltaTableReader(Path tablePath, String connectorName, String topic) {
     this.tablePath = tablePath;
     this.appIdPrefix = connectorName + ":" + topic + ":";
-    this.table = DeltaTable.forPath(HadoopStorage.withDefaults(), tablePath.toString());
+    this.table = DeltaTable.forPath(new LocalStorage(), tablePath.toString());
   }
 
   Path path() {
