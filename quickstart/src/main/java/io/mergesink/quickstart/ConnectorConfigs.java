@@ -1,5 +1,6 @@
 package io.mergesink.quickstart;
 
+import io.mergesink.localpg.LocalPostgres;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

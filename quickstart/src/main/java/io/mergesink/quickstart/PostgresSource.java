@@ -1,5 +1,6 @@
 package io.mergesink.quickstart;
 
+import io.mergesink.localpg.LocalPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -24,6 +25,8 @@ final class PostgresSource implements ChangeSource {
   private static final String DELETE = "DELETE FROM orders WHERE id = ?";
   private static final Duration STREAMING_TIMEOUT = Duration.ofSeconds(60);
 
+  /** The demo's database; the source connector's topics are {@code shop.public.<table>}. */
+  static final String DATABASE = "shop";
   private LocalPostgres postgres;
   private Connection connection;
   private long events;
@@ -37,7 +40,7 @@ final class PostgresSource implements ChangeSource {
 
   @Override
   public void start(LocalConnect connect, List<Order> initial) {
-    postgres = LocalPostgres.start();
+    postgres = LocalPostgres.start(DATABASE);
     postgres.execute(DDL);
     try {
       connection = postgres.connect();
@@ -112,7 +115,7 @@ final class PostgresSource implements ChangeSource {
 
   @Override
   public String sourceTableName() {
-    return "PostgreSQL table " + LocalPostgres.DATABASE + ".public.orders";
+    return "PostgreSQL table " + DATABASE + ".public.orders";
   }
 
   /** Closes the demo's connection, stops the server and deletes its directory. */

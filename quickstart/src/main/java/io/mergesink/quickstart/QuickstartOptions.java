@@ -1,5 +1,6 @@
 package io.mergesink.quickstart;
 
+import io.mergesink.localpg.LocalPostgres;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.mergesink.quickstart;
 
+import io.mergesink.localpg.LocalPostgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 

@@ -1,12 +1,13 @@
 package io.mergesink.connect.e2e;
 
+import io.mergesink.connect.testing.SourceDatabase;
+import io.mergesink.localpg.LocalPostgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mergesink.connect.testing.Await;
 import io.mergesink.connect.testing.ConnectHarness;
-import io.mergesink.connect.testing.TestPostgres;
 import io.mergesink.core.testing.KernelTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,11 +50,11 @@ final class EndToEnd implements AutoCloseable {
   private static final long ADMIN_TIMEOUT_SECONDS = 30;
   private static final Duration POLL = Duration.ofMillis(500);
 
-  private final TestPostgres postgres;
+  private final LocalPostgres postgres;
   private final ConnectHarness connect;
   private final Path tableRoot;
 
-  private EndToEnd(TestPostgres postgres, ConnectHarness connect, Path tableRoot) {
+  private EndToEnd(LocalPostgres postgres, ConnectHarness connect, Path tableRoot) {
     this.postgres = postgres;
     this.connect = connect;
     this.tableRoot = tableRoot;
@@ -61,10 +62,10 @@ final class EndToEnd implements AutoCloseable {
 
   /** Starts PostgreSQL and the Connect cluster; the sink writes its tables under {@code tableRoot}. */
   static EndToEnd start(Path tableRoot) {
-    assertThat(TestPostgres.available())
+    assertThat(LocalPostgres.available())
         .as("PostgreSQL server binaries under /usr/lib/postgresql/*/bin (apt-get install -y postgresql)")
         .isTrue();
-    TestPostgres postgres = TestPostgres.start();
+    LocalPostgres postgres = LocalPostgres.start(SourceDatabase.NAME);
     try {
       return new EndToEnd(postgres, ConnectHarness.start(1), tableRoot);
     } catch (RuntimeException | AssertionError e) {
@@ -73,7 +74,7 @@ final class EndToEnd implements AutoCloseable {
     }
   }
 
-  TestPostgres postgres() {
+  LocalPostgres postgres() {
     return postgres;
   }
 

@@ -1,6 +1,6 @@
 package io.mergesink.connect.e2e;
 
-import io.mergesink.connect.testing.TestPostgres;
+import io.mergesink.localpg.LocalPostgres;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
@@ -40,7 +40,7 @@ record PostgresTable(String name, StructType schema, List<String> keyColumns, Li
    * @throws IllegalStateException naming the table when it cannot be read or has a column type
    *     without a written-down representation
    */
-  static PostgresTable read(TestPostgres postgres, String name) {
+  static PostgresTable read(LocalPostgres postgres, String name) {
     try (Connection connection = postgres.connect()) {
       connection.setAutoCommit(false);
       connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);

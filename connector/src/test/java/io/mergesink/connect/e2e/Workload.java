@@ -1,6 +1,6 @@
 package io.mergesink.connect.e2e;
 
-import io.mergesink.connect.testing.TestPostgres;
+import io.mergesink.localpg.LocalPostgres;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -60,10 +60,10 @@ final class Workload {
   private static final String UPDATE_ACCOUNT = "UPDATE accounts SET balance = ?, ratio = ?::numeric, score = ?,"
       + " name = ?, attrs = ?::jsonb, updated = ?, tags = ? WHERE id = ?";
 
-  private final TestPostgres postgres;
+  private final LocalPostgres postgres;
   private final Random random;
 
-  Workload(TestPostgres postgres, long seed) {
+  Workload(LocalPostgres postgres, long seed) {
     this.postgres = postgres;
     this.random = new Random(seed);
   }

@@ -1,6 +1,6 @@
 /**
  * End-to-end integration tests with real Debezium: a throwaway PostgreSQL
- * ({@link io.mergesink.connect.testing.TestPostgres}), Debezium's PostgreSQL connector (pgoutput) and
+ * ({@link io.mergesink.localpg.LocalPostgres}), Debezium's PostgreSQL connector (pgoutput) and
  * MergeSink in one embedded Connect cluster, both configured from the deploy files in {@code config/}.
  * After the sink has caught up, every Delta table read by Delta Kernel must equal its PostgreSQL
  * table, each column converted to the sink's in-memory representation ({@link

@@ -1,5 +1,6 @@
 package io.mergesink.connect.testing;
 
+import io.mergesink.localpg.LocalPostgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
@@ -34,15 +35,15 @@ class DebeziumSourceIT {
   private static final Path SOURCE_FILE =
       Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent().resolve("config/debezium-postgres-source.json");
 
-  private static TestPostgres postgres;
+  private static LocalPostgres postgres;
   private static ConnectHarness connect;
 
   @BeforeAll
   static void startServers() {
-    assertThat(TestPostgres.available())
+    assertThat(LocalPostgres.available())
         .as("PostgreSQL server binaries under /usr/lib/postgresql/*/bin (apt-get install -y postgresql)")
         .isTrue();
-    postgres = TestPostgres.start();
+    postgres = LocalPostgres.start(SourceDatabase.NAME);
     connect = ConnectHarness.start(1);
   }
 

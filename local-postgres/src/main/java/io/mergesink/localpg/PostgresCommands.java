@@ -1,4 +1,4 @@
-package io.mergesink.connect.testing;
+package io.mergesink.localpg;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs PostgreSQL server programs ({@code initdb}, {@code pg_ctl}) from one {@code bin} directory,
- * as another OS user through {@code runuser -u <user> --} when one is given (the tests run as root
- * and PostgreSQL refuses root), otherwise as the current user.
+ * as another OS user through {@code runuser -u <user> --} when one is given (PostgreSQL refuses
+ * to run as root), otherwise as the current user. A copy of the connector tests' helper of
+ * the same name: main code cannot use test classes.
  */
 final class PostgresCommands {
   private static final long COMMAND_TIMEOUT_SECONDS = 120;

@@ -1,4 +1,4 @@
-package io.mergesink.connect.testing;
+package io.mergesink.localpg;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Comparator;
@@ -22,25 +23,24 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * A throwaway PostgreSQL server for tests: its own cluster in a temp directory, listening on
+ * A throwaway PostgreSQL server for the quickstart and the tests: its own cluster in a temp directory, listening on
  * 127.0.0.1 at a free port, with {@code wal_level=logical} so Debezium can stream from it.
  *
  * <p>It runs the server binaries of the newest {@code /usr/lib/postgresql/<major>/bin} (Debian's
  * {@code postgresql} package; {@code .ci/run} installs it). PostgreSQL refuses to run as root, so
- * when the tests run as root every server command runs as the {@code postgres} OS user through
+ * when it runs as root every server command runs as the {@code postgres} OS user through
  * {@code runuser}; otherwise as the current user. The system cluster is never touched.
  *
- * <p>On start it creates the database {@value #DATABASE} owned by the user {@value #USER}
+ * <p>On start it creates the given database owned by the user {@value #USER}
  * (password {@value #PASSWORD}, {@code LOGIN REPLICATION}): the role Debezium connects as. It
  * owns the database and the tables it creates, so Debezium may create a filtered publication.
  *
  * <p>The caller owns the instance and must {@link #close()} it: that stops the server
- * ({@code pg_ctl stop -m immediate}) and deletes its directory.
+ * ({@code pg_ctl stop -m immediate}) and deletes its directory. A shutdown hook does the same if the
+ * JVM exits first.
  */
-public final class TestPostgres implements AutoCloseable {
-  /** Database created for the test; owned by {@link #USER}. */
-  public static final String DATABASE = "inventory";
-  /** Login role with {@code REPLICATION} for Debezium and the test's own SQL. */
+public final class LocalPostgres implements AutoCloseable {
+  /** Login role with {@code REPLICATION} for Debezium and the caller's own SQL. */
   public static final String USER = "debezium";
   /** Password of {@link #USER}. */
   public static final String PASSWORD = "dbz";
@@ -59,9 +59,12 @@ public final class TestPostgres implements AutoCloseable {
   private final PostgresCommands commands;
   private final int port;
   private final String superuserPassword;
+  private final String database;
+  private final Thread stopOnExit = new Thread(this::close, "stop-local-postgres");
   private boolean closed;
 
-  private TestPostgres(Path baseDir, PostgresCommands commands, int port, String superuserPassword) {
+  private LocalPostgres(Path baseDir, PostgresCommands commands, int port, String superuserPassword, String database) {
+    this.database = database;
     this.baseDir = baseDir;
     this.dataDir = baseDir.resolve("data");
     this.commands = commands;
@@ -85,26 +88,28 @@ public final class TestPostgres implements AutoCloseable {
     try (Stream<Path> versions = Files.list(INSTALL_ROOT)) {
       return versions.map(version -> version.resolve("bin"))
           .filter(bin -> Files.isExecutable(bin.resolve("initdb")) && Files.isExecutable(bin.resolve("pg_ctl")))
-          .max(Comparator.comparing(TestPostgres::majorVersion));
+          .max(Comparator.comparing(LocalPostgres::majorVersion));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + INSTALL_ROOT, e);
     }
   }
 
   /**
-   * Creates, configures and starts a new cluster, then creates {@link #USER} and {@link #DATABASE}.
+   * Creates, configures and starts a new cluster, then creates {@link #USER} and {@link #database()}.
    *
    * @throws IllegalStateException when no server binaries are installed (the message says how to
    *     install them) or a server command fails (the message has its output)
    */
-  public static TestPostgres start() {
+  public static LocalPostgres start(String database) {
     Path bin = binDir().orElseThrow(() -> new IllegalStateException("no PostgreSQL server binaries: expected "
-        + INSTALL_ROOT + "/<version>/bin/initdb; install them with 'apt-get install -y postgresql' (.ci/run does)"));
+        + INSTALL_ROOT + "/<version>/bin/initdb; install them with 'apt-get install -y postgresql'"));
     Path baseDir = createBaseDir();
     PostgresCommands commands = new PostgresCommands(bin, baseDir, runAsUser());
     commands.handOver(baseDir);
-    TestPostgres postgres = new TestPostgres(baseDir, commands, freePort(), UUID.randomUUID().toString());
+    LocalPostgres postgres = new LocalPostgres(baseDir, commands, freePort(), UUID.randomUUID().toString(), database);
     try {
+      // the server must not outlive the JVM, even one ended by a second Ctrl-C
+      Runtime.getRuntime().addShutdownHook(postgres.stopOnExit);
       postgres.initAndStart();
       postgres.createUserAndDatabase();
       return postgres;
@@ -118,17 +123,22 @@ public final class TestPostgres implements AutoCloseable {
     return HOST;
   }
 
+  /** The database created on start, owned by {@link #USER}. */
+  public String database() {
+    return database;
+  }
+
   public int port() {
     return port;
   }
 
-  /** JDBC URL of {@link #DATABASE}. */
+  /** JDBC URL of {@link #database()}. */
   public String jdbcUrl() {
-    return jdbcUrl(DATABASE);
+    return jdbcUrl(database);
   }
 
   /**
-   * A new JDBC connection to {@link #DATABASE} as {@link #USER}; the caller closes it.
+   * A new JDBC connection to {@link #database()} as {@link #USER}; the caller closes it.
    *
    * @throws SQLException when the server refuses the connection
    */
@@ -137,7 +147,7 @@ public final class TestPostgres implements AutoCloseable {
   }
 
   /**
-   * Runs each statement as {@link #USER} in {@link #DATABASE}, autocommitted one by one.
+   * Runs each statement as {@link #USER} in {@link #database()}, autocommitted one by one.
    *
    * @throws IllegalStateException naming the statement that failed
    */
@@ -156,6 +166,23 @@ public final class TestPostgres implements AutoCloseable {
   }
 
   /**
+   * Runs {@code sql}, a query of one row with one number, as {@link #USER} and returns the number.
+   *
+   * @throws IllegalStateException naming the query that failed
+   */
+  public long queryLong(String sql) {
+    try (Connection connection = connect(); Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery(sql)) {
+      if (!result.next()) {
+        throw new IllegalStateException("query returned no row on " + jdbcUrl() + ": " + sql);
+      }
+      return result.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException("query failed on " + jdbcUrl() + ": " + sql + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
    * The connection options of Debezium's PostgreSQL connector for this server (hostname, port,
    * user, password, dbname); the caller adds the rest.
    */
@@ -165,17 +192,27 @@ public final class TestPostgres implements AutoCloseable {
     config.put("database.port", Integer.toString(port));
     config.put("database.user", USER);
     config.put("database.password", PASSWORD);
-    config.put("database.dbname", DATABASE);
+    config.put("database.dbname", database);
     return config;
   }
 
-  /** Stops the server at once ({@code -m immediate}) and deletes its directory. Idempotent. */
+  /**
+   * Stops the server at once ({@code -m immediate}: a fast shutdown would wait for Debezium's
+   * replication connection) and deletes its directory. Idempotent.
+   */
   @Override
-  public void close() {
+  public synchronized void close() {
     if (closed) {
       return;
     }
     closed = true;
+    if (Thread.currentThread() != stopOnExit) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(stopOnExit);
+      } catch (IllegalStateException e) {
+        // the JVM is shutting down: the hook runs, finds the server closed, and returns
+      }
+    }
     try {
       if (Files.exists(dataDir.resolve("postmaster.pid"))) {
         commands.run("pg_ctl", "stop", "-D", dataDir.toString(), "-m", "immediate", "-w");
@@ -187,7 +224,7 @@ public final class TestPostgres implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "TestPostgres[" + jdbcUrl() + ", dir=" + baseDir + "]";
+    return "LocalPostgres[" + jdbcUrl() + ", dir=" + baseDir + "]";
   }
 
   private void initAndStart() {
@@ -198,7 +235,7 @@ public final class TestPostgres implements AutoCloseable {
         "--auth-local=trust", "--auth-host=scram-sha-256", "--encoding=UTF8", "--locale=C", "--no-sync");
     String settings = String.join("\n",
         "",
-        "# added by " + TestPostgres.class.getName(),
+        "# added by " + LocalPostgres.class.getName(),
         "listen_addresses = '" + HOST + "'",
         "port = " + port,
         "unix_socket_directories = '" + baseDir + "'",
@@ -220,9 +257,9 @@ public final class TestPostgres implements AutoCloseable {
     try (Connection connection = DriverManager.getConnection(url, SUPERUSER, superuserPassword);
         Statement statement = connection.createStatement()) {
       statement.execute("CREATE ROLE " + USER + " WITH LOGIN REPLICATION PASSWORD '" + PASSWORD + "'");
-      statement.execute("CREATE DATABASE " + DATABASE + " OWNER " + USER);
+      statement.execute("CREATE DATABASE " + database + " OWNER " + USER);
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot create role " + USER + " and database " + DATABASE + " on " + url
+      throw new IllegalStateException("cannot create role " + USER + " and database " + database + " on " + url
           + ": " + e.getMessage() + "; server log: " + baseDir.resolve("server.log"), e);
     }
   }
