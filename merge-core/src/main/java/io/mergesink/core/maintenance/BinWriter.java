@@ -16,11 +16,11 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Writes the rows of one bin into new files in the bins' directory. A bin is planned to fit the
- * target size, so normally one file comes out; only a file passing {@link #ROLL_OVER_FACTOR} times
- * the target (the live-size estimate was far off) is closed and another started. Rolling at the
- * target itself would turn one bin into several small files that the next run packs again. Outputs are {@code add}s with {@code dataChange=false} and the bin's partition values and
- * tags.
+ * Writes the rows of one bin into one new file in the bin's directory. A bin is planned to fit the
+ * target size, so its file does too, up to the error of the live-size estimate; never splitting a
+ * bin guarantees that every run turns several files into one, so repeated runs converge instead of
+ * re-packing their own output. Outputs are {@code add}s with {@code dataChange=false} and the bin's
+ * partition values and tags.
  *
  * <p>Not thread-safe. {@link #finish()} closes the last file; after a failure or an abandoned
  * commit the caller deletes {@link #writtenPaths()} (a crash leaves them to vacuum).
@@ -28,14 +28,12 @@ import java.util.UUID;
 final class BinWriter {
   private static final String FILE_PREFIX = "part-";
   private static final String FILE_SUFFIX = ".parquet";
-  static final int ROLL_OVER_FACTOR = 2;
 
   private final Storage storage;
   private final String tableRoot;
   private final String relativeDirectory;
   private final StructType schema;
   private final ParquetWriteOptions parquet;
-  private final long targetFileSizeBytes;
   private final CompactionBin bin;
   private final List<AddFile> finished = new ArrayList<>();
   private final List<String> writtenPaths = new ArrayList<>();
@@ -47,20 +45,16 @@ final class BinWriter {
    *     for the root (partitioned tables keep their partition directory)
    */
   BinWriter(Storage storage, String tableRoot, String relativeDirectory, StructType schema, ParquetWriteOptions parquet,
-      long targetFileSizeBytes, CompactionBin bin) {
+      CompactionBin bin) {
     this.storage = storage;
     this.tableRoot = tableRoot;
     this.relativeDirectory = relativeDirectory;
     this.schema = schema;
     this.parquet = parquet;
-    this.targetFileSizeBytes = targetFileSizeBytes;
     this.bin = bin;
   }
 
   void write(Row row) throws IOException {
-    if (current != null && current.bytesWritten() >= ROLL_OVER_FACTOR * targetFileSizeBytes) {
-      closeCurrent();
-    }
     if (current == null) {
       String name = FILE_PREFIX + UUID.randomUUID() + "." + parquet.compression().toLowerCase(Locale.ROOT) + FILE_SUFFIX;
       currentRelativePath = relativeDirectory.isEmpty() ? name : relativeDirectory + "/" + name;

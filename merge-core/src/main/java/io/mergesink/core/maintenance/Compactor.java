@@ -136,8 +136,7 @@ public final class Compactor {
         if (binsDone > 0 && System.nanoTime() - start > options.maxDuration().toNanos()) {
           break;
         }
-        BinWriter writer = new BinWriter(storage, snapshot.tableRoot(), directoryOf(bin.files().get(0)), dataSchema, options.parquet(),
-            options.targetFileSizeBytes(), bin);
+        BinWriter writer = new BinWriter(storage, snapshot.tableRoot(), directoryOf(bin.files().get(0)), dataSchema, options.parquet(), bin);
         try {
           for (AddFile file : bin.files()) {
             rowsWritten += copyLiveRows(snapshot.tableRoot(), file, dataSchema, writer);
