@@ -62,8 +62,15 @@ final class TableAudit {
     long lost = model.keySet().stream().filter(id -> !seen.containsKey(id)).count();
     long extra = seen.keySet().stream().filter(id -> !model.containsKey(id)).count();
     Result result = new Result(rows.size(), lost, duplicated, stale + extra);
+    List<String> examples = new ArrayList<>();
+    for (Row row : rows) {
+      long id = (Long) row.get(0);
+      if (examples.size() < 5 && !row.equals(model.get(id))) {
+        examples.add("id " + id + ": table " + row + ", model " + model.get(id));
+      }
+    }
     String context = scenario + " (table " + path + ")";
-    assertThat(new HashSet<>(rows)).as(context + ": rows read by Delta Kernel equal the model; " + result)
+    assertThat(new HashSet<>(rows)).as(context + ": rows read by Delta Kernel equal the model; " + result + "; e.g. " + examples)
         .isEqualTo(new HashSet<>(model.values()));
     assertThat(result.lost()).as(context + ": rows lost").isZero();
     assertThat(result.duplicated()).as(context + ": rows duplicated").isZero();
