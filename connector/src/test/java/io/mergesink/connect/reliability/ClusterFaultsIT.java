@@ -160,7 +160,7 @@ class ClusterFaultsIT {
 
   private void awaitFirstCommit(Path root, String topic, String connector) {
     Await.until("a first commit of " + connector, CATCH_UP, () -> Files.exists(root.resolve(topic).resolve("_delta_log"))
-        && KernelTables.latestVersion(root.resolve(topic).toString()) > 1);
+        && KernelTables.latestVersion(root.resolve(topic).toString()) >= 1);
   }
 
   private void awaitCaughtUp(Path root, String topic, String connector) {
