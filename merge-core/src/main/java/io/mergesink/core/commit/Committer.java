@@ -25,6 +25,7 @@ import java.util.Set;
  * <ul>
  *   <li>it moved one of our txn app ids: we are fenced ({@link FencedException});
  *   <li>it removed or re-marked a file we read, or changed metadata or protocol: {@link CommitOutcome.Replan};
+ *   <li>we read the whole table (a truncate) and it added or removed data: {@link CommitOutcome.Replan};
  *   <li>anything else (appends, other files, other txns): retry at the next version.
  * </ul>
  */
@@ -59,7 +60,7 @@ public final class Committer {
       if (storage.writeIfAbsent(LogPaths.commitFile(root, version), entry)) {
         return new CommitOutcome.Committed(version, attempt);
       }
-      String reason = conflictWith(root, version, loader.readCommit(root, version), staged.readFiles(), ownAppIds);
+      String reason = conflictWith(root, version, loader.readCommit(root, version), staged, ownAppIds);
       if (reason != null) {
         return new CommitOutcome.Replan(loader.update(base), reason);
       }
@@ -69,8 +70,10 @@ public final class Committer {
   }
 
   /** Null when {@code winner} leaves our plan valid; otherwise why we must plan again. */
-  private static String conflictWith(String root, long version, List<Action> winner, Set<String> readFiles, Set<String> ownAppIds)
+  private static String conflictWith(String root, long version, List<Action> winner, StagedCommit staged, Set<String> ownAppIds)
       throws FencedException {
+    Set<String> readFiles = staged.readFiles();
+    boolean readWholeTable = staged.reads() == StagedCommit.Reads.WHOLE_TABLE;
     for (Action action : winner) {
       if (action instanceof SetTransaction txn && ownAppIds.contains(txn.appId())) {
         throw new FencedException(root, txn.appId(), version, "txn version " + txn.version());
@@ -79,6 +82,9 @@ public final class Committer {
     for (Action action : winner) {
       if (action instanceof Metadata || action instanceof Protocol) {
         return "version " + version + " changed the table's metadata or protocol";
+      }
+      if (readWholeTable && (action instanceof AddFile || action instanceof RemoveFile)) {
+        return "version " + version + " changed the data of the table this commit replaces";
       }
       if (action instanceof RemoveFile remove && readFiles.contains(remove.path())) {
         return "version " + version + " removed or re-marked " + remove.path();

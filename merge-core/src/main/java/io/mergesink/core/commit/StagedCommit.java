@@ -14,14 +14,34 @@ import java.util.Set;
  * @param writtenFiles absolute paths of files written for this commit; deleted when it is abandoned
  * @param operation the {@code commitInfo.operation} name
  * @param metrics the {@code commitInfo.operationMetrics}
+ * @param reads what the plan depends on: only {@code readFiles}, or every live row of the table
  */
 public record StagedCommit(
-    List<Action> actions, Set<String> readFiles, List<String> writtenFiles, String operation, java.util.Map<String, String> metrics) {
+    List<Action> actions, Set<String> readFiles, List<String> writtenFiles, String operation, java.util.Map<String, String> metrics,
+    Reads reads) {
+
+  /** What a plan read, and so which concurrent commits invalidate it. */
+  public enum Reads {
+    /** The files in {@code readFiles}: a concurrent commit removing or re-marking one of them invalidates the plan. */
+    LISTED_FILES,
+    /**
+     * The whole table (a truncate): any concurrent commit that adds or removes data invalidates
+     * the plan, since the new rows would survive it.
+     */
+    WHOLE_TABLE
+  }
 
   public StagedCommit {
     actions = List.copyOf(actions);
     readFiles = Set.copyOf(readFiles);
     writtenFiles = List.copyOf(writtenFiles);
     metrics = java.util.Map.copyOf(metrics);
+    java.util.Objects.requireNonNull(reads, "reads");
+  }
+
+  /** A commit whose plan read only {@code readFiles}. */
+  public StagedCommit(
+      List<Action> actions, Set<String> readFiles, List<String> writtenFiles, String operation, java.util.Map<String, String> metrics) {
+    this(actions, readFiles, writtenFiles, operation, metrics, Reads.LISTED_FILES);
   }
 }

@@ -49,7 +49,7 @@ final class TruncateMerge implements MergeOperation {
       long bytes = added.stream().mapToLong(AddFile::size).sum();
       MergeCounts counts = new MergeCounts(changes.upserts().size(), removedRows, added.size(), snapshot.files().size(), 0, bytes);
       StagedCommit commit = new StagedCommit(actions, snapshot.files().keySet(), roller.writtenPaths(), OPERATION,
-          counts.asOperationMetrics());
+          counts.asOperationMetrics(), StagedCommit.Reads.WHOLE_TABLE);
       return new PlannedMerge(commit, delta, counts);
     } catch (IOException | RuntimeException e) {
       roller.discard();

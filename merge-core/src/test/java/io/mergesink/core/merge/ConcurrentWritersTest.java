@@ -150,6 +150,23 @@ class ConcurrentWritersTest {
     assertThat(KernelTables.readRows(table.root())).contains(ours).doesNotContain(other);
   }
 
+  @Test
+  void truncateCommittedAfterAConcurrentAppendRemovesTheAppendedRowsToo() throws Exception {
+    DeltaTable table = newTable();
+    Random random = new Random(12);
+    TableWriter truncating = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
+    truncating.commit(ChangeSet.builder().upsert(MergeModelTest.row(1, 1, random)).build());
+    // another writer inserts a new key; the truncating writer's snapshot does not have its file
+    table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS))
+        .commit(ChangeSet.builder().upsert(MergeModelTest.row(2, 1, random)).build());
+    Row afterTruncate = MergeModelTest.row(3, 1, random);
+
+    CommitResult result = truncating.commit(ChangeSet.builder().truncate().upsert(afterTruncate).txn("app:t:0", 1).build());
+
+    assertThat(result.replans()).as("the appended file invalidates a plan that read the whole table").isEqualTo(1);
+    assertThat(KernelTables.readRows(table.root())).containsExactly(afterTruncate);
+  }
+
   private DeltaTable newTable() throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
     table.createIfAbsent(new TableSpec(MergeModelTest.SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, Map.of()));

@@ -1,0 +1,130 @@
+package io.mergesink.connect.reliability;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The faults {@link FaultyFileSystem} injects: a static, test-controlled list of rules ("fail the
+ * 2nd create of a path matching {@code _delta_log/\d+\.json}"). Static because Hadoop instantiates
+ * file systems itself; tests {@link #reset()} it before and after use.
+ *
+ * <p>After a {@link Effect#CRASH} the plan is "dead" until {@link #reset()}: every further file
+ * system call throws {@link SimulatedCrash}, as nothing more happens in a killed process.
+ */
+final class FaultPlan {
+  /** The message Linux gives for ENOSPC. */
+  static final String DISK_FULL_MESSAGE = "No space left on device";
+
+  /** Where in a file's life a fault fires. */
+  enum Step {
+    /** Opening the file for writing: nothing is written. */
+    CREATE,
+    /** The second write call (or the close, for a file written in one call): part of the file is on disk. */
+    WRITE,
+    /** After the file was completely written and closed: it is there, but the writer sees a failure. */
+    AFTER_CLOSE
+  }
+
+  /** What a fault does. */
+  enum Effect {
+    IO_ERROR,
+    DISK_FULL,
+    CRASH
+  }
+
+  /**
+   * Fires at the {@code nth} (1-based) {@code step} on a path matching {@code path}, then
+   * {@code repeat - 1} more times on the following matches.
+   */
+  record Fault(Step step, Pattern path, int nth, int repeat, Effect effect) {
+    static Fault of(Step step, String pathRegex, int nth, Effect effect) {
+      return new Fault(step, Pattern.compile(pathRegex), nth, 1, effect);
+    }
+
+    Fault times(int count) {
+      return new Fault(step, path, nth, count, effect);
+    }
+  }
+
+  /** A commit file ({@code _delta_log/<version>.json}). */
+  static final String COMMIT = "_delta_log/\\d{20}\\.json$";
+  /** A checkpoint ({@code _delta_log/<version>.checkpoint.parquet}). */
+  static final String CHECKPOINT = "_delta_log/\\d{20}\\.checkpoint\\.parquet$";
+  /** A deletion vector file. */
+  static final String DV_FILE = "/deletion_vector_[^/]+\\.bin$";
+  /** A data file. */
+  static final String DATA_FILE = "/part-[^/]+\\.parquet$";
+
+  private static final List<Rule> RULES = new ArrayList<>();
+  private static final List<String> FIRED = new ArrayList<>();
+  private static String deadSince;
+
+  private FaultPlan() {}
+
+  static synchronized void add(Fault fault) {
+    RULES.add(new Rule(fault));
+  }
+
+  /** Forgets every rule and revives the file system (a restarted process). */
+  static synchronized void reset() {
+    RULES.clear();
+    FIRED.clear();
+    deadSince = null;
+  }
+
+  /** The faults that fired, as "effect step path", in order. */
+  static synchronized List<String> fired() {
+    return List.copyOf(FIRED);
+  }
+
+  /** Whether every rule has fired as often as it was told to. */
+  static synchronized boolean exhausted() {
+    return RULES.stream().allMatch(rule -> rule.remaining == 0);
+  }
+
+  /** Throws when the process is dead; called on every file system operation. */
+  static synchronized void checkAlive(String operation, String path) {
+    if (deadSince != null) {
+      throw new SimulatedCrash(operation + " " + path + " after the process died at " + deadSince);
+    }
+  }
+
+  /** Applies the first rule due at {@code step} of {@code path}. */
+  static synchronized void at(Step step, String path) throws IOException {
+    checkAlive(step.name(), path);
+    for (Rule rule : RULES) {
+      if (rule.remaining == 0 || rule.fault.step() != step || !rule.fault.path().matcher(path).find()) {
+        continue;
+      }
+      rule.seen++;
+      if (rule.seen < rule.fault.nth()) {
+        continue;
+      }
+      rule.remaining--;
+      String where = step + " " + path;
+      FIRED.add(rule.fault.effect() + " " + where);
+      switch (rule.fault.effect()) {
+        case IO_ERROR -> throw new IOException("injected I/O error at " + where);
+        case DISK_FULL -> throw new IOException(DISK_FULL_MESSAGE + " (injected at " + where + ")");
+        case CRASH -> {
+          deadSince = where;
+          throw new SimulatedCrash(where);
+        }
+        default -> throw new IllegalStateException("unknown effect " + rule.fault.effect());
+      }
+    }
+  }
+
+  private static final class Rule {
+    final Fault fault;
+    int seen;
+    int remaining;
+
+    Rule(Fault fault) {
+      this.fault = fault;
+      this.remaining = fault.repeat();
+    }
+  }
+}

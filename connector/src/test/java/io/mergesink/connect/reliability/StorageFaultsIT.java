@@ -1,0 +1,81 @@
+package io.mergesink.connect.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mergesink.connect.reliability.FaultPlan.Effect;
+import io.mergesink.connect.reliability.FaultPlan.Fault;
+import io.mergesink.connect.reliability.FaultPlan.Step;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * I/O errors and a full disk while writing data files, deletion vectors, commits and checkpoints
+ * (DESIGN §10): each fault repeats a few times in a row, then the storage recovers. The task keeps
+ * its changes buffered and retries (a full buffer makes {@code put} throw a retriable error, so
+ * Connect redelivers); afterwards the table is complete and every file the log references exists.
+ *
+ * <p>Commits and checkpoints are published put-if-absent, which on the local file system is a hard
+ * link (all or nothing); faults on them are injected before the file appears or after it is
+ * complete, never half-way (see the report on non-local put-if-absent).
+ */
+class StorageFaultsIT {
+  private static final int PARTITIONS = 3;
+  private static final int KEYS = 500;
+  private static final int BUFFER_RECORDS = 60;
+  private static final int BATCH = 30;
+  private static final int REPEAT = 3;
+
+  @TempDir Path tables;
+
+  @BeforeEach
+  @AfterEach
+  void resetFaults() {
+    FaultPlan.reset();
+  }
+
+  static Stream<Arguments> faults() {
+    return Stream.of(
+        Arguments.of("I/O error creating a data file", Fault.of(Step.CREATE, FaultPlan.DATA_FILE, 3, Effect.IO_ERROR)),
+        Arguments.of("disk full writing a data file", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 3, Effect.DISK_FULL)),
+        Arguments.of("I/O error closing a data file", Fault.of(Step.AFTER_CLOSE, FaultPlan.DATA_FILE, 3, Effect.IO_ERROR)),
+        Arguments.of("disk full creating a deletion vector", Fault.of(Step.CREATE, FaultPlan.DV_FILE, 2, Effect.DISK_FULL)),
+        Arguments.of("I/O error writing a deletion vector", Fault.of(Step.WRITE, FaultPlan.DV_FILE, 2, Effect.IO_ERROR)),
+        Arguments.of("disk full creating a commit", Fault.of(Step.CREATE, FaultPlan.COMMIT, 4, Effect.DISK_FULL)),
+        Arguments.of("I/O error after a commit was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.COMMIT, 4, Effect.IO_ERROR)),
+        Arguments.of("disk full creating a checkpoint", Fault.of(Step.CREATE, FaultPlan.CHECKPOINT, 1, Effect.DISK_FULL)),
+        Arguments.of("I/O error after a checkpoint was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.CHECKPOINT, 1, Effect.IO_ERROR)),
+        Arguments.of("disk full writing _last_checkpoint", Fault.of(Step.WRITE, "_delta_log/_last_checkpoint$", 1, Effect.DISK_FULL)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("faults")
+  void taskRetriesAndTheTableIsCompleteAfterRecovery(String name, Fault fault) {
+    long seed = Workloads.seed("storage fault " + name);
+    Random random = new Random(seed);
+    RecordLog log = new RecordLog(Workloads.TOPIC, PARTITIONS);
+    Workloads.mixed(log, KEYS, random);
+    FaultPlan.add(fault.times(REPEAT));
+    TaskDriver task = new TaskDriver("task-0", Workloads.faultyConfig(tables, BUFFER_RECORDS), log, new HashMap<>());
+    task.open(log.topicPartitions());
+
+    task.runToEnd(BATCH, 2_000);
+    assertThat(FaultPlan.exhausted()).as("the fault fired " + REPEAT + " times: " + FaultPlan.fired()).isTrue();
+    Workloads.changes(log, KEYS, 300, random);
+    task.runToEnd(BATCH, 2_000);
+    task.stop();
+
+    Map<TopicPartition, Long> ends = log.endOffsets();
+    TableAudit.check("storage fault: " + name + " seed " + seed, tables.resolve(Workloads.TOPIC), log.model(), ends,
+        Workloads.CONNECTOR);
+  }
+}

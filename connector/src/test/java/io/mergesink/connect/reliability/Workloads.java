@@ -1,0 +1,88 @@
+package io.mergesink.connect.reliability;
+
+import io.mergesink.connect.MergeSinkConnector;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+
+/** Sink configurations and change workloads the reliability scenarios share. */
+final class Workloads {
+  static final String TOPIC = "pg.public.customers";
+  static final String CONNECTOR = "mergesink";
+  /** Commits come from full buffers and preCommit only, so a scenario runs the same way every time. */
+  static final String NEVER_BY_TIMER_MS = "3600000";
+
+  private Workloads() {}
+
+  /**
+   * A sink writing tables under {@code root} through {@link FaultyFileSystem}, committing every
+   * {@code bufferRecords} records (and at preCommit), with a checkpoint every 4 commits.
+   */
+  static Map<String, String> faultyConfig(Path root, int bufferRecords) {
+    Map<String, String> config = localConfig(root, bufferRecords);
+    config.put("table.root", FaultyFileSystem.SCHEME + "://" + root.toAbsolutePath());
+    config.put(FaultyFileSystem.implOption(), FaultyFileSystem.class.getName());
+    return config;
+  }
+
+  /** The same sink on plain local paths (commits published with hard links). */
+  static Map<String, String> localConfig(Path root, int bufferRecords) {
+    Map<String, String> config = new HashMap<>();
+    config.put("name", CONNECTOR);
+    config.put("connector.class", MergeSinkConnector.class.getName());
+    config.put("topics", TOPIC);
+    config.put("table.root", root.toAbsolutePath().toString());
+    config.put("commit.interval.ms", NEVER_BY_TIMER_MS);
+    config.put("buffer.max.records", Integer.toString(bufferRecords));
+    config.put("checkpoint.interval", "4");
+    return config;
+  }
+
+  /** Inserts of {@code keys} keys, then updates, deletes (half with tombstones), re-inserts and bursts on hot keys. */
+  static void mixed(RecordLog log, int keys, Random random) {
+    for (long id = 0; id < keys; id++) {
+      log.upsert(id);
+    }
+    changes(log, keys, keys, random);
+  }
+
+  /** {@code count} random changes over {@code keys} keys, skewed to low ids: updates, deletes, key changes. */
+  static void changes(RecordLog log, int keys, int count, Random random) {
+    for (int i = 0; i < count; i++) {
+      long id = skewed(keys, random);
+      int dice = random.nextInt(20);
+      if (dice < 13) {
+        log.upsert(id);
+      } else if (dice < 17) {
+        if (log.model().containsKey(id)) {
+          log.delete(id, random.nextBoolean());
+        } else {
+          log.upsert(id);
+        }
+      } else {
+        log.changeKey(id, keys + random.nextInt(keys));
+      }
+    }
+  }
+
+  /** A key in [0, keys) where low ids are far more likely (a few hot customers). */
+  static long skewed(int keys, Random random) {
+    double u = random.nextDouble();
+    return (long) (keys * u * u * u);
+  }
+
+  /** The seed for a randomised scenario: {@code -Dsoak.seed} when given, else a fresh one; printed for replay. */
+  static long seed(String scenario) {
+    String given = System.getProperty("soak.seed");
+    long seed = given == null || given.isBlank() ? System.nanoTime() : Long.parseLong(given.trim());
+    System.out.printf("RELIABILITY scenario=%s seed=%d (replay with -Dsoak.seed=%d)%n", scenario, seed, seed);
+    return seed;
+  }
+
+  static Map<String, String> with(Map<String, String> config, String key, String value) {
+    Map<String, String> copy = new HashMap<>(config);
+    copy.put(key, value);
+    return copy;
+  }
+}

@@ -1,0 +1,91 @@
+package io.mergesink.connect.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mergesink.core.testing.KernelTables;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A zombie task (DESIGN §5): task A stalls with changes of partition 0 buffered, Connect moves the
+ * partition to task B, which commits newer changes of the same keys; when A wakes up, its commit
+ * of partition 0 is refused (fenced), its stale changes never reach the table, and once Connect
+ * revokes the partition from A, nothing is lost or doubled.
+ */
+class ZombieTaskIT {
+  private static final int KEYS = 400;
+  private static final int BATCH = 50;
+
+  @TempDir Path tables;
+
+  @Test
+  void staleTaskIsFencedAndItsBufferedChangesNeverLand() {
+    long seed = Workloads.seed("zombie");
+    Random random = new Random(seed);
+    RecordLog log = new RecordLog(Workloads.TOPIC, 2);
+    TopicPartition p0 = new TopicPartition(Workloads.TOPIC, 0);
+    TopicPartition p1 = new TopicPartition(Workloads.TOPIC, 1);
+    Map<String, String> config = Workloads.localConfig(tables, 100_000);
+    Map<TopicPartition, Long> group = new HashMap<>();
+    for (long id = 0; id < KEYS; id++) {
+      log.upsert(id);
+    }
+
+    TaskDriver zombie = new TaskDriver("task-A", config, log, group);
+    zombie.open(List.of(p0, p1));
+    zombie.runToEnd(BATCH, 100);
+    long committedByZombie = log.endOffset(0) - 1;
+    // A polls updates of every key but stalls before committing them.
+    for (long id = 0; id < KEYS; id++) {
+      log.upsert(id);
+    }
+    while (zombie.poll(BATCH) > 0) {
+      // buffer only
+    }
+
+    // Its partitions move on: B owns partition 0 now and writes newer versions of the same keys.
+    TaskDriver successor = new TaskDriver("task-B", config, log, group);
+    successor.open(List.of(p0));
+    Workloads.changes(log, KEYS, 600, random);
+    successor.runToEnd(BATCH, 200);
+    Optional<Long> successorPosition = txn(p0);
+    assertThat(successorPosition).as("B committed partition 0").hasValueSatisfying(v -> assertThat(v).isGreaterThan(committedByZombie));
+
+    // A wakes up and commits: partition 0 is refused, its stale rows stay out.
+    zombie.preCommit();
+    assertThat(txn(p0)).as("the zombie's commit of partition 0 is fenced").isEqualTo(successorPosition);
+    Map<Long, io.mergesink.core.data.Row> rowsOfP0 = new HashMap<>();
+    KernelTables.readRows(tables.resolve(Workloads.TOPIC).toString()).stream()
+        .filter(row -> log.partitionOf((Long) row.get(0)) == 0)
+        .forEach(row -> rowsOfP0.put((Long) row.get(0), row));
+    Map<Long, io.mergesink.core.data.Row> modelOfP0 = new HashMap<>();
+    log.model().forEach((id, row) -> {
+      if (log.partitionOf(id) == 0) {
+        modelOfP0.put(id, row);
+      }
+    });
+    assertThat(rowsOfP0).as("partition 0's rows are B's, none of the zombie's stale versions").isEqualTo(modelOfP0);
+
+    // Connect finally revokes partition 0 from A; A keeps partition 1, both read to the end.
+    zombie.close(List.of(p0));
+    Workloads.changes(log, KEYS, 300, random);
+    zombie.runToEnd(BATCH, 200);
+    successor.runToEnd(BATCH, 200);
+    zombie.stop();
+    successor.stop();
+
+    TableAudit.check("zombie seed " + seed, tables.resolve(Workloads.TOPIC), log.model(), log.endOffsets(), Workloads.CONNECTOR);
+  }
+
+  private Optional<Long> txn(TopicPartition partition) {
+    return KernelTables.txnVersion(tables.resolve(Workloads.TOPIC).toString(),
+        Workloads.CONNECTOR + ":" + partition.topic() + ":" + partition.partition());
+  }
+}
