@@ -43,10 +43,12 @@ class CommitCrashIT {
     return Stream.of(
         Arguments.of("data file half written", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 4, Effect.CRASH)),
         Arguments.of("files written, before the log entry", Fault.of(Step.CREATE, FaultPlan.COMMIT, 4, Effect.CRASH)),
+        Arguments.of("log entry half written", Fault.of(Step.WRITE, FaultPlan.COMMIT, 4, Effect.CRASH)),
         Arguments.of("log entry written, before preCommit", Fault.of(Step.AFTER_CLOSE, FaultPlan.COMMIT, 4, Effect.CRASH)),
         Arguments.of("deletion vector file half written", Fault.of(Step.WRITE, FaultPlan.DV_FILE, 2, Effect.CRASH)),
         Arguments.of("deletion vector written, before the log entry", Fault.of(Step.AFTER_CLOSE, FaultPlan.DV_FILE, 2, Effect.CRASH)),
         Arguments.of("before the checkpoint", Fault.of(Step.CREATE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
+        Arguments.of("checkpoint half written", Fault.of(Step.WRITE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
         Arguments.of("checkpoint written, before _last_checkpoint", Fault.of(Step.AFTER_CLOSE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
         Arguments.of("_last_checkpoint half written", Fault.of(Step.WRITE, "_delta_log/_last_checkpoint$", 1, Effect.CRASH)));
   }

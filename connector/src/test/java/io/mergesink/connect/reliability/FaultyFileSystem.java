@@ -61,10 +61,11 @@ public final class FaultyFileSystem extends FilterFileSystem {
   public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize, short replication,
       long blockSize, Progressable progress) throws IOException {
     String path = f.toUri().getPath();
-    FaultPlan.at(Step.CREATE, path);
+    String published = publishedPath(path);
+    FaultPlan.at(Step.CREATE, published);
     recordCreated(path);
     FSDataOutputStream out = super.create(f, permission, overwrite, bufferSize, replication, blockSize, progress);
-    return new FSDataOutputStream(new FaultyStream(out, path), statistics);
+    return new FSDataOutputStream(new FaultyStream(out, published, !published.equals(path)), statistics);
   }
 
   @Override
@@ -94,8 +95,24 @@ public final class FaultyFileSystem extends FilterFileSystem {
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
     FaultPlan.checkAlive("rename", src.toString());
-    return super.rename(src, dst);
+    boolean renamed = super.rename(src, dst);
+    if (renamed) {
+      FaultPlan.at(Step.AFTER_CLOSE, dst.toUri().getPath());
+    }
+    return renamed;
   }
+
+  /**
+   * The path a file being written will be visible at: HadoopStorage writes commits and checkpoints
+   * to a temporary {@code .<name>.<uuid>.tmp} and renames it, so faults aimed at the commit apply
+   * to its temporary file while written, and to the rename as "completely written".
+   */
+  static String publishedPath(String path) {
+    return TEMPORARY.matcher(path).replaceFirst("/$1");
+  }
+
+  private static final java.util.regex.Pattern TEMPORARY =
+      java.util.regex.Pattern.compile("/\\.([^/]+)\\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.tmp$");
 
   @Override
   public boolean mkdirs(Path f, FsPermission permission) throws IOException {
@@ -107,12 +124,15 @@ public final class FaultyFileSystem extends FilterFileSystem {
   private static final class FaultyStream extends OutputStream {
     private final OutputStream out;
     private final String path;
+    private final boolean publishedByRename;
     private int writeCalls;
     private boolean closed;
 
-    FaultyStream(OutputStream out, String path) {
+    /** @param publishedByRename a temporary file: "completely written" is its rename, not its close */
+    FaultyStream(OutputStream out, String path, boolean publishedByRename) {
       this.out = out;
       this.path = path;
+      this.publishedByRename = publishedByRename;
     }
 
     @Override
@@ -148,7 +168,9 @@ public final class FaultyFileSystem extends FilterFileSystem {
         }
       }
       out.close();
-      FaultPlan.at(Step.AFTER_CLOSE, path);
+      if (!publishedByRename) {
+        FaultPlan.at(Step.AFTER_CLOSE, path);
+      }
     }
 
     private void beforeWrite() throws IOException {

@@ -82,9 +82,6 @@ class SoakIT {
           count("crash");
           Step at = Step.values()[random.nextInt(Step.values().length)];
           String target = TARGETS[random.nextInt(TARGETS.length)];
-          if (at == Step.WRITE && (target.equals(FaultPlan.COMMIT) || target.equals(FaultPlan.CHECKPOINT))) {
-            at = Step.CREATE;
-          }
           FaultPlan.add(Fault.of(at, target, 1 + random.nextInt(3), Effect.CRASH));
           Workloads.changes(log, KEYS, 100, random);
           pollSome();

@@ -24,9 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * its changes buffered and retries (a full buffer makes {@code put} throw a retriable error, so
  * Connect redelivers); afterwards the table is complete and every file the log references exists.
  *
- * <p>Commits and checkpoints are published put-if-absent, which on the local file system is a hard
- * link (all or nothing); faults on them are injected before the file appears or after it is
- * complete, never half-way (see the report on non-local put-if-absent).
+ * <p>Commits and checkpoints are published put-if-absent: written whole under a temporary name,
+ * then renamed (a hard link on the local file system), so a fault half-way leaves no visible file.
  */
 class StorageFaultsIT {
   private static final int PARTITIONS = 3;

@@ -32,8 +32,10 @@ import org.apache.parquet.io.OutputFile;
  *
  * <p>Put-if-absent: on the local file system a commit is written to a unique temporary file and
  * published with a hard link, which the operating system refuses atomically when the target
- * exists. On other file systems {@code create(path, overwrite=false)} is used, which is atomic on
- * HDFS; object stores without conditional writes need their own {@link Storage}.
+ * exists. On other file systems the whole file is written under a temporary name and published by
+ * {@code rename}, which HDFS refuses atomically when the target exists (as Delta's HDFS log store
+ * does), so a commit never appears half-written; object stores without an atomic
+ * rename-if-absent or conditional put need their own {@link Storage}.
  */
 public final class HadoopStorage implements Storage {
   private final Configuration conf;
@@ -54,11 +56,18 @@ public final class HadoopStorage implements Storage {
     if (isLocal(fs)) {
       return linkIfAbsent(Paths.get(fs.makeQualified(target).toUri()), content);
     }
-    try (OutputStream out = fs.create(target, false)) {
-      out.write(content);
-      return true;
-    } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+    if (fs.exists(target)) {
       return false;
+    }
+    // the whole file first, under a name no reader looks at; then one rename publishes it
+    Path temp = new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
+    try (OutputStream out = fs.create(temp, false)) {
+      out.write(content);
+    }
+    try {
+      return fs.rename(temp, target);
+    } finally {
+      fs.delete(temp, false);
     }
   }
 
