@@ -6,11 +6,10 @@ import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.storage.Storage;
-import io.mergesink.core.types.ArrayType;
 import io.mergesink.core.types.DecimalType;
-import io.mergesink.core.types.MapType;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
+import io.mergesink.core.testing.FixtureTables;
 import io.mergesink.core.types.StructType;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -30,25 +29,7 @@ import org.junit.jupiter.api.Test;
  * PROVENANCE.md): physical rows, no deletion vectors applied.
  */
 class SparkFixtureReadTest {
-  private static final StructType TYPES_SCHEMA = StructType.of(
-      new StructField("id", PrimitiveType.INTEGER, false),
-      new StructField("b", PrimitiveType.BYTE, true),
-      new StructField("s", PrimitiveType.SHORT, true),
-      new StructField("l", PrimitiveType.LONG, true),
-      new StructField("f", PrimitiveType.FLOAT, true),
-      new StructField("d", PrimitiveType.DOUBLE, true),
-      new StructField("dec", new DecimalType(38, 10), true),
-      new StructField("str", PrimitiveType.STRING, true),
-      new StructField("bin", PrimitiveType.BINARY, true),
-      new StructField("flag", PrimitiveType.BOOLEAN, true),
-      new StructField("day", PrimitiveType.DATE, true),
-      new StructField("ts", PrimitiveType.TIMESTAMP, true),
-      new StructField("ts_ntz", PrimitiveType.TIMESTAMP_NTZ, true),
-      new StructField("arr", new ArrayType(PrimitiveType.STRING, true), true),
-      new StructField("st", StructType.of(
-          new StructField("x", PrimitiveType.INTEGER, true),
-          new StructField("y", PrimitiveType.STRING, true)), true),
-      new StructField("m", new MapType(PrimitiveType.STRING, PrimitiveType.LONG, true), true));
+  private static final StructType TYPES_SCHEMA = FixtureTables.TYPES_TABLE_SCHEMA;
 
   private static final StructType DV_SCHEMA = StructType.of(
       new StructField("id", PrimitiveType.LONG, false),

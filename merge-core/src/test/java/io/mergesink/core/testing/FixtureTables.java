@@ -1,5 +1,11 @@
 package io.mergesink.core.testing;
 
+import io.mergesink.core.types.ArrayType;
+import io.mergesink.core.types.DecimalType;
+import io.mergesink.core.types.MapType;
+import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -18,6 +24,27 @@ import java.util.List;
  * {@code @TempDir} first.
  */
 public final class FixtureTables {
+  /** The schema of the {@code types-table} fixture, as PROVENANCE.md creates it. */
+  public static final StructType TYPES_TABLE_SCHEMA = StructType.of(
+      new StructField("id", PrimitiveType.INTEGER, false),
+      new StructField("b", PrimitiveType.BYTE, true),
+      new StructField("s", PrimitiveType.SHORT, true),
+      new StructField("l", PrimitiveType.LONG, true),
+      new StructField("f", PrimitiveType.FLOAT, true),
+      new StructField("d", PrimitiveType.DOUBLE, true),
+      new StructField("dec", new DecimalType(38, 10), true),
+      new StructField("str", PrimitiveType.STRING, true),
+      new StructField("bin", PrimitiveType.BINARY, true),
+      new StructField("flag", PrimitiveType.BOOLEAN, true),
+      new StructField("day", PrimitiveType.DATE, true),
+      new StructField("ts", PrimitiveType.TIMESTAMP, true),
+      new StructField("ts_ntz", PrimitiveType.TIMESTAMP_NTZ, true),
+      new StructField("arr", new ArrayType(PrimitiveType.STRING, true), true),
+      new StructField("st", StructType.of(
+          new StructField("x", PrimitiveType.INTEGER, true),
+          new StructField("y", PrimitiveType.STRING, true)), true),
+      new StructField("m", new MapType(PrimitiveType.STRING, PrimitiveType.LONG, true), true));
+
   private FixtureTables() {}
 
   /** The local directory of fixture table {@code name}, for example {@code dv-table}. */
