@@ -31,8 +31,11 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <pre>
  * java -Xmx8g -jar bench/target/mergesink-bench.jar e2e [--quick] [--events=N] [--keys=K] [--repeats=R]
- *     [--only=insert-only,uniform,skewed] [--tasks=1,2] [--commit-interval-ms=MS] [--dir=PATH]
+ *     [--only=insert-only,uniform,skewed,latency] [--tasks=1,2] [--commit-interval-ms=MS] [--dir=PATH]
+ *     [--latency-events=N] [--latency-rate=EVENTS_PER_S]
  * </pre>
+ *
+ * <p>The {@code latency} workload runs after the throughput runs: see {@link E2eLatency}.
  */
 public final class E2eBenchmark {
   static final String SUITE = "e2e";
@@ -44,6 +47,7 @@ public final class E2eBenchmark {
   /** The unmeasured warm-up run (JIT, broker, first table) is a tenth of a measured run. */
   private static final int WARMUP_DIVISOR = 10;
   private static final int WARMUP_REPEAT = 999;
+  private static final String LATENCY = "latency";
   private static final Map<String, E2eWorkload.Kind> WORKLOADS = new LinkedHashMap<>(Map.of());
 
   static {
@@ -66,7 +70,8 @@ public final class E2eBenchmark {
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.err.println("usage: java -Xmx8g -jar mergesink-bench.jar e2e [--quick] [--events=N] [--keys=K] [--repeats=R]"
-          + " [--only=insert-only,uniform,skewed] [--tasks=1,2] [--commit-interval-ms=MS] [--dir=PATH]");
+          + " [--only=insert-only,uniform,skewed,latency] [--tasks=1,2] [--commit-interval-ms=MS] [--dir=PATH]"
+          + " [--latency-events=N] [--latency-rate=EVENTS_PER_S]");
       System.exit(USAGE_ERROR);
       return;
     }
@@ -74,19 +79,25 @@ public final class E2eBenchmark {
     System.err.printf("[e2e] tables in %s; %,d events per run over %,d keys, %d partitions, tasks %s, %d repeat(s), commit interval %d ms%n",
         directory, options.events(), options.keys(), PARTITIONS, options.tasks(), options.repeats(), options.commitIntervalMs());
     Map<String, List<Run>> runs = new LinkedHashMap<>();
+    Map<Integer, E2eLatency.Latency> latencies = new LinkedHashMap<>();
     long start = System.nanoTime();
     try (EmbeddedConnect connect = new EmbeddedConnect(options.commitIntervalMs())) {
       Options warmup = options.scaled(WARMUP_DIVISOR);
       Run warm = runOnce(connect, directory, warmup, E2eWorkload.Kind.MIXED_UNIFORM, options.tasks().get(0), WARMUP_REPEAT);
       System.err.printf("[e2e] warm-up (discarded): %,.0f events/s%n", warm.eventsPerSecond());
       for (int repeat = 0; repeat < options.repeats(); repeat++) {
-        for (String workload : options.workloads()) {
+        for (String workload : options.throughputWorkloads()) {
           for (int tasks : options.tasks()) {
             Run run = runOnce(connect, directory, options, WORKLOADS.get(workload), tasks, repeat);
             System.err.printf("[e2e] %s, %d task(s), repeat %d: %,.0f events/s (%.1f s), peak heap %,d MiB%n", workload, tasks,
                 repeat, run.eventsPerSecond(), run.seconds(), run.peakHeap() / MIB);
             runs.computeIfAbsent(workload + "|" + tasks, k -> new ArrayList<>()).add(run);
           }
+        }
+      }
+      if (options.workloads().contains(LATENCY)) {
+        for (int tasks : options.tasks()) {
+          latencies.put(tasks, runLatency(connect, directory, options, tasks));
         }
       }
     }
@@ -96,35 +107,51 @@ public final class E2eBenchmark {
         options.events(), options.keys(), PARTITIONS, options.commitIntervalMs(), System.getProperty("java.version"),
         runtime.availableProcessors(), runtime.maxMemory() / MIB, Seconds.since(start));
     System.out.print(report(options, runs));
+    if (!latencies.isEmpty()) {
+      System.out.printf("%n| tasks | end-to-end latency produce → visible in Delta, at %,.0f events/s target (p50 / p99 / max ms) "
+          + "| achieved rate events/s | events | commit latency avg / max ms (JMX) |%n|---|---|---|---|---|%n", options.latencyRate());
+      latencies.forEach((tasks, latency) -> System.out.printf("| %d | %.0f / %.0f / %.0f | %,.0f | %,d | %s |%n", tasks, latency.p50Ms(),
+          latency.p99Ms(), latency.maxMs(), latency.achievedRate(), latency.samples(), commitLatencies.get(tasks)));
+    }
+  }
+
+  private static final Map<Integer, String> commitLatencies = new LinkedHashMap<>();
+
+  private static E2eLatency.Latency runLatency(EmbeddedConnect connect, Path directory, Options options, int tasks) throws IOException {
+    String topic = "e2e-latency-t" + tasks;
+    String connector = "sink-" + topic;
+    E2eWorkload workload = new E2eWorkload(E2eWorkload.Kind.MIXED_UNIFORM, SEED);
+    DeltaTable table = startLoaded(connect, directory, options, topic, connector, tasks, workload);
+    try {
+      E2eLatency.Latency latency = E2eLatency.measure(connect, topic, PARTITIONS, workload, table, connector, options.latencyEvents(),
+          options.latencyRate());
+      commitLatencies.put(tasks, String.format("%.0f / %.0f", average(EmbeddedConnect.taskMetric(connector, "commit-latency-avg-ms")),
+          max(EmbeddedConnect.taskMetric(connector, "commit-latency-max-ms"))));
+      System.err.printf("[e2e] latency, %d task(s): p50 %.0f ms, p99 %.0f ms at %,.0f events/s%n", tasks, latency.p50Ms(),
+          latency.p99Ms(), latency.achievedRate());
+      return latency;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while measuring latency", e);
+    } finally {
+      connect.deleteConnector(connector);
+    }
+  }
+
+  private static double average(List<Double> values) {
+    return values.stream().filter(value -> !value.isNaN()).mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+  }
+
+  private static double max(List<Double> values) {
+    return values.stream().filter(value -> !value.isNaN()).mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
   }
 
   private static Run runOnce(EmbeddedConnect connect, Path directory, Options options, E2eWorkload.Kind kind, int tasks,
       int repeat) throws IOException {
     String topic = "e2e-" + kind.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-t" + tasks + "-r" + repeat;
     String connector = "sink-" + topic;
-    connect.createTopic(topic, PARTITIONS);
     E2eWorkload workload = new E2eWorkload(kind, SEED + repeat);
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", "io.mergesink.connect.MergeSinkConnector");
-    config.put("tasks.max", Integer.toString(tasks));
-    config.put("topics", topic);
-    config.put("table.root", directory.toAbsolutePath().toString());
-    config.put("write.mode", "upsert");
-    config.put("merge.strategy", "deletion-vectors");
-    config.put("primary.key.mode", "record_key");
-    config.put("delete.enabled", "true");
-    config.put("txn.app.id", connector);
-    config.put("commit.interval.ms", Long.toString(options.commitIntervalMs()));
-    connect.startConnector(connector, config, tasks);
-    DeltaTable table = DeltaTable.forPath(new LocalStorage(), directory.toAbsolutePath() + "/" + topic);
-    if (kind != E2eWorkload.Kind.INSERT_ONLY) {
-      for (long i = 0; i < options.keys(); i++) {
-        connect.send(topic, PARTITIONS, workload.insert());
-      }
-      connect.flush();
-      Map<TopicPartition, Long> loaded = connect.endOffsets(topic);
-      EmbeddedConnect.await("the initial " + options.keys() + " keys in " + table.root(), () -> caughtUp(table, connector, loaded));
-    }
+    DeltaTable table = startLoaded(connect, directory, options, topic, connector, tasks, workload);
     connect.pauseConnector(connector, tasks);
     for (long i = 0; i < options.events(); i++) {
       connect.send(topic, PARTITIONS, workload.next());
@@ -143,12 +170,41 @@ public final class E2eBenchmark {
     double seconds = Seconds.since(begin);
     long settledHeap = HeapProbe.settledUsedHeap();
     double commits = sum(EmbeddedConnect.taskMetric(connector, "commit-total"));
-    double commitAvg = EmbeddedConnect.taskMetric(connector, "commit-latency-avg-ms").stream()
-        .filter(value -> !value.isNaN()).mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-    double commitMax = EmbeddedConnect.taskMetric(connector, "commit-latency-max-ms").stream()
-        .filter(value -> !value.isNaN()).mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    double commitAvg = average(EmbeddedConnect.taskMetric(connector, "commit-latency-avg-ms"));
+    double commitMax = max(EmbeddedConnect.taskMetric(connector, "commit-latency-max-ms"));
     connect.deleteConnector(connector);
     return new Run(options.events() / seconds, seconds, peakHeap, settledHeap, commits, commitAvg, commitMax);
+  }
+
+  /**
+   * Creates {@code topic} and starts connector {@code connector} on it; mixed workloads first load
+   * {@code keys} inserts through the connector and wait until the table holds them.
+   */
+  private static DeltaTable startLoaded(EmbeddedConnect connect, Path directory, Options options, String topic, String connector,
+      int tasks, E2eWorkload workload) {
+    connect.createTopic(topic, PARTITIONS);
+    Map<String, String> config = new HashMap<>();
+    config.put("connector.class", "io.mergesink.connect.MergeSinkConnector");
+    config.put("tasks.max", Integer.toString(tasks));
+    config.put("topics", topic);
+    config.put("table.root", directory.toAbsolutePath().toString());
+    config.put("write.mode", "upsert");
+    config.put("merge.strategy", "deletion-vectors");
+    config.put("primary.key.mode", "record_key");
+    config.put("delete.enabled", "true");
+    config.put("txn.app.id", connector);
+    config.put("commit.interval.ms", Long.toString(options.commitIntervalMs()));
+    connect.startConnector(connector, config, tasks);
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), directory.toAbsolutePath() + "/" + topic);
+    if (workload.kind() != E2eWorkload.Kind.INSERT_ONLY) {
+      for (long i = 0; i < options.keys(); i++) {
+        connect.send(topic, PARTITIONS, workload.insert());
+      }
+      connect.flush();
+      Map<TopicPartition, Long> loaded = connect.endOffsets(topic);
+      EmbeddedConnect.await("the initial " + options.keys() + " keys in " + table.root(), () -> caughtUp(table, connector, loaded));
+    }
+    return table;
   }
 
   /** Whether {@code table} holds every partition of {@code ends} up to its last offset. */
@@ -180,7 +236,7 @@ public final class E2eBenchmark {
     out.append("| workload | tasks | events/s (median, min–max, n) | catch-up s (median) | commits (last run) "
         + "| commit latency avg / max ms (last run, JMX) | peak heap MiB (median) | settled heap MiB (median) |\n");
     out.append("|---|---|---|---|---|---|---|---|\n");
-    for (String workload : options.workloads()) {
+    for (String workload : options.throughputWorkloads()) {
       for (int tasks : options.tasks()) {
         List<Run> list = runs.get(workload + "|" + tasks);
         Run last = list.get(list.size() - 1);
@@ -193,7 +249,7 @@ public final class E2eBenchmark {
     if (options.tasks().size() == 2) {
       out.append("\n| workload | events/s ratio ").append(options.tasks().get(1)).append(" tasks / ").append(options.tasks().get(0))
           .append(" task (per-repeat ratio: median, min–max, n) |\n|---|---|\n");
-      for (String workload : options.workloads()) {
+      for (String workload : options.throughputWorkloads()) {
         List<Run> one = runs.get(workload + "|" + options.tasks().get(0));
         List<Run> two = runs.get(workload + "|" + options.tasks().get(1));
         double[] ratios = new double[one.size()];
@@ -213,7 +269,16 @@ public final class E2eBenchmark {
 
   /** The command line. */
   private record Options(long events, long keys, int repeats, List<String> workloads, List<Integer> tasks, long commitIntervalMs,
-      Path directory) {
+      Path directory, long latencyEvents, double latencyRate) {
+    private static final long FULL_LATENCY_EVENTS = 150_000;
+    private static final double FULL_LATENCY_RATE = 5_000;
+    private static final long QUICK_LATENCY_EVENTS = 10_000;
+    private static final double QUICK_LATENCY_RATE = 2_000;
+
+    List<String> throughputWorkloads() {
+      return workloads.stream().filter(WORKLOADS::containsKey).toList();
+    }
+
     private static final long FULL_EVENTS = 300_000;
     private static final long FULL_KEYS = 100_000;
     private static final long QUICK_EVENTS = 20_000;
@@ -221,7 +286,8 @@ public final class E2eBenchmark {
     private static final long DEFAULT_COMMIT_INTERVAL_MS = 1_000;
 
     Options scaled(long divisor) {
-      return new Options(Math.max(1, events / divisor), Math.max(1, keys / divisor), 1, workloads, tasks, commitIntervalMs, directory);
+      return new Options(Math.max(1, events / divisor), Math.max(1, keys / divisor), 1, workloads, tasks, commitIntervalMs, directory,
+          latencyEvents, latencyRate);
     }
 
     static Options parse(String[] args) {
@@ -232,6 +298,9 @@ public final class E2eBenchmark {
       long keys = FULL_KEYS;
       int repeats = 1;
       List<String> workloads = new ArrayList<>(WORKLOADS.keySet());
+      workloads.add(LATENCY);
+      long latencyEvents = FULL_LATENCY_EVENTS;
+      double latencyRate = FULL_LATENCY_RATE;
       List<Integer> tasks = List.of(1, 2);
       long commitInterval = DEFAULT_COMMIT_INTERVAL_MS;
       Path directory = null;
@@ -240,10 +309,16 @@ public final class E2eBenchmark {
         if (arg.equals("--quick")) {
           events = QUICK_EVENTS;
           keys = QUICK_KEYS;
+          latencyEvents = QUICK_LATENCY_EVENTS;
+          latencyRate = QUICK_LATENCY_RATE;
         } else if (arg.startsWith("--events=")) {
           events = Long.parseLong(value);
         } else if (arg.startsWith("--keys=")) {
           keys = Long.parseLong(value);
+        } else if (arg.startsWith("--latency-events=")) {
+          latencyEvents = Long.parseLong(value);
+        } else if (arg.startsWith("--latency-rate=")) {
+          latencyRate = Double.parseDouble(value);
         } else if (arg.startsWith("--repeats=")) {
           repeats = Integer.parseInt(value);
         } else if (arg.startsWith("--commit-interval-ms=")) {
@@ -255,7 +330,7 @@ public final class E2eBenchmark {
         } else if (arg.startsWith("--only=")) {
           workloads = Arrays.stream(value.split(",")).map(String::trim).toList();
           for (String workload : workloads) {
-            if (!WORKLOADS.containsKey(workload)) {
+            if (!WORKLOADS.containsKey(workload) && !workload.equals(LATENCY)) {
               throw new IllegalArgumentException("unknown workload '" + workload + "', expected some of " + WORKLOADS.keySet());
             }
           }
@@ -263,7 +338,7 @@ public final class E2eBenchmark {
           throw new IllegalArgumentException("unknown argument '" + arg + "'");
         }
       }
-      return new Options(events, keys, repeats, workloads, tasks, commitInterval, directory);
+      return new Options(events, keys, repeats, workloads, tasks, commitInterval, directory, latencyEvents, latencyRate);
     }
   }
 }

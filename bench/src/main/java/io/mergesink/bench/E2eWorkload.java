@@ -45,6 +45,10 @@ final class E2eWorkload {
     this.random = new SplittableRandom(seed);
   }
 
+  Kind kind() {
+    return kind;
+  }
+
   /** An insert of a fresh key (also how mixed workloads load their initial keys). */
   Change insert() {
     long id = nextKey++;

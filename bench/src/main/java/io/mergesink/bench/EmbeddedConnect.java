@@ -20,6 +20,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -76,16 +77,21 @@ final class EmbeddedConnect implements AutoCloseable {
 
   /** Sends a change event of customer {@code change.id()} to partition {@code id % partitions}; a delete is followed by its tombstone. */
   void send(String topic, int partitions, E2eWorkload.Change change) {
+    send(topic, partitions, change, null);
+  }
+
+  /** As {@link #send(String, int, E2eWorkload.Change)}; {@code acked} (may be null) gets the change event's acknowledgement. */
+  void send(String topic, int partitions, E2eWorkload.Change change, Callback acked) {
     byte[] key = keys.fromConnectData(topic, DebeziumEvents.KEY, DebeziumEvents.key(change.id()));
     int partition = (int) (change.id() % partitions);
     if (change.op().equals("d")) {
       byte[] value = values.fromConnectData(topic, DebeziumEvents.VALUE, DebeziumEvents.delete(change.id(), change.version()));
-      producer.send(new ProducerRecord<>(topic, partition, key, value));
+      producer.send(new ProducerRecord<>(topic, partition, key, value), acked);
       producer.send(new ProducerRecord<>(topic, partition, key, null));
     } else {
       byte[] value = values.fromConnectData(topic, DebeziumEvents.VALUE,
           DebeziumEvents.upsert(change.op(), change.id(), change.version()));
-      producer.send(new ProducerRecord<>(topic, partition, key, value));
+      producer.send(new ProducerRecord<>(topic, partition, key, value), acked);
     }
   }
 

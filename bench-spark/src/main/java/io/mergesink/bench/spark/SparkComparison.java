@@ -135,8 +135,8 @@ public final class SparkComparison {
           Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() / (1024 * 1024), Seconds.since(start));
       System.out.println("| writer | changes/s per batch (median, min–max, n) |");
       System.out.println("|---|---|");
-      System.out.println("| Spark + Delta MERGE INTO (deletion vectors) | " + spark1.describe("%,.0f", "") + " |");
-      System.out.println("| merge-core TableWriter (deletion vectors) | " + core1.describe("%,.0f", "") + " |");
+      System.out.println("| Spark + Delta MERGE INTO (deletion vectors) | " + spark1.describe("%,.0f", "").replace("  ", " ") + " |");
+      System.out.println("| merge-core TableWriter (deletion vectors) | " + core1.describe("%,.0f", "").replace("  ", " ") + " |");
       System.out.println("| **merge-core / Spark** (per-batch time ratio) | " + ratio.describe("%.1f", "×") + " |");
       System.out.printf("%nBoth tables read back by Spark: %,d rows (Spark table) vs %,d rows (merge-core table), %d rows differ.%n",
           sparkRows, coreRows, differing);
