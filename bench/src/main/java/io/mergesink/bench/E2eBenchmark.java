@@ -79,7 +79,7 @@ public final class E2eBenchmark {
     System.err.printf("[e2e] tables in %s; %,d events per run over %,d keys, %d partitions, tasks %s, %d repeat(s), commit interval %d ms%n",
         directory, options.events(), options.keys(), PARTITIONS, options.tasks(), options.repeats(), options.commitIntervalMs());
     Map<String, List<Run>> runs = new LinkedHashMap<>();
-    Map<Integer, E2eLatency.Latency> latencies = new LinkedHashMap<>();
+    Map<Integer, LatencyRun> latencies = new LinkedHashMap<>();
     long start = System.nanoTime();
     try (EmbeddedConnect connect = new EmbeddedConnect(options.commitIntervalMs())) {
       Options warmup = options.scaled(WARMUP_DIVISOR);
@@ -110,14 +110,16 @@ public final class E2eBenchmark {
     if (!latencies.isEmpty()) {
       System.out.printf("%n| tasks | end-to-end latency produce → visible in Delta, at %,.0f events/s target (p50 / p99 / max ms) "
           + "| achieved rate events/s | events | commit latency avg / max ms (JMX) |%n|---|---|---|---|---|%n", options.latencyRate());
-      latencies.forEach((tasks, latency) -> System.out.printf("| %d | %.0f / %.0f / %.0f | %,.0f | %,d | %s |%n", tasks, latency.p50Ms(),
-          latency.p99Ms(), latency.maxMs(), latency.achievedRate(), latency.samples(), commitLatencies.get(tasks)));
+      latencies.forEach((tasks, run) -> System.out.printf("| %d | %.0f / %.0f / %.0f | %,.0f | %,d | %.0f / %.0f |%n", tasks,
+          run.latency().p50Ms(), run.latency().p99Ms(), run.latency().maxMs(), run.latency().achievedRate(), run.latency().samples(),
+          run.commitAvgMs(), run.commitMaxMs()));
     }
   }
 
-  private static final Map<Integer, String> commitLatencies = new LinkedHashMap<>();
+  /** A latency run with the sink's JMX commit latency (average over its tasks, maximum of their maxima). */
+  private record LatencyRun(E2eLatency.Latency latency, double commitAvgMs, double commitMaxMs) {}
 
-  private static E2eLatency.Latency runLatency(EmbeddedConnect connect, Path directory, Options options, int tasks) throws IOException {
+  private static LatencyRun runLatency(EmbeddedConnect connect, Path directory, Options options, int tasks) throws IOException {
     String topic = "e2e-latency-t" + tasks;
     String connector = "sink-" + topic;
     E2eWorkload workload = new E2eWorkload(E2eWorkload.Kind.MIXED_UNIFORM, SEED);
@@ -125,11 +127,10 @@ public final class E2eBenchmark {
     try {
       E2eLatency.Latency latency = E2eLatency.measure(connect, topic, PARTITIONS, workload, table, connector, options.latencyEvents(),
           options.latencyRate());
-      commitLatencies.put(tasks, String.format("%.0f / %.0f", average(EmbeddedConnect.taskMetric(connector, "commit-latency-avg-ms")),
-          max(EmbeddedConnect.taskMetric(connector, "commit-latency-max-ms"))));
       System.err.printf("[e2e] latency, %d task(s): p50 %.0f ms, p99 %.0f ms at %,.0f events/s%n", tasks, latency.p50Ms(),
           latency.p99Ms(), latency.achievedRate());
-      return latency;
+      return new LatencyRun(latency, average(EmbeddedConnect.taskMetric(connector, "commit-latency-avg-ms")),
+          max(EmbeddedConnect.taskMetric(connector, "commit-latency-max-ms")));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while measuring latency", e);
