@@ -33,7 +33,7 @@ import java.util.stream.Stream;
  * </ul>
  */
 public final class MergeCoreBenchmark {
-  private static final String SUITE = "merge-core";
+  static final String SUITE = "merge-core";
   private static final List<String> WORKLOADS = List.of(UpsertVsAppend.NAME, FlushCost.NAME, WriteAmplification.NAME, TableOpen.NAME);
   private static final int USAGE_ERROR = 2;
   private static final long MIB = 1024 * 1024;

@@ -1,0 +1,28 @@
+package io.mergesink.bench;
+
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * The benchmark jar's entry point: {@code java -Xmx8g -jar bench/target/mergesink-bench.jar <suite> [options]}
+ * with suite {@code merge-core} ({@link MergeCoreBenchmark}) or {@code e2e} ({@link E2eBenchmark}).
+ * The Spark comparison lives in the separate {@code bench-spark} module, so this jar never pulls Spark.
+ */
+public final class Bench {
+  private static final int USAGE_ERROR = 2;
+
+  private Bench() {}
+
+  public static void main(String[] args) throws IOException {
+    String suite = args.length == 0 ? "" : args[0];
+    switch (suite) {
+      case MergeCoreBenchmark.SUITE -> MergeCoreBenchmark.main(args);
+      case E2eBenchmark.SUITE -> E2eBenchmark.main(args);
+      default -> {
+        System.err.println("expected a suite name first (" + MergeCoreBenchmark.SUITE + " or " + E2eBenchmark.SUITE
+            + "), found " + Arrays.toString(args));
+        System.exit(USAGE_ERROR);
+      }
+    }
+  }
+}

@@ -1,0 +1,220 @@
+package io.mergesink.bench;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import javax.management.JMException;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.json.JsonConverterConfig;
+import org.apache.kafka.connect.runtime.AbstractStatus;
+import org.apache.kafka.connect.runtime.WorkerConfig;
+import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
+import org.apache.kafka.connect.storage.ConverterType;
+import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
+
+/**
+ * One KRaft broker and one Connect worker (distributed mode) in this JVM, around Kafka's
+ * {@link EmbeddedConnectCluster}, with what the e2e suite needs: a Debezium-shaped producer
+ * (JsonConverter, schemas enabled), end offsets, connector lifecycle and the sink's JMX metrics.
+ * Trimmed from the connector's test {@code ConnectHarness}. The caller must {@link #close()} it.
+ */
+final class EmbeddedConnect implements AutoCloseable {
+  private static final Duration STATE_TIMEOUT = Duration.ofSeconds(120);
+  private static final long ADMIN_TIMEOUT_SECONDS = 30;
+  private static final long POLL_MILLIS = 50;
+
+  private final EmbeddedConnectCluster cluster;
+  private final KafkaProducer<byte[], byte[]> producer;
+  private final JsonConverter keys = converter(ConverterType.KEY);
+  private final JsonConverter values = converter(ConverterType.VALUE);
+
+  /** Starts the broker and worker; sink tasks get {@code preCommit} every {@code offsetFlushMillis}. */
+  EmbeddedConnect(long offsetFlushMillis) {
+    Map<String, String> props = new HashMap<>();
+    props.put(WorkerConfig.KEY_CONVERTER_CLASS_CONFIG, JsonConverter.class.getName());
+    props.put(WorkerConfig.VALUE_CONVERTER_CLASS_CONFIG, JsonConverter.class.getName());
+    props.put(WorkerConfig.KEY_CONVERTER_CLASS_CONFIG + "." + JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true");
+    props.put(WorkerConfig.VALUE_CONVERTER_CLASS_CONFIG + "." + JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true");
+    props.put(WorkerConfig.OFFSET_COMMIT_INTERVAL_MS_CONFIG, Long.toString(offsetFlushMillis));
+    cluster = new EmbeddedConnectCluster.Builder()
+        .name("mergesink-bench")
+        .numWorkers(1)
+        .numBrokers(1)
+        .brokerProps(new Properties())
+        .workerProps(props)
+        .build();
+    cluster.start();
+    producer = cluster.kafka().createProducer(Map.of(
+        ProducerConfig.ACKS_CONFIG, "1",
+        ProducerConfig.LINGER_MS_CONFIG, "20",
+        ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(512 * 1024)));
+  }
+
+  void createTopic(String topic, int partitions) {
+    cluster.kafka().createTopic(topic, partitions);
+  }
+
+  /** Sends a change event of customer {@code change.id()} to partition {@code id % partitions}; a delete is followed by its tombstone. */
+  void send(String topic, int partitions, E2eWorkload.Change change) {
+    send(topic, partitions, change, null);
+  }
+
+  /** As {@link #send(String, int, E2eWorkload.Change)}; {@code acked} (may be null) gets the change event's acknowledgement. */
+  void send(String topic, int partitions, E2eWorkload.Change change, Callback acked) {
+    byte[] key = keys.fromConnectData(topic, DebeziumEvents.KEY, DebeziumEvents.key(change.id()));
+    int partition = (int) (change.id() % partitions);
+    if (change.op().equals("d")) {
+      byte[] value = values.fromConnectData(topic, DebeziumEvents.VALUE, DebeziumEvents.delete(change.id(), change.version()));
+      producer.send(new ProducerRecord<>(topic, partition, key, value), acked);
+      producer.send(new ProducerRecord<>(topic, partition, key, null));
+    } else {
+      byte[] value = values.fromConnectData(topic, DebeziumEvents.VALUE,
+          DebeziumEvents.upsert(change.op(), change.id(), change.version()));
+      producer.send(new ProducerRecord<>(topic, partition, key, value), acked);
+    }
+  }
+
+  void flush() {
+    producer.flush();
+  }
+
+  /** The end offset (offset of the next record) of every partition of {@code topic}. */
+  Map<TopicPartition, Long> endOffsets(String topic) {
+    try (Admin admin = cluster.kafka().createAdminClient()) {
+      TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
+          .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic);
+      Map<TopicPartition, OffsetSpec> request = description.partitions().stream()
+          .collect(Collectors.toMap(p -> new TopicPartition(topic, p.partition()), p -> OffsetSpec.latest()));
+      Map<TopicPartition, ListOffsetsResultInfo> result = admin.listOffsets(request).all().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      Map<TopicPartition, Long> offsets = new HashMap<>();
+      result.forEach((partition, info) -> offsets.put(partition, info.offset()));
+      return offsets;
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot read the end offsets of topic " + topic + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading the end offsets of " + topic, e);
+    }
+  }
+
+  /** Creates connector {@code name} and waits until it and {@code tasks} tasks run. */
+  void startConnector(String name, Map<String, String> config, int tasks) {
+    cluster.configureConnector(name, config);
+    awaitState(name, tasks, AbstractStatus.State.RUNNING);
+  }
+
+  void pauseConnector(String name, int tasks) {
+    cluster.pauseConnector(name);
+    awaitState(name, tasks, AbstractStatus.State.PAUSED);
+  }
+
+  /** Resumes connector {@code name}; does not wait, so the caller's clock includes the resume. */
+  void resumeConnector(String name) {
+    cluster.resumeConnector(name);
+  }
+
+  void deleteConnector(String name) {
+    cluster.deleteConnector(name);
+    await("connector " + name + " to be deleted", () -> !cluster.connectors().contains(name));
+  }
+
+  /**
+   * The values of sink metric {@code metric} of connector {@code name}'s tasks, as JMX shows them
+   * (Connect registers plugin metrics under {@code kafka.connect:...plugins...}).
+   */
+  static List<Double> taskMetric(String name, String metric) {
+    List<Double> found = new ArrayList<>();
+    try {
+      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      for (ObjectName bean : server.queryNames(new ObjectName("kafka.connect:*"), null)) {
+        if (name.equals(bean.getKeyProperty("connector")) && bean.toString().contains("plugins")) {
+          for (MBeanAttributeInfo attribute : server.getMBeanInfo(bean).getAttributes()) {
+            if (attribute.getName().equals(metric)) {
+              Object value = server.getAttribute(bean, metric);
+              if (value instanceof Number number) {
+                found.add(number.doubleValue());
+              }
+            }
+          }
+        }
+      }
+      return found;
+    } catch (JMException e) {
+      throw new IllegalStateException("cannot read metric " + metric + " of connector " + name + " over JMX", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      producer.close();
+    } finally {
+      cluster.stop();
+    }
+  }
+
+  private void awaitState(String name, int tasks, AbstractStatus.State state) {
+    await("connector " + name + " and " + tasks + " task(s) " + state, () -> {
+      ConnectorStateInfo info;
+      try {
+        info = cluster.connectorStatus(name);
+      } catch (RuntimeException e) {
+        return false;
+      }
+      String expected = state.name();
+      for (ConnectorStateInfo.TaskState task : info.tasks()) {
+        if (AbstractStatus.State.FAILED.name().equals(task.state())) {
+          throw new IllegalStateException("task " + task.id() + " of " + name + " failed: " + task.trace());
+        }
+      }
+      return expected.equals(info.connector().state()) && info.tasks().size() == tasks
+          && info.tasks().stream().allMatch(task -> expected.equals(task.state()));
+    });
+  }
+
+  static void await(String what, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + STATE_TIMEOUT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("timed out after " + STATE_TIMEOUT + " waiting for " + what);
+      }
+      sleep(POLL_MILLIS);
+    }
+  }
+
+  static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  private static JsonConverter converter(ConverterType type) {
+    JsonConverter converter = new JsonConverter();
+    converter.configure(Map.of(JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true", "converter.type", type.getName()));
+    return converter;
+  }
+}
