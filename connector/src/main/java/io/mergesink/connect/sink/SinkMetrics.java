@@ -10,12 +10,18 @@ import org.apache.kafka.common.metrics.stats.Avg;
 import org.apache.kafka.common.metrics.stats.CumulativeCount;
 import org.apache.kafka.common.metrics.stats.CumulativeSum;
 import org.apache.kafka.common.metrics.stats.Max;
+import org.apache.kafka.common.metrics.stats.Percentile;
+import org.apache.kafka.common.metrics.stats.Percentiles;
 
 /**
  * The task's metrics, registered through Connect's plugin metrics so they appear over JMX with the
  * worker's own ({@code kafka.connect.plugins}, tagged with connector and task).
  */
 final class SinkMetrics implements AutoCloseable {
+  /** 1,000 buckets, finer for short commits; commits longer than a minute count as a minute. */
+  private static final int PERCENTILE_BUCKET_BYTES = 4_000;
+  private static final double MAX_TRACKED_COMMIT_MS = 60_000;
+
   private final PluginMetrics metrics;
   private final Sensor commits;
   private final Sensor rowsWritten;
@@ -33,6 +39,9 @@ final class SinkMetrics implements AutoCloseable {
     commits.add(name("commit-total", "Table commits made"), new CumulativeCount());
     commits.add(name("commit-latency-avg-ms", "Average time of a table commit, planning included"), new Avg());
     commits.add(name("commit-latency-max-ms", "Longest time of a table commit, planning included"), new Max());
+    commits.add(new Percentiles(PERCENTILE_BUCKET_BYTES, MAX_TRACKED_COMMIT_MS, Percentiles.BucketSizing.LINEAR,
+        new Percentile(name("commit-latency-p50-ms", "Median time of a table commit, planning included"), 50),
+        new Percentile(name("commit-latency-p99-ms", "99th percentile time of a table commit, planning included"), 99)));
     this.rowsWritten = counter("rows-written-total", "Rows written to data files (upserts, appends, rewritten rows)");
     this.replaysSkipped = counter("records-skipped-replay-total", "Records skipped because their table already held them");
     this.deadLettered = counter("records-dlq-total", "Records sent to the dead letter queue");

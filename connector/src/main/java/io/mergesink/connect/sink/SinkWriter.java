@@ -17,6 +17,7 @@ import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.maintenance.CompactionResult;
 import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.parquet.ParquetWriteOptions;
+import io.mergesink.core.snapshot.TableNotFoundException;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.storage.Storages;
 import java.io.IOException;
@@ -292,6 +293,9 @@ public final class SinkWriter implements AutoCloseable {
     Map<TopicPartition, Map<String, Long>> recorded = new HashMap<>();
     for (String table : catalog.discover()) {
       TableSink sink = catalog.existing(table);
+      if (sink == null) {
+        continue; // deleted since it was listed
+      }
       sink.reassign(writerOptions());
       for (TopicPartition partition : assigned) {
         sink.recordedOffset(appIds.of(partition))
@@ -321,7 +325,12 @@ public final class SinkWriter implements AutoCloseable {
 
   private void reassignWriters() throws IOException {
     for (TableSink sink : catalog.open()) {
-      sink.reassign(writerOptions());
+      try {
+        sink.reassign(writerOptions());
+      } catch (TableNotFoundException e) {
+        LOG.warn("Table {} is gone from table.root; it is created again by its next record", sink.name());
+        catalog.forget(sink.name());
+      }
     }
   }
 

@@ -100,8 +100,13 @@ final class TableCatalog {
   }
 
   /** Every open sink, for re-assignment. */
-  Iterable<TableSink> open() {
-    return sinks.values();
+  List<TableSink> open() {
+    return new ArrayList<>(sinks.values());
+  }
+
+  /** Forgets the sink of a table that is gone (deleted by an operator while the task ran). */
+  void forget(String table) {
+    sinks.remove(table);
   }
 
   private TableSink open(String table, DeltaTable delta, Snapshot snapshot) {

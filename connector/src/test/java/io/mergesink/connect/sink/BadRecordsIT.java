@@ -80,6 +80,7 @@ class BadRecordsIT {
       assertThat(new HashSet<>(KernelTables.readRows(tablePath()))).isEqualTo(new HashSet<>(stream.model().values()));
       assertThat(unknownOp).isLessThan(wrongType);
       assertThat(taskMetric("records-dlq-total")).as("the task's JMX metric").isEqualTo(2.0);
+      assertThat(taskMetric("commit-latency-p99-ms")).as("commit latency percentiles over JMX").isInstanceOf(Double.class);
     }
   }
 
