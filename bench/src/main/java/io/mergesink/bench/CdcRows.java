@@ -12,10 +12,10 @@ import java.util.List;
  * Rows of a typical CDC table: a BIGINT key and four payload columns. Values are a pure function
  * of (key, revision), so two runs write the same bytes.
  */
-final class CdcRows {
-  static final String KEY_COLUMN = "id";
-  static final List<String> KEY = List.of(KEY_COLUMN);
-  static final StructType SCHEMA = StructType.of(
+public final class CdcRows {
+  public static final String KEY_COLUMN = "id";
+  public static final List<String> KEY = List.of(KEY_COLUMN);
+  public static final StructType SCHEMA = StructType.of(
       new StructField(KEY_COLUMN, PrimitiveType.LONG, false),
       new StructField("name", PrimitiveType.STRING, true),
       new StructField("amount", new DecimalType(12, 2), true),
@@ -33,7 +33,7 @@ final class CdcRows {
   private CdcRows() {}
 
   /** The row of {@code key} as of {@code revision}; the name is 20 characters for keys below 10^11. */
-  static Row row(long key, int revision) {
+  public static Row row(long key, int revision) {
     long mixed = (key * MIX) ^ revision;
     return Row.of(
         key,
@@ -43,7 +43,7 @@ final class CdcRows {
         (int) Math.floorMod(mixed >>> 7, QUANTITY_BOUND));
   }
 
-  static Row key(long key) {
+  public static Row key(long key) {
     return Row.of(key);
   }
 }

@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
  * change sets over them (at most one change per key). Keys {@code 0..n-1} are the initial rows;
  * inserts take fresh keys from {@code n} on. Not thread-safe.
  */
-final class KeySpace {
+public final class KeySpace {
   private static final int MAX_PICK_ATTEMPTS = 1_000;
 
   private final BitSet live = new BitSet();
@@ -18,18 +18,18 @@ final class KeySpace {
   private long liveCount;
   private int revision;
 
-  KeySpace(long seed) {
+  public KeySpace(long seed) {
     this.random = new SplittableRandom(seed);
   }
 
-  long liveCount() {
+  public long liveCount() {
     return liveCount;
   }
 
   /**
    * Inserts of {@code count} fresh keys, for building a table. The keys are live from now on.
    */
-  ChangeSet inserts(int count) {
+  public ChangeSet inserts(int count) {
     ChangeSet.Builder changes = ChangeSet.builder();
     revision++;
     for (int i = 0; i < count; i++) {
@@ -43,7 +43,7 @@ final class KeySpace {
    * {@code insertShare} inserts of fresh keys, the rest deletes of random live keys. The key space
    * reflects the batch as if it were committed.
    */
-  ChangeSet mixed(int changes, double updateShare, double insertShare) {
+  public ChangeSet mixed(int changes, double updateShare, double insertShare) {
     int updates = (int) Math.round(changes * updateShare);
     int inserts = (int) Math.round(changes * insertShare);
     int deletes = changes - updates - inserts;

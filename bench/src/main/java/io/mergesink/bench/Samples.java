@@ -3,9 +3,9 @@ package io.mergesink.bench;
 import java.util.Arrays;
 
 /** Repeated measurements of one quantity: median and spread (min..max). */
-record Samples(double[] values) {
+public record Samples(double[] values) {
 
-  Samples {
+  public Samples {
     if (values.length == 0) {
       throw new IllegalArgumentException("no samples");
     }
@@ -13,29 +13,29 @@ record Samples(double[] values) {
     Arrays.sort(values);
   }
 
-  static Samples of(double... values) {
+  public static Samples of(double... values) {
     return new Samples(values);
   }
 
-  double median() {
+  public double median() {
     int n = values.length;
     return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
   }
 
-  double min() {
+  public double min() {
     return values[0];
   }
 
-  double max() {
+  public double max() {
     return values[values.length - 1];
   }
 
-  int count() {
+  public int count() {
     return values.length;
   }
 
   /** {@code median (min–max, n=N) unit}, numbers through {@code format}. */
-  String describe(String format, String unit) {
+  public String describe(String format, String unit) {
     return String.format(format, median()) + " " + unit + " (" + String.format(format, min()) + "–" + String.format(format, max())
         + ", n=" + count() + ")";
   }

@@ -1,5 +1,9 @@
 package io.mergesink.bench.spark;
 
+import io.mergesink.bench.Seconds;
+import io.mergesink.bench.Samples;
+import io.mergesink.bench.CdcRows;
+import io.mergesink.bench.KeySpace;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;

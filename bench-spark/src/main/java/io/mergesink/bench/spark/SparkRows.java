@@ -1,5 +1,6 @@
 package io.mergesink.bench.spark;
 
+import io.mergesink.bench.CdcRows;
 import io.mergesink.core.merge.ChangeSet;
 import java.time.Instant;
 import java.util.ArrayList;
