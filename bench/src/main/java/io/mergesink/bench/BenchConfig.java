@@ -1,18 +1,20 @@
 package io.mergesink.bench;
 
+import java.util.List;
+import java.util.stream.Collectors;
+
 /**
  * Sizes and repetitions of one run.
  *
  * @param upsertBaseRows rows in the tables of the upsert-vs-append workload before it starts
  * @param upsertBatches batches per measured round of the upsert-vs-append workload
  * @param upsertRounds measured rounds (plus one warm-up) of the upsert-vs-append workload
- * @param smallTableRows rows of the small table of the flush-cost workload
- * @param largeTableRows rows of the large table of the flush-cost workload
- * @param largeTableFiles data files the large table is loaded as
+ * @param flushTables the tables of the flush-cost workload, smallest first: the first is the
+ *     baseline the others' flush cost is compared with, the second carries the key-index and
+ *     coalesced-throughput figures
  * @param flushChanges changes per flush in the flush-cost and write-amplification workloads
  * @param flushWarmups unmeasured flushes first
  * @param flushRepetitions measured flushes
- * @param writerOpens times the writer of the large table is opened (index build)
  * @param coalescedBatch upserts per batch for the coalesced-throughput figure
  * @param coalescedRepetitions measured batches (plus one warm-up) for that figure
  * @param amplificationTableRows rows of the copy-on-write and deletion-vector tables compared
@@ -21,18 +23,19 @@ package io.mergesink.bench;
  * @param longHistoryCommits commits of the table with a long history
  * @param shortHistoryCommits commits of the table with a short history
  * @param openRepetitions measured opens (plus warm-ups) of each
+ * @param scanTableRows rows of the scanned table before its small commits
+ * @param scanCommits small deletion-vector commits into it before the scans
+ * @param scanChangesPerCommit changes per such commit
+ * @param scanRepetitions measured scans (plus one warm-up) per reader, before and after compaction
  */
 record BenchConfig(
     long upsertBaseRows,
     int upsertBatches,
     int upsertRounds,
-    long smallTableRows,
-    long largeTableRows,
-    int largeTableFiles,
+    List<FlushTable> flushTables,
     int flushChanges,
     int flushWarmups,
     int flushRepetitions,
-    int writerOpens,
     int coalescedBatch,
     int coalescedRepetitions,
     long amplificationTableRows,
@@ -40,24 +43,47 @@ record BenchConfig(
     int amplificationRepetitions,
     int longHistoryCommits,
     int shortHistoryCommits,
-    int openRepetitions) {
+    int openRepetitions,
+    long scanTableRows,
+    int scanCommits,
+    int scanChangesPerCommit,
+    int scanRepetitions) {
+
+  /**
+   * One table of the flush-cost workload.
+   *
+   * @param rows rows loaded before the flushes
+   * @param files data files they are loaded as (a bulk-load commit holds one file's rows in memory)
+   * @param opens times its writer is opened and the key index built, measured
+   */
+  record FlushTable(long rows, int files, int opens) {}
 
   /** The figures of README.md: about 10 minutes on 2 cores with {@code -Xmx8g}. */
   static BenchConfig full() {
-    return new BenchConfig(1_000_000, 10, 7, 100_000, 10_000_000, 8, 10_000, 2, 15, 3, 100_000, 9, 1_000_000, 8, 5, 10_000, 100, 15);
+    List<FlushTable> flushTables = List.of(new FlushTable(100_000, 1, 1), new FlushTable(10_000_000, 8, 3),
+        new FlushTable(100_000_000, 80, 1));
+    return new BenchConfig(1_000_000, 10, 7, flushTables, 10_000, 2, 15, 100_000, 9, 1_000_000, 8, 5, 10_000, 100, 15, 50_000, 500, 200, 5);
   }
 
   /** A smoke test of every workload in about a minute; its ratios are not the README figures. */
   static BenchConfig quick() {
-    return new BenchConfig(100_000, 5, 3, 20_000, 1_000_000, 4, 2_000, 1, 3, 2, 20_000, 3, 100_000, 4, 3, 500, 50, 5);
+    List<FlushTable> flushTables = List.of(new FlushTable(20_000, 1, 1), new FlushTable(1_000_000, 4, 2),
+        new FlushTable(2_000_000, 8, 1));
+    return new BenchConfig(100_000, 5, 3, flushTables, 2_000, 1, 3, 20_000, 3, 100_000, 4, 3, 500, 50, 5, 10_000, 50, 100, 3);
   }
 
   String describe() {
-    return String.format("upsert-vs-append: %,d base rows, %d rounds x %d batches of %,d; flush: %,d vs %,d rows (%d files), "
+    return String.format("upsert-vs-append: %,d base rows, %d rounds x %d batches of %,d; flush: %s, "
         + "%d+%d flushes of %,d changes, coalesced batches of %,d x %d; write amplification: %,d rows in %d files, %d flushes; "
-        + "table open: %,d vs %,d commits, %d opens",
-        upsertBaseRows, upsertRounds, upsertBatches, flushChanges, smallTableRows, largeTableRows, largeTableFiles, flushWarmups,
-        flushRepetitions, flushChanges, coalescedBatch, coalescedRepetitions, amplificationTableRows, amplificationTableFiles,
-        amplificationRepetitions, longHistoryCommits, shortHistoryCommits, openRepetitions);
+        + "table open: %,d vs %,d commits, %d opens; scan: %,d rows, %d commits of %d changes, %d scans",
+        upsertBaseRows, upsertRounds, upsertBatches, flushChanges, describe(flushTables), flushWarmups, flushRepetitions,
+        flushChanges, coalescedBatch, coalescedRepetitions, amplificationTableRows, amplificationTableFiles, amplificationRepetitions,
+        longHistoryCommits, shortHistoryCommits, openRepetitions, scanTableRows, scanCommits, scanChangesPerCommit, scanRepetitions);
+  }
+
+  private static String describe(List<FlushTable> tables) {
+    return tables.stream()
+        .map(table -> String.format("%,d rows (%d files)", table.rows(), table.files()))
+        .collect(Collectors.joining(" vs "));
   }
 }

@@ -28,6 +28,9 @@ public final class CdcRows {
   private static final int AMOUNT_SCALE = 2;
   private static final long AMOUNT_UNSCALED_BOUND = 10_000_000_000L;
   private static final int QUANTITY_BOUND = 1_000;
+  private static final String NAME_PREFIX = "customer-";
+  private static final int NAME_DIGITS = 11;
+  private static final String ZEROS = "0".repeat(NAME_DIGITS);
   private static final long MIX = 0x9E37_79B9_7F4A_7C15L;
 
   private CdcRows() {}
@@ -37,10 +40,16 @@ public final class CdcRows {
     long mixed = (key * MIX) ^ revision;
     return Row.of(
         key,
-        String.format("customer-%011d", key),
+        name(key),
         BigDecimal.valueOf(Math.floorMod(mixed, AMOUNT_UNSCALED_BOUND), AMOUNT_SCALE),
         BASE_MICROS + revision * MICROS_PER_SECOND + Math.floorMod(key, MICROS_PER_SECOND),
         (int) Math.floorMod(mixed >>> 7, QUANTITY_BOUND));
+  }
+
+  /** {@code customer-} and the key zero-padded to 11 digits, without {@code String.format}'s cost per row. */
+  private static String name(long key) {
+    String digits = Long.toString(key);
+    return NAME_PREFIX + ZEROS.substring(Math.min(digits.length(), NAME_DIGITS)) + digits;
   }
 
   public static Row key(long key) {

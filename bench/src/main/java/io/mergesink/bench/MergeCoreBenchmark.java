@@ -27,14 +27,15 @@ import java.util.stream.Stream;
  * <ul>
  *   <li>{@code --quick}: small sizes, a smoke test (the README figures come from the full run)
  *   <li>{@code --only}: a comma-separated subset of {@value UpsertVsAppend#NAME}, {@value FlushCost#NAME},
- *       {@value WriteAmplification#NAME}, {@value TableOpen#NAME}
+ *       {@value WriteAmplification#NAME}, {@value TableOpen#NAME}, {@value ScanCost#NAME}
  *   <li>{@code --dir}: where the tables go (default: a new temporary directory)
  *   <li>{@code --keep}: leave the tables behind (default: delete them)
  * </ul>
  */
 public final class MergeCoreBenchmark {
   static final String SUITE = "merge-core";
-  private static final List<String> WORKLOADS = List.of(UpsertVsAppend.NAME, FlushCost.NAME, WriteAmplification.NAME, TableOpen.NAME);
+  private static final List<String> WORKLOADS = List.of(UpsertVsAppend.NAME, FlushCost.NAME, WriteAmplification.NAME, TableOpen.NAME,
+      ScanCost.NAME);
   private static final int USAGE_ERROR = 2;
   private static final long MIB = 1024 * 1024;
 
@@ -69,6 +70,7 @@ public final class MergeCoreBenchmark {
           case FlushCost.NAME -> FlushCost.run(tables, config, report);
           case WriteAmplification.NAME -> WriteAmplification.run(tables, config, report);
           case TableOpen.NAME -> TableOpen.run(storage, tables, config, report);
+          case ScanCost.NAME -> ScanCost.run(storage, tables, config, report);
           default -> throw new IllegalStateException("unknown workload " + workload);
         }
       }
