@@ -59,6 +59,7 @@ public final class RecordDecoder {
   private final DecoderOptions options;
   private final ValueConverter values;
   private final SchemalessConverter schemaless;
+  private final StructTypeCache structTypes = new StructTypeCache();
   private final Set<String> truncateSkipLogged = new HashSet<>();
 
   public RecordDecoder(DecoderOptions options) {
@@ -274,7 +275,7 @@ public final class RecordDecoder {
 
   private TypedRow toRow(SinkRecord record, Object value, String path) {
     if (value instanceof Struct struct) {
-      return new TypedRow(SchemaConverter.toStructType(struct.schema()), values.toRow(struct, path));
+      return new TypedRow(structTypes.structType(struct.schema()), values.toRow(struct, path));
     }
     if (value instanceof Map<?, ?> map) {
       return schemaless.toRow(map, path);
