@@ -18,8 +18,9 @@ public final class Bench {
     switch (suite) {
       case MergeCoreBenchmark.SUITE -> MergeCoreBenchmark.main(args);
       case E2eBenchmark.SUITE -> E2eBenchmark.main(args);
+      case SinkTaskProfile.SUITE -> SinkTaskProfile.main(args);
       default -> {
-        System.err.println("expected a suite name first (" + MergeCoreBenchmark.SUITE + " or " + E2eBenchmark.SUITE
+        System.err.println("expected a suite name first (" + MergeCoreBenchmark.SUITE + ", " + E2eBenchmark.SUITE + " or " + SinkTaskProfile.SUITE
             + "), found " + Arrays.toString(args));
         System.exit(USAGE_ERROR);
       }
