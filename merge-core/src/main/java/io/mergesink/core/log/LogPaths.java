@@ -53,6 +53,18 @@ public final class LogPaths {
     return logDir(root) + "/" + paddedVersion(version) + ".checkpoint.parquet";
   }
 
+  /**
+   * {@code <root>/_delta_log/<20-digit version>.checkpoint.<part>.<parts>.parquet}, one file of a
+   * multi-part checkpoint (part and count padded to {@link #PART_DIGITS} digits).
+   */
+  public static String checkpointPartFile(String root, long version, int part, int parts) {
+    if (part < 1 || part > parts) {
+      throw new IllegalArgumentException("a checkpoint part is between 1 and its part count " + parts + ", found " + part);
+    }
+    return logDir(root) + "/" + paddedVersion(version) + ".checkpoint." + String.format("%0" + PART_DIGITS + "d", part) + "."
+        + String.format("%0" + PART_DIGITS + "d", parts) + ".parquet";
+  }
+
   public static String lastCheckpointFile(String root) {
     return logDir(root) + "/" + LAST_CHECKPOINT;
   }

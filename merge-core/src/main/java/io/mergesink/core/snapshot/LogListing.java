@@ -1,5 +1,6 @@
 package io.mergesink.core.snapshot;
 
+import io.mergesink.core.log.LastCheckpoint;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.LogPaths.CheckpointName;
 import io.mergesink.core.storage.Storage;
@@ -12,9 +13,10 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * The commits and complete classic checkpoints found in one listing of {@code _delta_log} from a
- * start version. Other files ({@code .crc}, {@code _last_checkpoint}, temp files, V2 checkpoints,
- * log compactions) are ignored.
+ * The commits and complete classic checkpoints of {@code _delta_log} from a start version, found by
+ * one listing ({@link #list}) or by looking names up from a checkpoint on ({@link #probe}). Other
+ * files ({@code .crc}, {@code _last_checkpoint}, temp files, V2 checkpoints, log compactions) are
+ * ignored.
  */
 final class LogListing {
   private final String root;
@@ -37,13 +39,60 @@ final class LogListing {
         listing.commits.put(commit.getAsLong(), file.path());
         continue;
       }
-      Optional<CheckpointName> checkpoint = LogPaths.checkpointName(file.name());
-      checkpoint.ifPresent(c -> listing.checkpointParts
-          .computeIfAbsent(c.version(), v -> new TreeMap<>())
-          .computeIfAbsent(c.parts(), n -> new TreeMap<>())
-          .put(c.part(), file.path()));
+      LogPaths.checkpointName(file.name()).ifPresent(c -> listing.addCheckpointPart(c, file.path()));
     }
     return listing;
+  }
+
+  /**
+   * The log from the checkpoint {@code hint} names, found without listing: its files, then commit
+   * after commit up to {@code upTo} until one is missing, and at each commit's version a newer
+   * single-file checkpoint if there is one. The cost is two lookups per version after the
+   * checkpoint, however long the history before it.
+   *
+   * <p>A newer multi-part checkpoint has a name no reader can guess, so a hint that missed one
+   * (a writer stopped between checkpoint and hint) costs replaying more commits, not a wrong
+   * state. Unlike a listing this cannot see past a missing commit: a log with a gap after the
+   * checkpoint reads as ending before the gap. Log cleanup deletes lower versions first, so
+   * while the checkpoint exists the commits after it do too.
+   *
+   * @return empty when a file of the hinted checkpoint is missing (cleaned up, or the hint is
+   *     wrong), for the caller to list instead
+   */
+  static Optional<LogListing> probe(Storage storage, String root, LastCheckpoint hint, long upTo) throws IOException {
+    long checkpointVersion = hint.version();
+    int parts = hint.parts() == null ? 1 : hint.parts();
+    if (parts < 1) {
+      return Optional.empty();
+    }
+    LogListing listing = new LogListing(root, checkpointVersion);
+    for (int part = 1; part <= parts; part++) {
+      String path = hint.parts() == null
+          ? LogPaths.checkpointFile(root, checkpointVersion)
+          : LogPaths.checkpointPartFile(root, checkpointVersion, part, parts);
+      if (!storage.exists(path)) {
+        return Optional.empty();
+      }
+      listing.addCheckpointPart(new CheckpointName(checkpointVersion, part, parts), path);
+    }
+    for (long version = checkpointVersion + 1; version <= upTo; version++) {
+      String commit = LogPaths.commitFile(root, version);
+      if (!storage.exists(commit)) {
+        break;
+      }
+      listing.commits.put(version, commit);
+      String checkpoint = LogPaths.checkpointFile(root, version);
+      if (storage.exists(checkpoint)) {
+        listing.addCheckpointPart(new CheckpointName(version, 1, 1), checkpoint);
+      }
+    }
+    return Optional.of(listing);
+  }
+
+  private void addCheckpointPart(CheckpointName name, String path) {
+    checkpointParts.computeIfAbsent(name.version(), v -> new TreeMap<>())
+        .computeIfAbsent(name.parts(), n -> new TreeMap<>())
+        .put(name.part(), path);
   }
 
   long fromVersion() {

@@ -19,10 +19,13 @@ import org.slf4j.LoggerFactory;
  * Builds {@link Snapshot}s from a table's {@code _delta_log}: the latest complete checkpoint, then
  * the JSON commits after it (PROTOCOL.md, "Checkpoints" and "Action Reconciliation").
  *
- * <p>Opening costs O(checkpoint + tail): {@code _last_checkpoint} says where to start listing. When
- * it is missing, unreadable or points at a checkpoint that is gone, the loader lists from version 0
- * instead; when it is stale, the listing from its version still finds newer checkpoints. Only file
- * names that parse as commits or classic checkpoints count ({@code .crc} and temp files are
+ * <p>Opening costs O(checkpoint + tail): {@code _last_checkpoint} says where the log starts. On
+ * local storage the loader looks the checkpoint and the commits after it up by name (a listing
+ * would read the whole directory, i.e. the whole history); elsewhere it lists from the hint's
+ * version. When the hint is missing, unreadable or points at a checkpoint that is gone, the loader
+ * lists from version 0 instead; when it is stale, the lookups or the listing from its version still
+ * find newer checkpoints ({@link LogListing#probe} says what lookups cannot see). Only
+ * file names that parse as commits or classic checkpoints count ({@code .crc} and temp files are
  * ignored).
  *
  * <p>Thread-safe: it holds no state besides the storage.
@@ -96,21 +99,34 @@ public final class SnapshotLoader {
   }
 
   private Snapshot load(String root, OptionalLong target) throws IOException {
-    long listFrom = 0;
-    Optional<LastCheckpoint> hint = readHint(root);
-    if (hint.isPresent() && (target.isEmpty() || hint.get().version() <= target.getAsLong())) {
-      listFrom = hint.get().version();
+    Optional<LastCheckpoint> hint = readHint(root).filter(h -> target.isEmpty() || h.version() <= target.getAsLong());
+    Optional<LogSegment> segment = Optional.empty();
+    if (hint.isPresent()) {
+      segment = segment(root, fromCheckpoint(root, hint.get(), target), target);
     }
-    LogListing listing = LogListing.list(storage, root, listFrom);
-    Optional<LogSegment> segment = segment(root, listing, target);
-    if (segment.isEmpty() && listFrom > 0) {
-      listing = LogListing.list(storage, root, 0);
-      segment = segment(root, listing, target);
+    if (segment.isEmpty() && (hint.isEmpty() || hint.get().version() > 0)) { // a hint at 0 was already listed from 0
+      segment = segment(root, LogListing.list(storage, root, 0), target);
     }
     if (segment.isEmpty()) {
       throw new TableNotFoundException(root);
     }
     return replay(root, segment.get());
+  }
+
+  /**
+   * The log from the checkpoint {@code hint} names: looked up name by name on storage that
+   * {@linkplain Storage#prefersLookupsToListing prefers lookups} (a local directory is read whole
+   * by every listing, so listing would cost the whole history), listed from the hint's version
+   * otherwise and when the hinted checkpoint is not there.
+   */
+  private LogListing fromCheckpoint(String root, LastCheckpoint hint, OptionalLong target) throws IOException {
+    if (storage.prefersLookupsToListing()) {
+      Optional<LogListing> probed = LogListing.probe(storage, root, hint, target.orElse(Long.MAX_VALUE));
+      if (probed.isPresent()) {
+        return probed.get();
+      }
+    }
+    return LogListing.list(storage, root, hint.version());
   }
 
   /** {@code _last_checkpoint} is only a hint: unreadable (e.g. a stale Hadoop .crc beside it) counts as missing. */

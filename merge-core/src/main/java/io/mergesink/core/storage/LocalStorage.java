@@ -114,6 +114,12 @@ public final class LocalStorage implements Storage {
     return files;
   }
 
+  /** True: {@link #listFrom} reads the whole directory (readdir has no start name), {@link #exists} is one stat. */
+  @Override
+  public boolean prefersLookupsToListing() {
+    return true;
+  }
+
   @Override
   public List<String> listDirectories(String directory) throws IOException {
     List<String> directories = new ArrayList<>();

@@ -45,6 +45,18 @@ public interface Storage {
    */
   List<FileInfo> listFrom(String directory, String fromName) throws IOException;
 
+  /**
+   * Whether looking a few files up by name with {@link #exists} costs less than one
+   * {@link #listFrom} of a large directory, so a caller that can name the files it expects should
+   * look them up. True on local file systems, whose directories have no order a listing could
+   * start from: {@code listFrom} reads every entry, a lookup is one {@code stat}. False by default:
+   * on object stores every lookup is a request, and a listing returns up to a thousand names per
+   * request.
+   */
+  default boolean prefersLookupsToListing() {
+    return false;
+  }
+
   /** The paths of the directories directly inside {@code directory}, sorted; empty when it does not exist. */
   List<String> listDirectories(String directory) throws IOException;
 

@@ -11,6 +11,8 @@ class LogPathsTest {
   void fileNames() {
     assertThat(LogPaths.commitFile("/t/", 7)).isEqualTo("/t/_delta_log/00000000000000000007.json");
     assertThat(LogPaths.checkpointFile("s3a://b/t", 10)).isEqualTo("s3a://b/t/_delta_log/00000000000000000010.checkpoint.parquet");
+    assertThat(LogPaths.checkpointPartFile("/t", 5, 2, 3)).isEqualTo("/t/_delta_log/00000000000000000005.checkpoint.0000000002.0000000003.parquet");
+    assertThatThrownBy(() -> LogPaths.checkpointPartFile("/t", 5, 4, 3)).hasMessageContaining("found 4");
     assertThat(LogPaths.lastCheckpointFile("/t")).isEqualTo("/t/_delta_log/_last_checkpoint");
     assertThatThrownBy(() -> LogPaths.paddedVersion(-1)).hasMessageContaining("-1");
   }
