@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.parquet.example.data.Group;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
@@ -42,7 +43,9 @@ public final class CheckpointReader {
   }
 
   private static void readPart(InputFile input, String path, List<Action> actions) throws IOException {
-    ParquetReader.Builder<Group> builder = new ParquetReader.Builder<>(input) {
+    // A plain configuration: the Hadoop one the builder makes otherwise loads core-default.xml on
+    // every call, most of the time of opening a table.
+    ParquetReader.Builder<Group> builder = new ParquetReader.Builder<>(input, new PlainParquetConfiguration()) {
       @Override
       protected ReadSupport<Group> getReadSupport() {
         return new GroupReadSupport();

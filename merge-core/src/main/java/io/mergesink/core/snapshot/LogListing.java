@@ -95,14 +95,6 @@ final class LogListing {
         .put(name.part(), path);
   }
 
-  long fromVersion() {
-    return fromVersion;
-  }
-
-  boolean isEmpty() {
-    return commits.isEmpty() && checkpointParts.isEmpty();
-  }
-
   /** The highest version with a commit or a complete checkpoint; empty for an empty listing. */
   OptionalLong latestVersion() {
     long latest = -1;
