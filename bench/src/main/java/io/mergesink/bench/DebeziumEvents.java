@@ -50,6 +50,26 @@ final class DebeziumEvents {
 
   private DebeziumEvents() {}
 
+  /**
+   * {@link #KEY} or {@link #VALUE} by its name: how {@link AvroBinaryConverter} knows the schema
+   * out of band.
+   *
+   * @throws IllegalArgumentException for any other name
+   */
+  static Schema schema(String name) {
+    for (Schema schema : new Schema[] {KEY, VALUE}) {
+      if (schema.name().equals(name)) {
+        return schema;
+      }
+    }
+    throw new IllegalArgumentException("no Debezium event schema named '" + name + "'; known: " + KEY.name() + ", " + VALUE.name());
+  }
+
+  /** The {@code name} column of customer {@code id} in its {@code version}. */
+  static String name(long id, int version) {
+    return "customer-" + id + "-v" + version;
+  }
+
   static Struct key(long id) {
     return new Struct(KEY).put("id", id);
   }
@@ -67,7 +87,7 @@ final class DebeziumEvents {
   private static Struct row(long id, int version) {
     return new Struct(ROW)
         .put("id", id)
-        .put("name", "customer-" + id + "-v" + version)
+        .put("name", name(id, version))
         .put("balance", BigDecimal.valueOf(id * CENTS_PER_ID + version, BALANCE_SCALE))
         .put("updated_at", EPOCH_2026_MICROS + version * MICROS_PER_SECOND + id)
         .put("quantity", (int) Math.floorMod(id * 31 + version, QUANTITY_BOUND));

@@ -1,164 +1,194 @@
 package io.mergesink.bench;
 
+import io.mergesink.connect.MergeSinkConnector;
+import io.mergesink.connect.config.MergeSinkConfig;
+import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.table.TableSpec;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The {@code e2e} suite (DESIGN §9): Debezium-shaped JSON change events (JsonConverter, schemas
- * enabled) in a 4-partition topic, MergeSink in an embedded Connect worker with 1 and 2 tasks.
+ * The {@code e2e} suite (DESIGN §9): Debezium-shaped change events in a 4-partition topic, as JSON
+ * with schemas and as Avro ({@link RecordFormat}), MergeSink in an embedded Connect worker with 1
+ * and 2 tasks.
  *
- * <p>Method, per run: a fresh topic and table; the connector starts on the empty topic (mixed
- * workloads first load {@code keys} inserts through the connector, untimed) and is paused; the
- * measured events are produced and flushed; the clock starts at the resume and stops when the
- * table's txn versions (read with merge-core, polled every {@value #POLL_MILLIS} ms) reach every
- * partition's last offset. Events/s = change events / that time (delete tombstones are extra
- * Kafka records, not counted). The time includes task resume and the last commit interval.
- * Broker, worker and tasks share this JVM and its CPUs. One unmeasured warm-up run (a tenth of the
- * size, uniform mix) goes first; repeats interleave workloads and task counts so drift hits all alike.
+ * <p>Method, per throughput run: a fresh topic and table. Mixed workloads start on a table
+ * preloaded with {@code keys} rows by merge-core ({@link E2eTables#preload}, untimed; the table
+ * spec is the one the connector gave a table of the same events, read once at the start). The
+ * connector starts, takes a few priming changes (one per partition, so every task opens its writer
+ * and loads its key index) and is paused; the measured events are produced and flushed; the clock
+ * starts at the resume and stops when the table's txn versions (read with merge-core, polled every
+ * {@value #POLL_MILLIS} ms) reach every partition's last offset. Events/s = change events / that
+ * time (delete tombstones are extra Kafka records, not counted). Afterwards the table must hold
+ * exactly the workload's live keys in their last versions, or the suite fails. Broker, worker and
+ * tasks share this JVM and its CPUs. One unmeasured warm-up run per format (a tenth of the size,
+ * uniform mix) goes first; repeats interleave workloads, formats and task counts so drift hits all
+ * alike, and every case of one repeat gets the same event stream.
  *
  * <pre>
  * java -Xmx8g -jar bench/target/mergesink-bench.jar e2e [--quick] [--events=N] [--keys=K] [--repeats=R]
- *     [--only=insert-only,uniform,skewed,latency] [--tasks=1,2] [--commit-interval-ms=MS] [--dir=PATH]
- *     [--latency-events=N] [--latency-rate=EVENTS_PER_S]
+ *     [--only=insert-only,uniform,skewed,latency] [--tasks=1,2] [--formats=json,avro] [--commit-interval-ms=MS]
+ *     [--dir=PATH] [--latency-events=N] [--latency-rate=EVENTS_PER_S]
  * </pre>
  *
- * <p>The {@code latency} workload runs after the throughput runs: see {@link E2eLatency}.
+ * <p>The {@code latency} workload runs after the throughput runs: see {@link E2eLatency}; commit
+ * latency percentiles come from the sink's JMX metrics over its fixed-rate phase.
  */
 public final class E2eBenchmark {
   static final String SUITE = "e2e";
   private static final int PARTITIONS = 4;
   private static final long POLL_MILLIS = 200;
+  private static final long CATCH_UP_TIMEOUT_NANOS = 600_000_000_000L;
   private static final long MIB = 1024 * 1024;
   private static final long SEED = 42;
   private static final int USAGE_ERROR = 2;
+  private static final int FAILED = 1;
+  private static final MergeStrategy STRATEGY = MergeStrategy.DELETION_VECTORS;
   /** The unmeasured warm-up run (JIT, broker, first table) is a tenth of a measured run. */
   private static final int WARMUP_DIVISOR = 10;
   private static final int WARMUP_REPEAT = 999;
-  private static final String LATENCY = "latency";
-  private static final Map<String, E2eWorkload.Kind> WORKLOADS = new LinkedHashMap<>(Map.of());
+  /**
+   * The worker's sampled metrics cover a latency run plus this many commit intervals: more than the
+   * run's tail (its last commit and the poll that sees it), so all of the run's commits count.
+   */
+  private static final int METRICS_MARGIN_COMMIT_INTERVALS = 5;
 
-  static {
-    WORKLOADS.put("insert-only", E2eWorkload.Kind.INSERT_ONLY);
-    WORKLOADS.put("uniform", E2eWorkload.Kind.MIXED_UNIFORM);
-    WORKLOADS.put("skewed", E2eWorkload.Kind.MIXED_SKEWED);
+  private final EmbeddedConnect connect;
+  private final Path directory;
+  private final E2eOptions options;
+  private TableSpec spec;
+
+  private E2eBenchmark(EmbeddedConnect connect, Path directory, E2eOptions options) {
+    this.connect = connect;
+    this.directory = directory;
+    this.options = options;
   }
-
-  private E2eBenchmark() {}
-
-  /** One measured run. Heap figures are of the whole JVM (broker, worker, producer, tasks). */
-  record Run(double eventsPerSecond, double seconds, long peakHeap, long settledHeap, double commits, double commitAvgMs,
-      double commitMaxMs) {}
 
   public static void main(String[] args) throws IOException {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-    Options options;
+    E2eOptions options;
     try {
-      options = Options.parse(args);
+      options = E2eOptions.parse(SUITE, args);
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
-      System.err.println("usage: java -Xmx8g -jar mergesink-bench.jar e2e [--quick] [--events=N] [--keys=K] [--repeats=R]"
-          + " [--only=insert-only,uniform,skewed,latency] [--tasks=1,2] [--commit-interval-ms=MS] [--dir=PATH]"
-          + " [--latency-events=N] [--latency-rate=EVENTS_PER_S]");
+      System.err.println(E2eOptions.USAGE);
       System.exit(USAGE_ERROR);
       return;
     }
-    Path directory = options.directory() != null ? options.directory() : Files.createTempDirectory("mergesink-e2e");
-    System.err.printf("[e2e] tables in %s; %,d events per run over %,d keys, %d partitions, tasks %s, %d repeat(s), commit interval %d ms%n",
-        directory, options.events(), options.keys(), PARTITIONS, options.tasks(), options.repeats(), options.commitIntervalMs());
-    Map<String, List<Run>> runs = new LinkedHashMap<>();
-    Map<Integer, LatencyRun> latencies = new LinkedHashMap<>();
+    options.formats().forEach(RecordFormat::requireStructRoundTrip);
+    boolean temporary = options.directory() == null;
+    Path directory = temporary ? Files.createTempDirectory("mergesink-e2e") : options.directory();
+    long metricsMargin = METRICS_MARGIN_COMMIT_INTERVALS * options.commitIntervalMs();
+    long metricsWindow = options.latencyMillis() + metricsMargin;
+    System.err.printf("[e2e] tables in %s; %,d events per run, mixed workloads over %,d preloaded keys, %d partitions, tasks %s, "
+        + "formats %s, %d repeat(s), commit interval %d ms, metrics window %,d ms%n", directory, options.events(), options.keys(),
+        PARTITIONS, options.tasks(), options.formats(), options.repeats(), options.commitIntervalMs(), metricsWindow);
+    E2eReport report = new E2eReport(options);
     long start = System.nanoTime();
-    try (EmbeddedConnect connect = new EmbeddedConnect(options.commitIntervalMs())) {
-      Options warmup = options.scaled(WARMUP_DIVISOR);
-      Run warm = runOnce(connect, directory, warmup, E2eWorkload.Kind.MIXED_UNIFORM, options.tasks().get(0), WARMUP_REPEAT);
-      System.err.printf("[e2e] warm-up (discarded): %,.0f events/s%n", warm.eventsPerSecond());
-      for (int repeat = 0; repeat < options.repeats(); repeat++) {
-        for (String workload : options.throughputWorkloads()) {
-          for (int tasks : options.tasks()) {
-            Run run = runOnce(connect, directory, options, WORKLOADS.get(workload), tasks, repeat);
-            System.err.printf("[e2e] %s, %d task(s), repeat %d: %,.0f events/s (%.1f s), peak heap %,d MiB%n", workload, tasks,
-                repeat, run.eventsPerSecond(), run.seconds(), run.peakHeap() / MIB);
-            runs.computeIfAbsent(workload + "|" + tasks, k -> new ArrayList<>()).add(run);
-          }
-        }
-      }
-      if (options.workloads().contains(LATENCY)) {
-        for (int tasks : options.tasks()) {
-          latencies.put(tasks, runLatency(connect, directory, options, tasks));
-        }
-      }
+    try (EmbeddedConnect connect = new EmbeddedConnect(options.commitIntervalMs(), metricsWindow)) {
+      new E2eBenchmark(connect, directory, options).run(report, metricsMargin);
+    } catch (IOException | RuntimeException e) {
+      // Kafka's non-daemon threads would keep the JVM alive after a failed run
+      e.printStackTrace();
+      System.exit(FAILED);
+    }
+    if (temporary) {
+      deleteRecursively(directory);
     }
     Runtime runtime = Runtime.getRuntime();
-    System.out.printf("MergeSink e2e benchmark: %,d change events per run (mixed: over %,d pre-loaded keys), %d partitions, "
+    System.out.printf("MergeSink e2e benchmark: %,d change events per run (mixed: on %,d preloaded keys), %d partitions, "
         + "commit.interval.ms = offset.flush.interval.ms = %d, Java %s, %d CPUs, max heap %,d MiB, total %.0f s%n%n",
         options.events(), options.keys(), PARTITIONS, options.commitIntervalMs(), System.getProperty("java.version"),
         runtime.availableProcessors(), runtime.maxMemory() / MIB, Seconds.since(start));
-    System.out.print(report(options, runs));
-    if (!latencies.isEmpty()) {
-      System.out.printf("%n| tasks | end-to-end latency produce → visible in Delta, at %,.0f events/s target (p50 / p99 / max ms) "
-          + "| achieved rate events/s | events | commit latency avg / max ms (JMX) |%n|---|---|---|---|---|%n", options.latencyRate());
-      latencies.forEach((tasks, run) -> System.out.printf("| %d | %.0f / %.0f / %.0f | %,.0f | %,d | %.0f / %.0f |%n", tasks,
-          run.latency().p50Ms(), run.latency().p99Ms(), run.latency().maxMs(), run.latency().achievedRate(), run.latency().samples(),
-          run.commitAvgMs(), run.commitMaxMs()));
+    System.out.print(report.toMarkdown());
+  }
+
+  private void run(E2eReport report, long metricsMargin) throws IOException {
+    spec = connectorSpec();
+    E2eOptions warmup = options.scaled(WARMUP_DIVISOR);
+    for (RecordFormat format : options.formats()) {
+      E2eReport.Case warm = new E2eReport.Case(E2eWorkload.Kind.MIXED_UNIFORM, format, options.tasks().get(0));
+      System.err.printf("[e2e] warm-up %s (discarded): %,.0f events/s%n", format.label(), runOnce(warm, warmup, WARMUP_REPEAT).eventsPerSecond());
+    }
+    for (int repeat = 0; repeat < options.repeats(); repeat++) {
+      for (String workload : options.throughputWorkloads()) {
+        for (RecordFormat format : options.formats()) {
+          for (int tasks : options.tasks()) {
+            E2eReport.Case key = new E2eReport.Case(E2eWorkload.Kind.of(workload), format, tasks);
+            E2eReport.Run run = runOnce(key, options, repeat);
+            System.err.printf("[e2e] %s, %s, %d task(s), repeat %d: %,.0f events/s (%.1f s), commit p50 %.0f ms, peak heap %,d MiB%n",
+                workload, format.label(), tasks, repeat, run.eventsPerSecond(), run.seconds(), run.commitP50Ms(), run.peakHeap() / MIB);
+            report.add(key, run);
+          }
+        }
+      }
+    }
+    if (options.workloads().contains(E2eOptions.LATENCY)) {
+      for (RecordFormat format : options.formats()) {
+        for (int tasks : options.tasks()) {
+          report.add(runLatency(format, tasks, metricsMargin));
+        }
+      }
     }
   }
 
-  /** A latency run with the sink's JMX commit latency (average over its tasks, maximum of their maxima). */
-  private record LatencyRun(E2eLatency.Latency latency, double commitAvgMs, double commitMaxMs) {}
-
-  private static LatencyRun runLatency(EmbeddedConnect connect, Path directory, Options options, int tasks) throws IOException {
-    String topic = "e2e-latency-t" + tasks;
-    String connector = "sink-" + topic;
-    E2eWorkload workload = new E2eWorkload(E2eWorkload.Kind.MIXED_UNIFORM, SEED);
-    DeltaTable table = startLoaded(connect, directory, options, topic, connector, tasks, workload);
-    try {
-      E2eLatency.Latency latency = E2eLatency.measure(connect, topic, PARTITIONS, workload, table, connector, options.latencyEvents(),
-          options.latencyRate());
-      System.err.printf("[e2e] latency, %d task(s): p50 %.0f ms, p99 %.0f ms at %,.0f events/s%n", tasks, latency.p50Ms(),
-          latency.p99Ms(), latency.achievedRate());
-      return new LatencyRun(latency, average(EmbeddedConnect.taskMetric(connector, "commit-latency-avg-ms")),
-          max(EmbeddedConnect.taskMetric(connector, "commit-latency-max-ms")));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while measuring latency", e);
-    } finally {
+  /**
+   * Lets the connector create a table from one insert event, in every format, and returns its
+   * spec: the run tables are created from it.
+   *
+   * @throws IllegalStateException the formats lead to different tables
+   */
+  private TableSpec connectorSpec() throws IOException {
+    TableSpec found = null;
+    for (RecordFormat format : options.formats()) {
+      String topic = "e2e-spec-" + format.label();
+      String connector = "sink-" + topic;
+      DeltaTable table = table(topic);
+      connect.createTopic(topic, PARTITIONS);
+      connect.startConnector(connector, sinkConfig(topic, connector, 1, format), 1);
+      E2eWorkload workload = new E2eWorkload(E2eWorkload.Kind.INSERT_ONLY, SEED);
+      connect.send(topic, PARTITIONS, new ChangeEncoder(format), workload.insert(), null);
+      connect.flush();
+      awaitCaughtUp(table, connector, connect.endOffsets(topic));
       connect.deleteConnector(connector);
+      TableSpec spec = E2eTables.specOf(table, STRATEGY);
+      if (found != null && !found.equals(spec)) {
+        throw new IllegalStateException("the connector creates different tables from " + options.formats() + ": " + found + " vs " + spec);
+      }
+      found = spec;
+      finish(table, workload);
     }
+    System.err.printf("[e2e] table spec as the connector creates it: %s, key %s, %s%n", found.schema(), found.keyColumns(),
+        found.properties());
+    return found;
   }
 
-  private static double average(List<Double> values) {
-    return values.stream().filter(value -> !value.isNaN()).mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-  }
-
-  private static double max(List<Double> values) {
-    return values.stream().filter(value -> !value.isNaN()).mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
-  }
-
-  private static Run runOnce(EmbeddedConnect connect, Path directory, Options options, E2eWorkload.Kind kind, int tasks,
-      int repeat) throws IOException {
-    String topic = "e2e-" + kind.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-t" + tasks + "-r" + repeat;
+  private E2eReport.Run runOnce(E2eReport.Case key, E2eOptions sizes, int repeat) throws IOException {
+    String topic = "e2e-" + key.kind().optionName() + "-" + key.format().label() + "-t" + key.tasks() + "-r" + repeat;
     String connector = "sink-" + topic;
-    E2eWorkload workload = new E2eWorkload(kind, SEED + repeat);
-    DeltaTable table = startLoaded(connect, directory, options, topic, connector, tasks, workload);
-    connect.pauseConnector(connector, tasks);
-    for (long i = 0; i < options.events(); i++) {
-      connect.send(topic, PARTITIONS, workload.next());
+    E2eWorkload workload = new E2eWorkload(key.kind(), SEED + repeat);
+    ChangeEncoder encoder = new ChangeEncoder(key.format());
+    DeltaTable table = startPrimed(topic, connector, key.tasks(), workload, encoder, sizes.keys());
+    connect.pauseConnector(connector, key.tasks());
+    for (long i = 0; i < sizes.events(); i++) {
+      connect.send(topic, PARTITIONS, encoder, workload.next(), null);
     }
     connect.flush();
     Map<TopicPartition, Long> ends = connect.endOffsets(topic);
+    double commitsBefore = sum(EmbeddedConnect.taskMetric(connector, "commit-total"));
 
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     long peakHeap = 0;
@@ -166,46 +196,133 @@ public final class E2eBenchmark {
     connect.resumeConnector(connector);
     while (!caughtUp(table, connector, ends)) {
       peakHeap = Math.max(peakHeap, memory.getHeapMemoryUsage().getUsed());
+      if (System.nanoTime() - begin > CATCH_UP_TIMEOUT_NANOS) {
+        throw new IllegalStateException(connector + " did not catch up on " + ends + " in " + CATCH_UP_TIMEOUT_NANOS / 1e9 + " s");
+      }
+      connect.requireNoFailedTask(connector);
       EmbeddedConnect.sleep(POLL_MILLIS);
     }
     double seconds = Seconds.since(begin);
     long settledHeap = HeapProbe.settledUsedHeap();
-    double commits = sum(EmbeddedConnect.taskMetric(connector, "commit-total"));
-    double commitAvg = average(EmbeddedConnect.taskMetric(connector, "commit-latency-avg-ms"));
-    double commitMax = max(EmbeddedConnect.taskMetric(connector, "commit-latency-max-ms"));
+    double commitP50 = max(EmbeddedConnect.taskMetric(connector, "commit-latency-p50-ms"));
+    double commits = sum(EmbeddedConnect.taskMetric(connector, "commit-total")) - commitsBefore;
     connect.deleteConnector(connector);
-    return new Run(options.events() / seconds, seconds, peakHeap, settledHeap, commits, commitAvg, commitMax);
+    finish(table, workload);
+    return new E2eReport.Run(sizes.events() / seconds, seconds, peakHeap, settledHeap, commits, commitP50, encoder.bytesPerEvent());
   }
 
   /**
-   * Creates {@code topic} and starts connector {@code connector} on it; mixed workloads first load
-   * {@code keys} inserts through the connector and wait until the table holds them.
+   * A latency run on a table of {@code keys} rows (uniform mix). The worker's metrics window is the
+   * fixed-rate phase's length plus {@code metricsMargin}, and the phase starts {@code metricsMargin}
+   * after the priming commits: at its end the sink's commit-latency percentiles cover the phase's
+   * commits and no longer the priming ones (which load the key index).
    */
-  private static DeltaTable startLoaded(EmbeddedConnect connect, Path directory, Options options, String topic, String connector,
-      int tasks, E2eWorkload workload) {
+  private E2eReport.LatencyRun runLatency(RecordFormat format, int tasks, long metricsMargin) throws IOException {
+    String topic = "e2e-latency-" + format.label() + "-t" + tasks;
+    String connector = "sink-" + topic;
+    E2eWorkload workload = new E2eWorkload(E2eWorkload.Kind.MIXED_UNIFORM, SEED);
+    ChangeEncoder encoder = new ChangeEncoder(format);
+    DeltaTable table = startPrimed(topic, connector, tasks, workload, encoder, options.keys());
+    EmbeddedConnect.sleep(metricsMargin);
+    double commitsBefore = sum(EmbeddedConnect.taskMetric(connector, "commit-total"));
+    E2eLatency.Latency latency;
+    try {
+      latency = E2eLatency.measure(connect, topic, PARTITIONS, workload, encoder, table, connector, options.latencyEvents(),
+          options.latencyRate());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while measuring latency", e);
+    }
+    E2eReport.LatencyRun run = new E2eReport.LatencyRun(format, tasks, latency,
+        max(EmbeddedConnect.taskMetric(connector, "commit-latency-p50-ms")), max(EmbeddedConnect.taskMetric(connector, "commit-latency-p99-ms")),
+        sum(EmbeddedConnect.taskMetric(connector, "commit-total")) - commitsBefore);
+    System.err.printf("[e2e] latency, %s, %d task(s): p50 %.0f ms, p99 %.0f ms at %,.0f events/s; commit p50 %.0f ms, p99 %.0f ms%n",
+        format.label(), tasks, latency.p50Ms(), latency.p99Ms(), latency.achievedRate(), run.commitP50Ms(), run.commitP99Ms());
+    connect.deleteConnector(connector);
+    finish(table, workload);
+    return run;
+  }
+
+  /**
+   * Creates {@code topic}; for a mixed workload, preloads {@code keys} keys into the table; starts
+   * connector {@code connector} and primes it (see {@link #prime}).
+   */
+  private DeltaTable startPrimed(String topic, String connector, int tasks, E2eWorkload workload, ChangeEncoder encoder, long keys)
+      throws IOException {
+    DeltaTable table = table(topic);
+    Map<String, String> config = sinkConfig(topic, connector, tasks, encoder.format());
+    if (workload.kind() != E2eWorkload.Kind.INSERT_ONLY) {
+      for (long i = 0; i < keys; i++) {
+        workload.insert();
+      }
+      long start = System.nanoTime();
+      E2eTables.preload(table, spec, new MergeSinkConfig(config), topic, PARTITIONS, workload);
+      System.err.printf("[e2e] %s: %,d keys preloaded in %.1f s%n", topic, keys, Seconds.since(start));
+    }
     connect.createTopic(topic, PARTITIONS);
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", "io.mergesink.connect.MergeSinkConnector");
+    connect.startConnector(connector, config, tasks);
+    prime(topic, connector, table, workload, encoder);
+    return table;
+  }
+
+  /**
+   * Sends changes of the workload until every partition got one and waits until the table holds
+   * them: every task has then opened its writer and loaded its key index, which a running
+   * connector has done long before.
+   */
+  private void prime(String topic, String connector, DeltaTable table, E2eWorkload workload, ChangeEncoder encoder) {
+    BitSet primed = new BitSet();
+    while (primed.cardinality() < PARTITIONS) {
+      E2eWorkload.Change change = workload.next();
+      connect.send(topic, PARTITIONS, encoder, change, null);
+      primed.set(EmbeddedConnect.partitionOf(change.id(), PARTITIONS));
+    }
+    connect.flush();
+    awaitCaughtUp(table, connector, connect.endOffsets(topic));
+  }
+
+  private Map<String, String> sinkConfig(String topic, String connector, int tasks, RecordFormat format) {
+    Map<String, String> config = new HashMap<>(format.connectorConfig());
+    config.put("connector.class", MergeSinkConnector.class.getName());
     config.put("tasks.max", Integer.toString(tasks));
     config.put("topics", topic);
-    config.put("table.root", directory.toAbsolutePath().toString());
-    config.put("write.mode", "upsert");
-    config.put("merge.strategy", "deletion-vectors");
-    config.put("primary.key.mode", "record_key");
-    config.put("delete.enabled", "true");
-    config.put("txn.app.id", connector);
-    config.put("commit.interval.ms", Long.toString(options.commitIntervalMs()));
-    connect.startConnector(connector, config, tasks);
-    DeltaTable table = DeltaTable.forPath(new LocalStorage(), directory.toAbsolutePath() + "/" + topic);
-    if (workload.kind() != E2eWorkload.Kind.INSERT_ONLY) {
-      for (long i = 0; i < options.keys(); i++) {
-        connect.send(topic, PARTITIONS, workload.insert());
+    config.put(MergeSinkConfig.TABLE_ROOT, root(topic).toAbsolutePath().toString());
+    config.put(MergeSinkConfig.WRITE_MODE, "upsert");
+    config.put(MergeSinkConfig.MERGE_STRATEGY, STRATEGY.configName());
+    config.put(MergeSinkConfig.PRIMARY_KEY_MODE, "record_key");
+    config.put(MergeSinkConfig.DELETE_ENABLED, "true");
+    config.put(MergeSinkConfig.TXN_APP_ID, connector);
+    config.put(MergeSinkConfig.COMMIT_INTERVAL_MS, Long.toString(options.commitIntervalMs()));
+    return config;
+  }
+
+  /** Each run has a table root of its own, so a task's start never reads other runs' tables. */
+  private Path root(String topic) {
+    return directory.resolve(topic);
+  }
+
+  private DeltaTable table(String topic) {
+    return DeltaTable.forPath(new LocalStorage(), root(topic).toAbsolutePath() + "/" + topic);
+  }
+
+  /** Checks the table a run left: see {@link E2eTables#requireMatches}. */
+  private void finish(DeltaTable table, E2eWorkload workload) throws IOException {
+    E2eTables.requireMatches(table, spec == null ? table.snapshot().schema() : spec.schema(), workload);
+  }
+
+  private static void deleteRecursively(Path directory) throws IOException {
+    try (Stream<Path> paths = Files.walk(directory)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
       }
-      connect.flush();
-      Map<TopicPartition, Long> loaded = connect.endOffsets(topic);
-      EmbeddedConnect.await("the initial " + options.keys() + " keys in " + table.root(), () -> caughtUp(table, connector, loaded));
     }
-    return table;
+  }
+
+  private void awaitCaughtUp(DeltaTable table, String connector, Map<TopicPartition, Long> ends) {
+    EmbeddedConnect.await(connector + " to commit up to " + ends, () -> {
+      connect.requireNoFailedTask(connector);
+      return caughtUp(table, connector, ends);
+    });
   }
 
   /** Whether {@code table} holds every partition of {@code ends} up to its last offset. */
@@ -224,7 +341,7 @@ public final class E2eBenchmark {
       }
       return true;
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("cannot read the txn versions of " + table.root(), e);
+      throw new UncheckedIOException("cannot read the txn versions of " + table.root(), e);
     }
   }
 
@@ -232,114 +349,7 @@ public final class E2eBenchmark {
     return values.stream().mapToDouble(Double::doubleValue).sum();
   }
 
-  private static String report(Options options, Map<String, List<Run>> runs) {
-    StringBuilder out = new StringBuilder();
-    out.append("| workload | tasks | events/s (median, min–max, n) | catch-up s (median) | commits (last run) "
-        + "| commit latency avg / max ms (last run, JMX) | peak heap MiB (median) | settled heap MiB (median) |\n");
-    out.append("|---|---|---|---|---|---|---|---|\n");
-    for (String workload : options.throughputWorkloads()) {
-      for (int tasks : options.tasks()) {
-        List<Run> list = runs.get(workload + "|" + tasks);
-        Run last = list.get(list.size() - 1);
-        out.append(String.format("| %s | %d | %s | %.1f | %.0f | %.0f / %.0f | %,.0f | %,.0f |%n", WORKLOADS.get(workload).label(), tasks,
-            samples(list, Run::eventsPerSecond).describe("%,.0f", "").replace("  ", " "), samples(list, Run::seconds).median(), last.commits(),
-            last.commitAvgMs(), last.commitMaxMs(), samples(list, run -> run.peakHeap() / (double) MIB).median(),
-            samples(list, run -> run.settledHeap() / (double) MIB).median()));
-      }
-    }
-    if (options.tasks().size() == 2) {
-      out.append("\n| workload | events/s ratio ").append(options.tasks().get(1)).append(" tasks / ").append(options.tasks().get(0))
-          .append(" task (per-repeat ratio: median, min–max, n) |\n|---|---|\n");
-      for (String workload : options.throughputWorkloads()) {
-        List<Run> one = runs.get(workload + "|" + options.tasks().get(0));
-        List<Run> two = runs.get(workload + "|" + options.tasks().get(1));
-        double[] ratios = new double[one.size()];
-        for (int i = 0; i < ratios.length; i++) {
-          ratios[i] = two.get(i).eventsPerSecond() / one.get(i).eventsPerSecond();
-        }
-        out.append("| ").append(WORKLOADS.get(workload).label()).append(" | ").append(Samples.of(ratios).describe("%.2f", "×"))
-            .append(" |\n");
-      }
-    }
-    return out.toString();
-  }
-
-  private static Samples samples(List<Run> runs, java.util.function.ToDoubleFunction<Run> value) {
-    return Samples.of(runs.stream().mapToDouble(value).toArray());
-  }
-
-  /** The command line. */
-  private record Options(long events, long keys, int repeats, List<String> workloads, List<Integer> tasks, long commitIntervalMs,
-      Path directory, long latencyEvents, double latencyRate) {
-    private static final long FULL_LATENCY_EVENTS = 150_000;
-    private static final double FULL_LATENCY_RATE = 5_000;
-    private static final long QUICK_LATENCY_EVENTS = 10_000;
-    private static final double QUICK_LATENCY_RATE = 2_000;
-
-    List<String> throughputWorkloads() {
-      return workloads.stream().filter(WORKLOADS::containsKey).toList();
-    }
-
-    private static final long FULL_EVENTS = 300_000;
-    private static final long FULL_KEYS = 100_000;
-    private static final long QUICK_EVENTS = 20_000;
-    private static final long QUICK_KEYS = 5_000;
-    private static final long DEFAULT_COMMIT_INTERVAL_MS = 1_000;
-
-    Options scaled(long divisor) {
-      return new Options(Math.max(1, events / divisor), Math.max(1, keys / divisor), 1, workloads, tasks, commitIntervalMs, directory,
-          latencyEvents, latencyRate);
-    }
-
-    static Options parse(String[] args) {
-      if (args.length == 0 || !args[0].equals(SUITE)) {
-        throw new IllegalArgumentException("expected the suite name '" + SUITE + "' first, found " + Arrays.toString(args));
-      }
-      long events = FULL_EVENTS;
-      long keys = FULL_KEYS;
-      int repeats = 1;
-      List<String> workloads = new ArrayList<>(WORKLOADS.keySet());
-      workloads.add(LATENCY);
-      long latencyEvents = FULL_LATENCY_EVENTS;
-      double latencyRate = FULL_LATENCY_RATE;
-      List<Integer> tasks = List.of(1, 2);
-      long commitInterval = DEFAULT_COMMIT_INTERVAL_MS;
-      Path directory = null;
-      for (String arg : Arrays.copyOfRange(args, 1, args.length)) {
-        String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
-        if (arg.equals("--quick")) {
-          events = QUICK_EVENTS;
-          keys = QUICK_KEYS;
-          latencyEvents = QUICK_LATENCY_EVENTS;
-          latencyRate = QUICK_LATENCY_RATE;
-        } else if (arg.startsWith("--events=")) {
-          events = Long.parseLong(value);
-        } else if (arg.startsWith("--keys=")) {
-          keys = Long.parseLong(value);
-        } else if (arg.startsWith("--latency-events=")) {
-          latencyEvents = Long.parseLong(value);
-        } else if (arg.startsWith("--latency-rate=")) {
-          latencyRate = Double.parseDouble(value);
-        } else if (arg.startsWith("--repeats=")) {
-          repeats = Integer.parseInt(value);
-        } else if (arg.startsWith("--commit-interval-ms=")) {
-          commitInterval = Long.parseLong(value);
-        } else if (arg.startsWith("--dir=")) {
-          directory = Path.of(value);
-        } else if (arg.startsWith("--tasks=")) {
-          tasks = Arrays.stream(value.split(",")).map(String::trim).map(Integer::valueOf).toList();
-        } else if (arg.startsWith("--only=")) {
-          workloads = Arrays.stream(value.split(",")).map(String::trim).toList();
-          for (String workload : workloads) {
-            if (!WORKLOADS.containsKey(workload) && !workload.equals(LATENCY)) {
-              throw new IllegalArgumentException("unknown workload '" + workload + "', expected some of " + WORKLOADS.keySet());
-            }
-          }
-        } else {
-          throw new IllegalArgumentException("unknown argument '" + arg + "'");
-        }
-      }
-      return new Options(events, keys, repeats, workloads, tasks, commitInterval, directory, latencyEvents, latencyRate);
-    }
+  private static double max(List<Double> values) {
+    return values.stream().filter(value -> !value.isNaN()).mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
   }
 }

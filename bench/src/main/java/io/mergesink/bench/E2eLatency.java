@@ -10,12 +10,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * End-to-end latency at a fixed input rate: change events are produced at {@code rate} events/s
- * for {@code seconds} into a running connector (after {@code keys} initial inserts); a poller
- * reads the table's txn versions every {@value #POLL_MILLIS} ms, and each event's latency is the
- * time from its send to the first poll that sees its partition's txn version at or past its
- * offset (so it is rounded up to the poll interval). This is produce → visible in the Delta table,
- * which includes the wait for the next commit (commit.interval.ms / offset.flush.interval.ms), not
- * the duration of a commit alone; the connector only exposes commit-latency avg/max over JMX.
+ * into a running, caught-up connector; a poller reads the table's txn versions every
+ * {@value #POLL_MILLIS} ms, and each event's latency is the time from its send to the first poll
+ * that sees its partition's txn version at or past its offset (so it is rounded up to the poll
+ * interval). This is produce → visible in the Delta table, which includes the wait for the next
+ * commit (commit.interval.ms / offset.flush.interval.ms), not the duration of a commit alone (the
+ * sink's JMX commit-latency percentiles give that).
  */
 final class E2eLatency {
   static final long POLL_MILLIS = 20;
@@ -32,8 +32,8 @@ final class E2eLatency {
    * Produces {@code events} events at {@code rate} per second to {@code topic} and measures their latency into {@code table}.
    * The connector must be running and caught up.
    */
-  static Latency measure(EmbeddedConnect connect, String topic, int partitions, E2eWorkload workload, DeltaTable table,
-      String appIdPrefix, long events, double rate) throws InterruptedException {
+  static Latency measure(EmbeddedConnect connect, String topic, int partitions, E2eWorkload workload, ChangeEncoder encoder,
+      DeltaTable table, String appIdPrefix, long events, double rate) throws InterruptedException {
     List<ConcurrentLinkedQueue<long[]>> pending = new ArrayList<>();
     for (int p = 0; p < partitions; p++) {
       pending.add(new ConcurrentLinkedQueue<>());
@@ -52,7 +52,7 @@ final class E2eLatency {
       }
       long sent = System.nanoTime();
       E2eWorkload.Change change = workload.next();
-      connect.send(topic, partitions, change, (metadata, error) -> {
+      connect.send(topic, partitions, encoder, change, (metadata, error) -> {
         if (error == null) {
           pending.get(metadata.partition()).add(new long[] {metadata.offset(), sent});
         }

@@ -1,6 +1,8 @@
 package io.mergesink.bench;
 
+import java.util.Arrays;
 import java.util.BitSet;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -10,18 +12,40 @@ import java.util.SplittableRandom;
  * uniformly). Keeps which keys are live and each key's version. Not thread-safe.
  */
 final class E2eWorkload {
-  /** The shape of the stream. */
+  /** The shape of the stream, by its name on the command line ({@code --only}) and its label in the report. */
   enum Kind {
-    INSERT_ONLY("insert-only"), MIXED_UNIFORM("90/5/5 uniform"), MIXED_SKEWED("90/5/5 skewed 80/10");
+    INSERT_ONLY("insert-only", "insert-only"), MIXED_UNIFORM("uniform", "90/5/5 uniform"), MIXED_SKEWED("skewed", "90/5/5 skewed 80/10");
 
+    private final String optionName;
     private final String label;
 
-    Kind(String label) {
+    Kind(String optionName, String label) {
+      this.optionName = optionName;
       this.label = label;
+    }
+
+    String optionName() {
+      return optionName;
     }
 
     String label() {
       return label;
+    }
+
+    static List<String> names() {
+      return Arrays.stream(values()).map(Kind::optionName).toList();
+    }
+
+    /**
+     * @throws IllegalArgumentException no workload has that name
+     */
+    static Kind of(String optionName) {
+      for (Kind kind : values()) {
+        if (kind.optionName.equals(optionName)) {
+          return kind;
+        }
+      }
+      throw new IllegalArgumentException("unknown workload '" + optionName + "', expected some of " + names());
     }
   }
 
@@ -39,6 +63,7 @@ final class E2eWorkload {
   private final BitSet live = new BitSet();
   private int[] versions = new int[1024];
   private long nextKey;
+  private long liveCount;
 
   E2eWorkload(Kind kind, long seed) {
     this.kind = kind;
@@ -49,10 +74,29 @@ final class E2eWorkload {
     return kind;
   }
 
+  /** Keys inserted so far: ids {@code 0..insertedKeys()-1}. */
+  long insertedKeys() {
+    return nextKey;
+  }
+
+  long liveCount() {
+    return liveCount;
+  }
+
+  boolean isLive(long id) {
+    return id < nextKey && live.get(Math.toIntExact(id));
+  }
+
+  /** The version of {@code id}'s last change (inserts are version 1). */
+  int version(long id) {
+    return versions[Math.toIntExact(id)];
+  }
+
   /** An insert of a fresh key (also how mixed workloads load their initial keys). */
   Change insert() {
     long id = nextKey++;
     live.set(Math.toIntExact(id));
+    liveCount++;
     return new Change("c", id, bump(id));
   }
 
@@ -71,6 +115,7 @@ final class E2eWorkload {
     }
     long id = pick(nextKey);
     live.clear(Math.toIntExact(id));
+    liveCount--;
     return new Change("d", id, bump(id));
   }
 
@@ -92,7 +137,7 @@ final class E2eWorkload {
   private int bump(long id) {
     int index = Math.toIntExact(id);
     if (index >= versions.length) {
-      versions = java.util.Arrays.copyOf(versions, Math.max(versions.length * 2, index + 1));
+      versions = Arrays.copyOf(versions, Math.max(versions.length * 2, index + 1));
     }
     return ++versions[index];
   }

@@ -30,33 +30,40 @@ import org.apache.kafka.connect.json.JsonConverterConfig;
 import org.apache.kafka.connect.runtime.AbstractStatus;
 import org.apache.kafka.connect.runtime.WorkerConfig;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
-import org.apache.kafka.connect.storage.ConverterType;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 
 /**
  * One KRaft broker and one Connect worker (distributed mode) in this JVM, around Kafka's
- * {@link EmbeddedConnectCluster}, with what the e2e suite needs: a Debezium-shaped producer
- * (JsonConverter, schemas enabled), end offsets, connector lifecycle and the sink's JMX metrics.
+ * {@link EmbeddedConnectCluster}, with what the e2e suite needs: a producer of Debezium-shaped
+ * change events ({@link ChangeEncoder}), end offsets, connector lifecycle and the sink's JMX metrics.
+ * The worker's default converters are JsonConverter with schemas; connectors name their own
+ * ({@link RecordFormat#connectorConfig()}).
  * Trimmed from the connector's test {@code ConnectHarness}. The caller must {@link #close()} it.
  */
 final class EmbeddedConnect implements AutoCloseable {
   private static final Duration STATE_TIMEOUT = Duration.ofSeconds(120);
   private static final long ADMIN_TIMEOUT_SECONDS = 30;
   private static final long POLL_MILLIS = 50;
+  private static final int METRICS_SAMPLES = 10;
 
   private final EmbeddedConnectCluster cluster;
   private final KafkaProducer<byte[], byte[]> producer;
-  private final JsonConverter keys = converter(ConverterType.KEY);
-  private final JsonConverter values = converter(ConverterType.VALUE);
 
-  /** Starts the broker and worker; sink tasks get {@code preCommit} every {@code offsetFlushMillis}. */
-  EmbeddedConnect(long offsetFlushMillis) {
+  /**
+   * Starts the broker and worker; sink tasks get {@code preCommit} every {@code offsetFlushMillis}.
+   * The worker's sampled metrics (the sink's commit-latency percentiles among them) cover the last
+   * {@code metricsWindowMillis}: {@value #METRICS_SAMPLES} samples that split the window, a sample
+   * kept while its last recording is younger than the window.
+   */
+  EmbeddedConnect(long offsetFlushMillis, long metricsWindowMillis) {
     Map<String, String> props = new HashMap<>();
     props.put(WorkerConfig.KEY_CONVERTER_CLASS_CONFIG, JsonConverter.class.getName());
     props.put(WorkerConfig.VALUE_CONVERTER_CLASS_CONFIG, JsonConverter.class.getName());
     props.put(WorkerConfig.KEY_CONVERTER_CLASS_CONFIG + "." + JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true");
     props.put(WorkerConfig.VALUE_CONVERTER_CLASS_CONFIG + "." + JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true");
     props.put(WorkerConfig.OFFSET_COMMIT_INTERVAL_MS_CONFIG, Long.toString(offsetFlushMillis));
+    props.put(WorkerConfig.METRICS_NUM_SAMPLES_CONFIG, Integer.toString(METRICS_SAMPLES));
+    props.put(WorkerConfig.METRICS_SAMPLE_WINDOW_MS_CONFIG, Long.toString(metricsWindowMillis / METRICS_SAMPLES));
     cluster = new EmbeddedConnectCluster.Builder()
         .name("mergesink-bench")
         .numWorkers(1)
@@ -64,7 +71,12 @@ final class EmbeddedConnect implements AutoCloseable {
         .brokerProps(new Properties())
         .workerProps(props)
         .build();
-    cluster.start();
+    try {
+      cluster.start();
+    } catch (RuntimeException e) {
+      cluster.stop();
+      throw e;
+    }
     producer = cluster.kafka().createProducer(Map.of(
         ProducerConfig.ACKS_CONFIG, "1",
         ProducerConfig.LINGER_MS_CONFIG, "20",
@@ -75,24 +87,23 @@ final class EmbeddedConnect implements AutoCloseable {
     cluster.kafka().createTopic(topic, partitions);
   }
 
-  /** Sends a change event of customer {@code change.id()} to partition {@code id % partitions}; a delete is followed by its tombstone. */
-  void send(String topic, int partitions, E2eWorkload.Change change) {
-    send(topic, partitions, change, null);
+  /**
+   * Sends a change event of customer {@code change.id()}, encoded by {@code encoder}, to its
+   * partition ({@link #partitionOf}); a delete is followed by its tombstone. {@code acked} (may be null) gets
+   * the change event's acknowledgement.
+   */
+  void send(String topic, int partitions, ChangeEncoder encoder, E2eWorkload.Change change, Callback acked) {
+    byte[] key = encoder.key(topic, change.id());
+    int partition = partitionOf(change.id(), partitions);
+    producer.send(new ProducerRecord<>(topic, partition, key, encoder.value(topic, change)), acked);
+    if (change.op().equals("d")) {
+      producer.send(new ProducerRecord<>(topic, partition, key, null));
+    }
   }
 
-  /** As {@link #send(String, int, E2eWorkload.Change)}; {@code acked} (may be null) gets the change event's acknowledgement. */
-  void send(String topic, int partitions, E2eWorkload.Change change, Callback acked) {
-    byte[] key = keys.fromConnectData(topic, DebeziumEvents.KEY, DebeziumEvents.key(change.id()));
-    int partition = (int) (change.id() % partitions);
-    if (change.op().equals("d")) {
-      byte[] value = values.fromConnectData(topic, DebeziumEvents.VALUE, DebeziumEvents.delete(change.id(), change.version()));
-      producer.send(new ProducerRecord<>(topic, partition, key, value), acked);
-      producer.send(new ProducerRecord<>(topic, partition, key, null));
-    } else {
-      byte[] value = values.fromConnectData(topic, DebeziumEvents.VALUE,
-          DebeziumEvents.upsert(change.op(), change.id(), change.version()));
-      producer.send(new ProducerRecord<>(topic, partition, key, value), acked);
-    }
+  /** The partition the change events of customer {@code id} go to, as Debezium keys them: one per key. */
+  static int partitionOf(long id, int partitions) {
+    return (int) (id % partitions);
   }
 
   void flush() {
@@ -182,15 +193,26 @@ final class EmbeddedConnect implements AutoCloseable {
       } catch (RuntimeException e) {
         return false;
       }
+      requireNoFailedTask(name, info);
       String expected = state.name();
-      for (ConnectorStateInfo.TaskState task : info.tasks()) {
-        if (AbstractStatus.State.FAILED.name().equals(task.state())) {
-          throw new IllegalStateException("task " + task.id() + " of " + name + " failed: " + task.trace());
-        }
-      }
       return expected.equals(info.connector().state()) && info.tasks().size() == tasks
           && info.tasks().stream().allMatch(task -> expected.equals(task.state()));
     });
+  }
+
+  /**
+   * @throws IllegalStateException a task of connector {@code name} failed, with its trace
+   */
+  void requireNoFailedTask(String name) {
+    requireNoFailedTask(name, cluster.connectorStatus(name));
+  }
+
+  private static void requireNoFailedTask(String name, ConnectorStateInfo info) {
+    for (ConnectorStateInfo.TaskState task : info.tasks()) {
+      if (AbstractStatus.State.FAILED.name().equals(task.state())) {
+        throw new IllegalStateException("task " + task.id() + " of " + name + " failed: " + task.trace());
+      }
+    }
   }
 
   static void await(String what, BooleanSupplier condition) {
@@ -210,11 +232,5 @@ final class EmbeddedConnect implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
     }
-  }
-
-  private static JsonConverter converter(ConverterType type) {
-    JsonConverter converter = new JsonConverter();
-    converter.configure(Map.of(JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true", "converter.type", type.getName()));
-    return converter;
   }
 }

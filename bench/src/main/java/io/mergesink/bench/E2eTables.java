@@ -1,0 +1,138 @@
+package io.mergesink.bench;
+
+import io.mergesink.connect.config.MergeSinkConfig;
+import io.mergesink.connect.decode.ChangeEvent;
+import io.mergesink.connect.decode.DecoderOptions;
+import io.mergesink.connect.decode.RecordDecoder;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.merge.TableWriter;
+import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.parquet.ParquetWriteOptions;
+import io.mergesink.core.scan.TableScan;
+import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.table.KeyColumns;
+import io.mergesink.core.table.TableSpec;
+import io.mergesink.core.types.StructType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * The e2e suite's tables where going through the connector would only cost time: the spec the
+ * connector gives a table of the bench's events (read from one it created), a preload of a
+ * workload's keys with merge-core, and the check of what a run left in a table.
+ */
+final class E2eTables {
+  /**
+   * The file tag the connector names a file's topic-partitions with ({@code SinkWriter.PARTITIONS_TAG},
+   * package-private there); a task's key index covers the files tagged with its partitions.
+   */
+  static final String PARTITIONS_TAG = "mergesink.partitions";
+  private static final List<String> CHECKED_COLUMNS = List.of("id", "name");
+  private static final int MAX_PROBLEMS_SHOWN = 5;
+
+  private E2eTables() {}
+
+  /**
+   * The spec of {@code table} as the connector created it: schema, primary key and Delta
+   * configuration (which records the key and deletion vectors) as they are, so a table created
+   * from it has the same metadata.
+   */
+  static TableSpec specOf(DeltaTable table, MergeStrategy strategy) throws IOException {
+    Snapshot snapshot = table.snapshot();
+    return new TableSpec(snapshot.schema(), KeyColumns.of(snapshot.metadata()), strategy, snapshot.metadata().configuration());
+  }
+
+  /**
+   * Creates {@code table} from {@code spec} and loads every live key of {@code workload} in its
+   * current version, as the connector would write the rows of their insert events ({@link
+   * RecordDecoder} turns the events into rows): one commit and one data file per partition of
+   * {@code topic}, tagged with that partition as the connector tags the files it writes, without
+   * txn actions. The connector then starts on a table of {@code workload.liveCount()} rows and no
+   * recorded position.
+   */
+  static void preload(DeltaTable table, TableSpec spec, MergeSinkConfig config, String topic, int partitions, E2eWorkload workload)
+      throws IOException {
+    table.createIfAbsent(spec);
+    RecordDecoder decoder = new RecordDecoder(DecoderOptions.from(config));
+    WriterOptions options = WriterOptions.defaults(MergeStrategy.APPEND)
+        .withParquet(ParquetWriteOptions.defaults().withCompression(config.parquetCompression().configName()))
+        .withTargetFileSizeBytes(config.fileTargetSizeBytes());
+    for (int partition = 0; partition < partitions; partition++) {
+      ChangeSet.Builder rows = ChangeSet.builder();
+      for (long id = partition; id < workload.insertedKeys(); id += partitions) {
+        if (workload.isLive(id)) {
+          rows.upsert(row(decoder, spec, topic, partition, id, workload.version(id)));
+        }
+      }
+      TableWriter writer = table.newWriter(options.withFileTags(Map.of(PARTITIONS_TAG, topic + ":" + partition), file -> true));
+      BenchTables.commit(writer, rows.build());
+    }
+  }
+
+  private static Row row(RecordDecoder decoder, TableSpec spec, String topic, int partition, long id, int version) {
+    ChangeEvent event = decoder.decode(new SinkRecord(topic, partition, DebeziumEvents.KEY, DebeziumEvents.key(id), DebeziumEvents.VALUE,
+        DebeziumEvents.upsert("c", id, version), 0));
+    if (!event.valueSchema().fieldNames().equals(spec.schema().fieldNames())) {
+      throw new IllegalStateException("the connector decodes the events to columns " + event.valueSchema().fieldNames()
+          + " but the table it created has " + spec.schema().fieldNames());
+    }
+    return event.value();
+  }
+
+  /**
+   * Checks that {@code table} holds exactly the live keys of {@code workload}, each once and in its
+   * last version (by its {@code name} column), and still has {@code schema}.
+   *
+   * @throws IllegalStateException naming the table and the first differences
+   */
+  static void requireMatches(DeltaTable table, StructType schema, E2eWorkload workload) throws IOException {
+    Snapshot snapshot = table.snapshot();
+    Problems problems = new Problems();
+    if (!snapshot.schema().equals(schema)) {
+      problems.add("schema " + snapshot.schema() + " where it was created with " + schema);
+    }
+    BitSet seen = new BitSet();
+    long rows = 0;
+    try (TableScan scan = table.scan(snapshot, CHECKED_COLUMNS)) {
+      while (scan.hasNext()) {
+        Row row = scan.next();
+        rows++;
+        long id = (Long) row.get(0);
+        if (!workload.isLive(id)) {
+          problems.add("a row of key " + id + ", which is not live");
+        } else if (seen.get(Math.toIntExact(id))) {
+          problems.add("key " + id + " twice");
+        } else {
+          seen.set(Math.toIntExact(id));
+          if (!DebeziumEvents.name(id, workload.version(id)).equals(row.get(1))) {
+            problems.add("key " + id + " has name " + row.get(1) + " where its last version is " + workload.version(id));
+          }
+        }
+      }
+    }
+    if (rows != workload.liveCount() || problems.count > 0) {
+      throw new IllegalStateException("table " + table.root() + " at version " + snapshot.version() + " is wrong: " + rows
+          + " rows where the workload leaves " + workload.liveCount() + " live keys; " + problems.count + " other problem(s)"
+          + (problems.count > 0 ? ", first: " + String.join("; ", problems.first) : ""));
+    }
+  }
+
+  /** The count of problems found and the first few. */
+  private static final class Problems {
+    private final List<String> first = new ArrayList<>();
+    private long count;
+
+    void add(String problem) {
+      if (count++ < MAX_PROBLEMS_SHOWN) {
+        first.add(problem);
+      }
+    }
+  }
+}
