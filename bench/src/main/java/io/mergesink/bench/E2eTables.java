@@ -4,6 +4,7 @@ import io.mergesink.connect.config.MergeSinkConfig;
 import io.mergesink.connect.decode.ChangeEvent;
 import io.mergesink.connect.decode.DecoderOptions;
 import io.mergesink.connect.decode.RecordDecoder;
+import io.mergesink.connect.sink.SinkWriter;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
@@ -29,11 +30,6 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * workload's keys with merge-core, and the check of what a run left in a table.
  */
 final class E2eTables {
-  /**
-   * The file tag the connector names a file's topic-partitions with ({@code SinkWriter.PARTITIONS_TAG},
-   * package-private there); a task's key index covers the files tagged with its partitions.
-   */
-  static final String PARTITIONS_TAG = "mergesink.partitions";
   private static final List<String> CHECKED_COLUMNS = List.of("id", "name");
   private static final int MAX_PROBLEMS_SHOWN = 5;
 
@@ -71,7 +67,7 @@ final class E2eTables {
           rows.upsert(row(decoder, spec, topic, partition, id, workload.version(id)));
         }
       }
-      TableWriter writer = table.newWriter(options.withFileTags(Map.of(PARTITIONS_TAG, topic + ":" + partition), file -> true));
+      TableWriter writer = table.newWriter(options.withFileTags(Map.of(SinkWriter.PARTITIONS_TAG, topic + ":" + partition), file -> true));
       BenchTables.commit(writer, rows.build());
     }
   }

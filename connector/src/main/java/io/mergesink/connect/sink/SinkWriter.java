@@ -48,7 +48,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SinkWriter implements AutoCloseable {
   /** The file tag naming the partitions ({@code topic:partition,...}) a file was written for. */
-  static final String PARTITIONS_TAG = "mergesink.partitions";
+  public static final String PARTITIONS_TAG = "mergesink.partitions";
   private static final Logger LOG = LoggerFactory.getLogger(SinkWriter.class);
   /** Compaction runs between commits; no run may hold ingestion up for longer than this. */
   private static final java.time.Duration COMPACTION_TIME_BUDGET = java.time.Duration.ofSeconds(10);
