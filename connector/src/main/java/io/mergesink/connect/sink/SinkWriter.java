@@ -87,15 +87,45 @@ public final class SinkWriter implements AutoCloseable {
 
   /** Takes over {@code assigned}: reads each partition's position from the tables and seeks the consumer there. */
   public void open(Collection<TopicPartition> assigned) {
+    // A partition already here was opened when its first record came (see openLate): it keeps its buffer.
+    List<TopicPartition> fresh = assigned.stream().filter(partition -> !partitions.containsKey(partition)).toList();
+    if (fresh.isEmpty()) {
+      return;
+    }
     try {
-      Map<TopicPartition, Map<String, Long>> recorded = recover(assigned);
-      for (TopicPartition partition : assigned) {
+      Map<TopicPartition, Map<String, Long>> recorded = recover(fresh);
+      for (TopicPartition partition : fresh) {
         partitions.put(partition, startAt(partition, recorded.getOrDefault(partition, Map.of())));
       }
       reassignWriters();
     } catch (IOException e) {
-      throw new RetriableException("could not read positions of " + assigned + " from the tables under " + config.tableRoot(), e);
+      throw new RetriableException("could not read positions of " + fresh + " from the tables under " + config.tableRoot(), e);
     }
+  }
+
+  /**
+   * Opens the partition of a record that came before {@code open} did. Connect can deliver records
+   * of a partition the consumer was just given before the task is told (a rebalance race seen under
+   * the consumer group protocol of KIP-848). The partition starts as {@code open} would start it;
+   * when that sends the consumer back to the tables' position, the records of the partition in
+   * this batch are skipped, to come again from there.
+   *
+   * @throws ConnectException the record's partition is not assigned to this task at all
+   */
+  private PartitionState openLate(SinkRecord record) {
+    TopicPartition partition = new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
+    if (!context.assignment().contains(partition)) {
+      throw new ConnectException("record of " + partition + " at offset " + record.originalKafkaOffset()
+          + ", a partition this task was not assigned");
+    }
+    LOG.info("{}: a record (offset {}) came before Connect opened the partition; opening it now", partition,
+        record.originalKafkaOffset());
+    open(List.of(partition));
+    PartitionState state = partitions.get(partition);
+    if (!state.recordedOffsets().isEmpty()) {
+      state.markRewound();
+    }
+    return state;
   }
 
   /** Decodes and buffers {@code records}, committing when a buffer is full or the commit interval passed. */
@@ -107,8 +137,7 @@ public final class SinkWriter implements AutoCloseable {
     for (SinkRecord record : records) {
       PartitionState partition = partitions.get(new TopicPartition(record.originalTopic(), record.originalKafkaPartition()));
       if (partition == null) {
-        throw new ConnectException("record of " + record.originalTopic() + "-" + record.originalKafkaPartition()
-            + " at offset " + record.originalKafkaOffset() + ", a partition this task was not assigned");
+        partition = openLate(record);
       }
       if (partition.rewound() || record.originalKafkaOffset() <= partition.buffer().lastOffset()) {
         continue;

@@ -42,10 +42,23 @@ final class TaskDriver {
 
   /** Connect assigned {@code partitions}: the consumer starts at the group's offsets, the task may seek. */
   void open(Collection<TopicPartition> partitions) {
+    assignWithoutOpen(partitions);
+    openAssigned(partitions);
+  }
+
+  /**
+   * The consumer got {@code partitions} but Connect has not called {@code open} yet: polls deliver
+   * their records from the group's offsets all the same (the rebalance race of KIP-848's protocol).
+   */
+  void assignWithoutOpen(Collection<TopicPartition> partitions) {
     context.assign(partitions);
     for (TopicPartition partition : partitions) {
       positions.put(partition, group.getOrDefault(partition, 0L));
     }
+  }
+
+  /** Connect calls {@code open} for partitions the consumer already has. */
+  void openAssigned(Collection<TopicPartition> partitions) {
     writer.open(partitions);
   }
 
@@ -80,6 +93,11 @@ final class TaskDriver {
       positions.put(new TopicPartition(record.topic(), record.kafkaPartition()), record.kafkaOffset() + 1);
     }
     return batch.size();
+  }
+
+  /** Hands the task the record at {@code offset} of {@code partition}, whatever its assignment. */
+  void putFrom(int partition, long offset) {
+    writer.put(log.records(partition, offset, 1));
   }
 
   /** Connect's offset commit: {@code preCommit}, then the group stores the returned offsets. */

@@ -1,0 +1,87 @@
+package io.mergesink.connect.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Records of a partition that arrive before Connect calls {@code open} for it (a rebalance race
+ * under the consumer group protocol of KIP-848): the task opens the partition itself, resumes from
+ * the tables' position, and nothing is lost or doubled, also when Connect's {@code open} follows.
+ * A record of a partition the task does not own at all still stops it, naming the record.
+ */
+class LateOpenIT {
+  private static final int KEYS = 300;
+  private static final int BATCH = 40;
+
+  @TempDir Path tables;
+
+  @Test
+  void recordsBeforeOpenResumeFromTheTablesAndLandExactlyOnce() {
+    long seed = Workloads.seed("late-open");
+    Random random = new Random(seed);
+    RecordLog log = new RecordLog(Workloads.TOPIC, 2);
+    TopicPartition p0 = new TopicPartition(Workloads.TOPIC, 0);
+    TopicPartition p1 = new TopicPartition(Workloads.TOPIC, 1);
+    Map<String, String> config = Workloads.localConfig(tables, 100_000);
+    Workloads.changes(log, KEYS, 600, random);
+
+    // A first task lands everything, but the group never stores its offsets: the consumer of the
+    // next owner starts at 0 while the table holds both partitions to their ends.
+    TaskDriver first = new TaskDriver("task-A", config, log, new HashMap<>());
+    first.open(List.of(p0, p1));
+    first.runToEnd(BATCH, 100);
+    first.stop();
+    Workloads.changes(log, KEYS, 600, random);
+
+    Map<TopicPartition, Long> group = new HashMap<>();
+    TaskDriver next = new TaskDriver("task-B", config, log, group);
+    next.assignWithoutOpen(List.of(p0, p1));
+    assertThat(next.poll(BATCH)).as("records of both partitions are delivered before open").isPositive();
+    next.poll(BATCH);
+    next.openAssigned(List.of(p0, p1));
+    next.runToEnd(BATCH, 200);
+    next.stop();
+
+    TableAudit.check("late open seed " + seed, tables.resolve(Workloads.TOPIC), log.model(), log.endOffsets(), Workloads.CONNECTOR);
+  }
+
+  @Test
+  void recordsBufferedBeforeOpenOfANewTableAreKeptWhenOpenFollows() {
+    long seed = Workloads.seed("late-open-new-table");
+    RecordLog log = new RecordLog(Workloads.TOPIC, 2);
+    List<TopicPartition> both = List.of(new TopicPartition(Workloads.TOPIC, 0), new TopicPartition(Workloads.TOPIC, 1));
+    Workloads.changes(log, KEYS, 600, new Random(seed));
+
+    TaskDriver task = new TaskDriver("task-A", Workloads.localConfig(tables, 100_000), log, new HashMap<>());
+    task.assignWithoutOpen(both);
+    assertThat(task.poll(BATCH)).as("records delivered before open").isPositive();
+    task.openAssigned(both);
+    task.runToEnd(BATCH, 200);
+    task.stop();
+
+    TableAudit.check("late open, new table, seed " + seed, tables.resolve(Workloads.TOPIC), log.model(), log.endOffsets(),
+        Workloads.CONNECTOR);
+  }
+
+  @Test
+  void aRecordOfAPartitionNotAssignedStopsTheTaskNamingIt() {
+    RecordLog log = new RecordLog(Workloads.TOPIC, 2);
+    Workloads.changes(log, KEYS, 100, new Random(Workloads.seed("not-assigned")));
+    TaskDriver task = new TaskDriver("task-A", Workloads.localConfig(tables, 100_000), log, new HashMap<>());
+    task.open(List.of(new TopicPartition(Workloads.TOPIC, 0)));
+
+    assertThatThrownBy(() -> task.putFrom(1, 0))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining(Workloads.TOPIC + "-1 at offset 0, a partition this task was not assigned");
+  }
+}
