@@ -1,5 +1,6 @@
 package io.mergesink.core.log;
 
+import static io.mergesink.core.testing.SnapshotAssertions.assertSameState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -155,22 +156,6 @@ class CheckpointWriterTest {
             java.util.Set.of("deletionVectors", "invariants", "appendOnly")));
     assertThat(actions).filteredOn(a -> a instanceof Metadata).singleElement()
         .satisfies(m -> assertThat(((Metadata) m).configuration()).containsEntry("delta.checkpointInterval", "5"));
-  }
-
-  private static void assertSameState(Snapshot actual, Snapshot expected) {
-    assertThat(actual.version()).isEqualTo(expected.version());
-    assertThat(actual.protocol()).isEqualTo(expected.protocol());
-    assertThat(actual.metadata()).isEqualTo(expected.metadata());
-    assertThat(actual.txnVersions()).isEqualTo(expected.txnVersions());
-    assertThat(actual.files().keySet()).isEqualTo(expected.files().keySet());
-    expected.files().forEach((path, add) -> {
-      AddFile read = actual.files().get(path);
-      assertThat(read.deletionVector()).isEqualTo(add.deletionVector());
-      assertThat(read.stats()).isEqualTo(add.stats());
-      assertThat(read.size()).isEqualTo(add.size());
-      assertThat(read.partitionValues()).isEqualTo(add.partitionValues());
-    });
-    assertThat(actual.domainMetadata()).isEqualTo(expected.domainMetadata());
   }
 
   /**

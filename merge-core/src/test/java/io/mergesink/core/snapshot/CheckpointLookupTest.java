@@ -1,5 +1,6 @@
 package io.mergesink.core.snapshot;
 
+import static io.mergesink.core.testing.SnapshotAssertions.assertSameState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -229,15 +230,6 @@ class CheckpointLookupTest {
   private static void assertSameAsListing(Snapshot actual, Snapshot listed) {
     assertSameState(actual, listed);
     assertThat(actual.lastCheckpointVersion()).isEqualTo(listed.lastCheckpointVersion());
-  }
-
-  private static void assertSameState(Snapshot actual, Snapshot expected) {
-    assertThat(actual.version()).isEqualTo(expected.version());
-    assertThat(actual.protocol()).isEqualTo(expected.protocol());
-    assertThat(actual.metadata()).isEqualTo(expected.metadata());
-    assertThat(actual.txnVersions()).isEqualTo(expected.txnVersions());
-    assertThat(actual.files().keySet()).isEqualTo(expected.files().keySet());
-    assertThat(actual.domainMetadata()).isEqualTo(expected.domainMetadata());
   }
 
   private static void assertMatchesKernel(String root, Snapshot snapshot, Map<String, Long> txns) {
