@@ -55,7 +55,7 @@ final class DeletionVectorMerge implements MergeOperation {
     try {
       for (int i = 0; i < upserts.size(); i++) {
         roller.write(upserts.get(i));
-        delta.addRow(changes.upsertKeys()[i], roller.lastPath(), roller.lastRowIndex());
+        delta.replaceRow(changes.upsertKeys()[i], touched.replacedLocation(i), roller.lastPath(), roller.lastRowIndex());
       }
       List<AddFile> added = roller.finish();
       written.addAll(roller.writtenPaths());
