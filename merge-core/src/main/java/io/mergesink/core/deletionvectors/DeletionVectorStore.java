@@ -52,6 +52,9 @@ public final class DeletionVectorStore {
   public static final String FILE_NAME_PREFIX = "deletion_vector_";
   public static final String FILE_NAME_SUFFIX = ".bin";
 
+  /** Starting size of the in-memory DV file; it doubles as the bitmaps need. */
+  private static final int INITIAL_FILE_BUFFER_BYTES = 64 * 1024;
+
   private final Storage storage;
 
   public DeletionVectorStore(Storage storage) {
@@ -68,41 +71,30 @@ public final class DeletionVectorStore {
    * remain; no commit references it, and vacuum removes it like any other unreferenced file.
    *
    * @throws IllegalArgumentException when a bitmap holds a negative row index or the file would
-   *     exceed the int32 offsets of the descriptor
+   *     exceed the largest array (just under 2 GiB, within the int32 offsets of the descriptor)
    * @throws IOException when the storage fails
    */
   public List<DeletionVectorDescriptor> write(String tableRoot, List<Roaring64NavigableMap> bitmaps) throws IOException {
     if (bitmaps.isEmpty()) {
       return List.of();
     }
-    List<byte[]> serialized = new ArrayList<>(bitmaps.size());
-    long fileSize = FILE_FORMAT_VERSION_BYTES;
-    for (Roaring64NavigableMap bitmap : bitmaps) {
-      byte[] bytes = RoaringBitmapArrayCodec.serialize(bitmap);
-      serialized.add(bytes);
-      fileSize += SIZE_FIELD_BYTES + bytes.length + CHECKSUM_FIELD_BYTES;
-    }
-    if (fileSize > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("a DV file holds at most " + Integer.MAX_VALUE
-          + " bytes (descriptor offsets are int32), these " + bitmaps.size() + " bitmaps need " + fileSize);
-    }
-
     UUID uuid = UUID.randomUUID();
-    ByteBuffer file = ByteBuffer.allocate((int) fileSize).order(ByteOrder.BIG_ENDIAN);
-    file.put(FILE_FORMAT_VERSION);
+    ByteArrayDataOutput file = new ByteArrayDataOutput(INITIAL_FILE_BUFFER_BYTES);
+    file.writeByte(FILE_FORMAT_VERSION);
     List<DeletionVectorDescriptor> descriptors = new ArrayList<>(bitmaps.size());
-    for (int i = 0; i < serialized.size(); i++) {
-      byte[] bytes = serialized.get(i);
-      int offset = file.position();
-      file.putInt(bytes.length);
-      file.put(bytes);
-      file.putInt(crc32(bytes));
+    for (Roaring64NavigableMap bitmap : bitmaps) {
+      int offset = file.size();
+      file.writeInt(0); // the size field, set once the bitmap is written
+      RoaringBitmapArrayCodec.serialize(bitmap, file);
+      int length = file.size() - offset - SIZE_FIELD_BYTES;
+      file.setInt(offset, length);
+      file.writeInt(crc32(file.array(), offset + SIZE_FIELD_BYTES, length));
       descriptors.add(new DeletionVectorDescriptor(DeletionVectorDescriptor.UUID_RELATIVE, Z85.encodeUuid(uuid),
-          offset, bytes.length, bitmaps.get(i).getLongCardinality()));
+          offset, length, bitmap.getLongCardinality()));
     }
 
     try (OutputStream out = storage.create(join(tableRoot, fileName(uuid)))) {
-      out.write(file.array());
+      out.write(file.array(), 0, file.size());
     }
     return List.copyOf(descriptors);
   }
@@ -256,8 +248,12 @@ public final class DeletionVectorStore {
   }
 
   private static int crc32(byte[] bytes) {
+    return crc32(bytes, 0, bytes.length);
+  }
+
+  private static int crc32(byte[] bytes, int offset, int length) {
     CRC32 crc = new CRC32();
-    crc.update(bytes);
+    crc.update(bytes, offset, length);
     return (int) crc.getValue();
   }
 }

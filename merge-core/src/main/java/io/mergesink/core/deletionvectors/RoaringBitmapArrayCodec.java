@@ -1,13 +1,12 @@
 package io.mergesink.core.deletionvectors;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
@@ -43,6 +42,8 @@ public final class RoaringBitmapArrayCodec {
   private static final int NATIVE_FORMAT_MAGIC_NUMBER = 1681511376;
   /** Width of the magic number field in bytes. */
   public static final int MAGIC_NUMBER_BYTES = Integer.BYTES;
+  /** Room for the magic number, the bucket count and a small bitmap; the output grows from there. */
+  private static final int INITIAL_BUFFER_BYTES = 64;
 
   private RoaringBitmapArrayCodec() {}
 
@@ -53,15 +54,20 @@ public final class RoaringBitmapArrayCodec {
    * @throws IllegalArgumentException when the bitmap holds a negative row index
    */
   public static byte[] serialize(Roaring64NavigableMap bitmap) {
+    ByteArrayDataOutput out = new ByteArrayDataOutput(INITIAL_BUFFER_BYTES);
+    serialize(bitmap, out);
+    return Arrays.copyOf(out.array(), out.size());
+  }
+
+  /** {@link #serialize(Roaring64NavigableMap)} appended to {@code out}. */
+  static void serialize(Roaring64NavigableMap bitmap, ByteArrayDataOutput out) {
     requireNonNegative(bitmap);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeInt(Integer.reverseBytes(MAGIC_NUMBER));
+    out.writeInt(Integer.reverseBytes(MAGIC_NUMBER));
+    try {
       bitmap.serializePortable(out);
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory cannot fail", e);
     }
-    return bytes.toByteArray();
   }
 
   /**

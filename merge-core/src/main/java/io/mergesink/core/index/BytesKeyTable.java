@@ -84,6 +84,17 @@ final class BytesKeyTable {
     }
   }
 
+  /** {@code remove(key, replaced)} then {@code put(key, location)}; one probe when {@code replaced} is the key's only location. */
+  void replace(byte[] key, int length, long replaced, long location) {
+    int slot = find(key, length, hash(key, length));
+    if (slot >= 0 && values[slot] == replaced) {
+      values[slot] = location;
+      return;
+    }
+    remove(key, length, replaced);
+    put(key, length, location);
+  }
+
   void removeFile(int fileId) {
     int slot = 0;
     while (slot < addresses.length) {

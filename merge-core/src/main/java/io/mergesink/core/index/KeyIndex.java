@@ -130,6 +130,21 @@ public final class KeyIndex {
     }
   }
 
+  /**
+   * {@link #remove}{@code (key, replaced)} then {@link #put}{@code (key, location)}, with one
+   * lookup when {@code replaced} is the key's only location (a row replaced by its new version).
+   */
+  public void replace(Row key, long replaced, long location) {
+    RowLocation.checkValid(replaced);
+    RowLocation.checkValid(location);
+    if (longKeys != null) {
+      longKeys.replace(KeyColumns.singleLong(keySchema, key), replaced, location);
+    } else {
+      int length = encoder.encode(key); // first: encoding may replace the buffer
+      bytesKeys.replace(encoder.buffer(), length, replaced, location);
+    }
+  }
+
   /** {@link #put} for a long-keyed index, with the key value widened to a long. */
   public void putLong(long key, long location) {
     RowLocation.checkValid(location);

@@ -11,12 +11,13 @@ import io.mergesink.core.parquet.LongColumnReader;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.types.StructType;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.objects.ObjectArrayList;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongConsumer;
 import java.util.function.Predicate;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
@@ -72,9 +73,27 @@ public final class LiveRowIndex {
       files = new FileRegistry();
       indexedFiles.clear();
     }
-    delta.forEachRemovedRow(keys::remove);
-    delta.forEachAddedRow((key, path, rowIndex) -> keys.put(key, RowLocation.pack(files.idOf(path), rowIndex)));
-    delta.forEachFileState((path, file) -> {
+    for (int i = 0; i < delta.removedKeys.size(); i++) {
+      keys.remove(delta.removedKeys.get(i), delta.removedLocations.getLong(i));
+    }
+    // the rows of one new file come one after the other: look its id up once
+    String lastPath = null;
+    int lastFileId = -1;
+    for (int i = 0; i < delta.addedKeys.size(); i++) {
+      String path = delta.addedPaths.get(i);
+      if (!path.equals(lastPath)) {
+        lastPath = path;
+        lastFileId = files.idOf(path);
+      }
+      long location = RowLocation.pack(lastFileId, delta.addedRowIndexes.getLong(i));
+      long replaced = delta.replacedLocations.getLong(i);
+      if (replaced == KeyIndex.NO_LOCATION) {
+        keys.put(delta.addedKeys.get(i), location);
+      } else {
+        keys.replace(delta.addedKeys.get(i), replaced, location);
+      }
+    }
+    delta.fileStates.forEach((path, file) -> {
       if (file == null) {
         files.remove(path);
         indexedFiles.remove(path);
@@ -84,16 +103,22 @@ public final class LiveRowIndex {
     });
   }
 
-  /** Calls {@code action} with every indexed location of the live rows with key {@code key}. */
-  public void forEachLocation(Row key, LongConsumer action) {
-    long location = keys.lookup(key);
-    if (location == KeyIndex.MULTIPLE_LOCATIONS) {
-      for (long each : keys.locations(key)) {
-        action.accept(each);
-      }
-    } else if (location != KeyIndex.NO_LOCATION) {
-      action.accept(location);
+  /**
+   * For each key, the location of its one live row, {@link KeyIndex#NO_LOCATION}, or
+   * {@link KeyIndex#MULTIPLE_LOCATIONS} (then {@link #locations} lists them). One tight loop over
+   * all keys, so that the CPU overlaps the cache misses of a large index.
+   */
+  public long[] lookup(Row[] keysToFind) {
+    long[] found = new long[keysToFind.length];
+    for (int i = 0; i < keysToFind.length; i++) {
+      found[i] = keys.lookup(keysToFind[i]);
     }
+    return found;
+  }
+
+  /** All indexed locations of the live rows with key {@code key}, in no particular order. */
+  public long[] locations(Row key) {
+    return keys.locations(key);
   }
 
   /** One indexed location of a live row with key {@code key}, or {@link KeyIndex#NO_LOCATION}. */
@@ -161,11 +186,12 @@ public final class LiveRowIndex {
   /** Index changes of one commit, applied together once the commit has succeeded. */
   public static final class IndexDelta {
     private final boolean replacesAll;
-    private final List<Row> removedKeys = new ArrayList<>();
-    private final List<Long> removedLocations = new ArrayList<>();
-    private final List<Row> addedKeys = new ArrayList<>();
-    private final List<String> addedPaths = new ArrayList<>();
-    private final List<Long> addedRowIndexes = new ArrayList<>();
+    private final ObjectArrayList<Row> removedKeys = new ObjectArrayList<>();
+    private final LongArrayList removedLocations = new LongArrayList();
+    private final ObjectArrayList<Row> addedKeys = new ObjectArrayList<>();
+    private final LongArrayList replacedLocations = new LongArrayList();
+    private final ObjectArrayList<String> addedPaths = new ObjectArrayList<>();
+    private final LongArrayList addedRowIndexes = new LongArrayList();
     private final Map<String, AddFile> fileStates = new HashMap<>();
 
     /** A delta on top of the current index. */
@@ -190,7 +216,18 @@ public final class LiveRowIndex {
 
     /** A new live row of {@code key} at row {@code rowIndex} of the table-relative file {@code path}. */
     public void addRow(Row key, String path, long rowIndex) {
+      replaceRow(key, KeyIndex.NO_LOCATION, path, rowIndex);
+    }
+
+    /**
+     * A new live row of {@code key} at row {@code rowIndex} of the table-relative file {@code path}
+     * that takes the place of the key's live row at {@code replacedLocation}: {@link #removeRow}
+     * and {@link #addRow} in one, which the index applies with one lookup instead of two.
+     * {@link KeyIndex#NO_LOCATION} replaces nothing.
+     */
+    public void replaceRow(Row key, long replacedLocation, String path, long rowIndex) {
       addedKeys.add(key);
+      replacedLocations.add(replacedLocation);
       addedPaths.add(path);
       addedRowIndexes.add(rowIndex);
     }
@@ -198,26 +235,6 @@ public final class LiveRowIndex {
     /** The file's state after the commit: its new {@code add}, or null when it was removed. */
     public void fileState(String path, AddFile file) {
       fileStates.put(path, file);
-    }
-
-    void forEachRemovedRow(java.util.function.ObjLongConsumer<Row> action) {
-      for (int i = 0; i < removedKeys.size(); i++) {
-        action.accept(removedKeys.get(i), removedLocations.get(i));
-      }
-    }
-
-    void forEachAddedRow(AddedRowConsumer action) {
-      for (int i = 0; i < addedKeys.size(); i++) {
-        action.accept(addedKeys.get(i), addedPaths.get(i), addedRowIndexes.get(i));
-      }
-    }
-
-    void forEachFileState(java.util.function.BiConsumer<String, AddFile> action) {
-      fileStates.forEach(action);
-    }
-
-    interface AddedRowConsumer {
-      void accept(Row key, String path, long rowIndex);
     }
   }
 }

@@ -66,6 +66,17 @@ final class LongKeyTable {
     }
   }
 
+  /** {@code remove(key, replaced)} then {@code put(key, location)}; one lookup when {@code replaced} is the key's only location. */
+  void replace(long key, long replaced, long location) {
+    long existing = map.get(key);
+    if (existing == replaced) {
+      map.put(key, location);
+      return;
+    }
+    remove(key, replaced);
+    put(key, location);
+  }
+
   void removeFile(int fileId) {
     ObjectIterator<Long2LongMap.Entry> entries = map.long2LongEntrySet().fastIterator();
     while (entries.hasNext()) {

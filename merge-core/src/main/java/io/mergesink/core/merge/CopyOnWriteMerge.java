@@ -61,7 +61,7 @@ final class CopyOnWriteMerge implements MergeOperation {
       }
       for (int i = 0; i < upserts.size(); i++) {
         roller.write(upserts.get(i));
-        delta.addRow(changes.upsertKeys()[i], roller.lastPath(), roller.lastRowIndex());
+        delta.replaceRow(changes.upsertKeys()[i], touched.replacedLocation(i), roller.lastPath(), roller.lastRowIndex());
       }
       List<AddFile> added = roller.finish();
       long bytes = 0;
@@ -95,8 +95,7 @@ final class CopyOnWriteMerge implements MergeOperation {
         if (!gone.contains(rowIndex)) {
           Row key = row.project(keyOrdinals);
           roller.write(row);
-          delta.removeRow(key, index.location(live.path(), rowIndex));
-          delta.addRow(key, roller.lastPath(), roller.lastRowIndex());
+          delta.replaceRow(key, index.location(live.path(), rowIndex), roller.lastPath(), roller.lastRowIndex());
           copied++;
         }
         rowIndex++;

@@ -30,10 +30,10 @@ final class DeletionVectorMerge implements MergeOperation {
   private final NewFiles newFiles;
   private final DeletionVectorStore deletionVectors;
   /**
-   * The bitmaps of the DVs the last plan wrote, by DV id: the next commit mostly touches the same
-   * files, whose current DVs are these, so it need not read them back.
+   * The files the last plan marked, by the id of the DV it wrote for each: the next commit mostly
+   * touches the same files, whose current DVs are these, so it need not read them back.
    */
-  private Map<String, Roaring64NavigableMap> lastWritten = Map.of();
+  private Map<String, Marking> lastWritten = Map.of();
 
   DeletionVectorMerge(Storage storage, LiveRowIndex index, NewFiles newFiles) {
     this.storage = storage;
@@ -45,6 +45,10 @@ final class DeletionVectorMerge implements MergeOperation {
   @Override
   public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes, Map<String, Long> txns) throws IOException {
     String root = snapshot.tableRoot();
+    // This plan takes the last plan's markings over and changes their bitmaps in place; whatever
+    // happens to it, no later plan sees them again (a plan that fails leaves no markings behind).
+    Map<String, Marking> known = lastWritten;
+    lastWritten = Map.of();
     IndexDelta delta = new IndexDelta();
     TouchedRows touched = TouchedRows.lookup(index, changes, delta);
     List<Row> upserts = changes.hasUnchangedValues()
@@ -55,7 +59,7 @@ final class DeletionVectorMerge implements MergeOperation {
     try {
       for (int i = 0; i < upserts.size(); i++) {
         roller.write(upserts.get(i));
-        delta.addRow(changes.upsertKeys()[i], roller.lastPath(), roller.lastRowIndex());
+        delta.replaceRow(changes.upsertKeys()[i], touched.replacedLocation(i), roller.lastPath(), roller.lastRowIndex());
       }
       List<AddFile> added = roller.finish();
       written.addAll(roller.writtenPaths());
@@ -63,33 +67,29 @@ final class DeletionVectorMerge implements MergeOperation {
       long now = System.currentTimeMillis();
       long bytes = 0;
       int removedFiles = 0;
-      List<AddFile> marked = new ArrayList<>();
-      List<Roaring64NavigableMap> bitmaps = new ArrayList<>();
+      List<Marking> marked = new ArrayList<>();
       for (Map.Entry<String, Roaring64NavigableMap> file : touched.positionsByFile().entrySet()) {
-        AddFile live = TouchedFiles.live(snapshot, file.getKey());
-        Roaring64NavigableMap deleted = currentDeletions(root, live);
-        deleted.or(file.getValue());
-        if (deleted.getLongCardinality() >= TouchedFiles.physicalRows(storage, root, live)) {
-          actions.add(live.toRemove(now, true));
-          delta.fileState(live.path(), null);
+        Marking marking = mark(root, TouchedFiles.live(snapshot, file.getKey()), file.getValue(), known);
+        if (marking.deletesEveryRow()) {
+          actions.add(marking.live().toRemove(now, true));
+          delta.fileState(marking.live().path(), null);
           removedFiles++;
         } else {
-          marked.add(live);
-          bitmaps.add(deleted);
+          marked.add(marking);
         }
       }
-      List<DeletionVectorDescriptor> descriptors = deletionVectors.write(root, bitmaps);
+      List<DeletionVectorDescriptor> descriptors = deletionVectors.write(root, marked.stream().map(Marking::deleted).toList());
       if (!descriptors.isEmpty()) {
         written.add(DeletionVectorStore.absolutePath(root, descriptors.get(0)));
       }
-      Map<String, Roaring64NavigableMap> writtenBitmaps = new HashMap<>();
+      Map<String, Marking> writtenMarkings = new HashMap<>();
       for (int i = 0; i < marked.size(); i++) {
-        writtenBitmaps.put(descriptors.get(i).uniqueId(), bitmaps.get(i));
-        AddFile live = marked.get(i);
-        AddFile remarked = live.withDeletionVector(descriptors.get(i), FileStats.withLooseBounds(live.stats()));
-        actions.add(live.toRemove(now, true));
+        Marking marking = marked.get(i);
+        writtenMarkings.put(descriptors.get(i).uniqueId(), marking);
+        AddFile remarked = marking.live().withDeletionVector(descriptors.get(i), marking.looseStats());
+        actions.add(marking.live().toRemove(now, true));
         actions.add(remarked);
-        delta.fileState(live.path(), remarked);
+        delta.fileState(remarked.path(), remarked);
         bytes += descriptors.get(i).sizeInBytes();
       }
       for (AddFile file : added) {
@@ -98,7 +98,7 @@ final class DeletionVectorMerge implements MergeOperation {
         bytes += file.size();
       }
       actions.addAll(TouchedFiles.txnActions(txns, now));
-      lastWritten = writtenBitmaps;
+      lastWritten = writtenMarkings;
       MergeCounts counts = new MergeCounts(upserts.size(), touched.rowCount(), added.size(), removedFiles, marked.size(), bytes);
       StagedCommit commit = new StagedCommit(actions, touched.positionsByFile().keySet(), written, OPERATION, counts.asOperationMetrics());
       return new PlannedMerge(commit, delta, counts);
@@ -109,14 +109,32 @@ final class DeletionVectorMerge implements MergeOperation {
     }
   }
 
-  /** A copy of the rows the file's current DV deletes (empty without DV), from the last plan's DVs where possible. */
-  private Roaring64NavigableMap currentDeletions(String root, AddFile live) throws IOException {
-    Roaring64NavigableMap known = live.deletionVector() == null ? null : lastWritten.get(live.deletionVector().uniqueId());
-    if (known == null) {
-      return TouchedFiles.deletedRows(deletionVectors, root, live);
+  /**
+   * The new deletions of {@code live}: its current DV's rows and {@code replaced}. A file whose DV
+   * the last plan wrote is known from then: its bitmap, its row count and its stats, which that
+   * plan already loosened.
+   */
+  private Marking mark(String root, AddFile live, Roaring64NavigableMap replaced, Map<String, Marking> known)
+      throws IOException {
+    Marking last = live.deletionVector() == null ? null : known.get(live.deletionVector().uniqueId());
+    if (last == null) {
+      Roaring64NavigableMap deleted = TouchedFiles.deletedRows(deletionVectors, root, live);
+      deleted.or(replaced);
+      return new Marking(live, deleted, TouchedFiles.physicalRows(storage, root, live), FileStats.withLooseBounds(live.stats()));
     }
-    Roaring64NavigableMap copy = new Roaring64NavigableMap();
-    copy.or(known);
-    return copy;
+    last.deleted().or(replaced);
+    return new Marking(live, last.deleted(), last.physicalRows(), live.stats());
+  }
+
+  /**
+   * A touched file and the rows its new DV deletes.
+   *
+   * @param physicalRows rows in the data file, deleted ones included
+   * @param looseStats the file's stats with {@code tightBounds=false}, for its new {@code add}
+   */
+  private record Marking(AddFile live, Roaring64NavigableMap deleted, long physicalRows, String looseStats) {
+    boolean deletesEveryRow() {
+      return deleted.getLongCardinality() >= physicalRows;
+    }
   }
 }

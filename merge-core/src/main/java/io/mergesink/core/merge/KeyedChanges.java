@@ -2,10 +2,9 @@ package io.mergesink.core.merge;
 
 import io.mergesink.core.data.Row;
 import io.mergesink.core.data.Unchanged;
+import io.mergesink.core.index.KeySet;
 import io.mergesink.core.types.StructType;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * A validated change set with the key of every change extracted: {@code upsertKeys[i]} is the key
@@ -29,7 +28,7 @@ record KeyedChanges(List<Row> upserts, Row[] upsertKeys, Row[] deleteKeys, boole
     StructType keySchema = keySchema(schema, keyOrdinals);
     List<Row> upserts = changes.upserts();
     Row[] upsertKeys = new Row[upserts.size()];
-    Set<Row> seen = new HashSet<>(upserts.size() * 2 + changes.deletes().size() * 2);
+    KeySet seen = KeySet.create(keySchema, upserts.size() + changes.deletes().size());
     boolean hasUnchanged = false;
     for (int i = 0; i < upserts.size(); i++) {
       Row row = upserts.get(i);
@@ -79,7 +78,7 @@ record KeyedChanges(List<Row> upserts, Row[] upsertKeys, Row[] deleteKeys, boole
     return schema.select(names);
   }
 
-  private static void checkKey(String tableRoot, StructType keySchema, Row key, Set<Row> seen) {
+  private static void checkKey(String tableRoot, StructType keySchema, Row key, KeySet seen) {
     for (int i = 0; i < key.size(); i++) {
       if (key.get(i) == null || key.get(i) == Unchanged.VALUE) {
         throw new InvalidChangeSetException(tableRoot, "key column '" + keySchema.field(i).name() + "' is missing in key " + key);

@@ -1,6 +1,7 @@
 package io.mergesink.core.merge;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.core.index.KeyIndex;
 import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
 import io.mergesink.core.index.RowLocation;
@@ -15,25 +16,47 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  */
 final class TouchedRows {
   private final Map<String, Roaring64NavigableMap> positionsByFile = new LinkedHashMap<>();
+  private final long[] replacedLocations;
   private long rowCount;
 
-  /** Looks up every changed key and records its live rows in {@code delta} as removed. */
+  private TouchedRows(long[] replacedLocations) {
+    this.replacedLocations = replacedLocations;
+  }
+
+  /**
+   * Looks up every changed key. The rows of deleted keys, and of upserted keys with several rows,
+   * are recorded in {@code delta} as removed; an upserted key's single row is left for the caller
+   * to record with {@link IndexDelta#replaceRow} and {@link #replacedLocation} when it writes the
+   * new row.
+   */
   static TouchedRows lookup(LiveRowIndex index, KeyedChanges changes, IndexDelta delta) {
-    TouchedRows touched = new TouchedRows();
-    touched.addAll(index, changes.upsertKeys(), delta);
-    touched.addAll(index, changes.deleteKeys(), delta);
+    Row[] upsertKeys = changes.upsertKeys();
+    TouchedRows touched = new TouchedRows(index.lookup(upsertKeys));
+    for (int i = 0; i < upsertKeys.length; i++) {
+      long location = touched.replacedLocations[i];
+      if (location == KeyIndex.MULTIPLE_LOCATIONS) {
+        touched.removeAll(index, upsertKeys[i], delta);
+        touched.replacedLocations[i] = KeyIndex.NO_LOCATION;
+      } else if (location != KeyIndex.NO_LOCATION) {
+        touched.mark(index, location);
+      }
+    }
+    Row[] deleteKeys = changes.deleteKeys();
+    long[] deleted = index.lookup(deleteKeys);
+    for (int i = 0; i < deleteKeys.length; i++) {
+      if (deleted[i] == KeyIndex.MULTIPLE_LOCATIONS) {
+        touched.removeAll(index, deleteKeys[i], delta);
+      } else if (deleted[i] != KeyIndex.NO_LOCATION) {
+        touched.mark(index, deleted[i]);
+        delta.removeRow(deleteKeys[i], deleted[i]);
+      }
+    }
     return touched;
   }
 
-  private void addAll(LiveRowIndex index, Row[] keys, IndexDelta delta) {
-    for (Row key : keys) {
-      index.forEachLocation(key, location -> {
-        positionsByFile.computeIfAbsent(index.path(location), path -> new Roaring64NavigableMap())
-            .addLong(RowLocation.rowIndex(location));
-        delta.removeRow(key, location);
-        rowCount++;
-      });
-    }
+  /** The location of the single live row upsert {@code upsert} replaces, or {@link KeyIndex#NO_LOCATION}. */
+  long replacedLocation(int upsert) {
+    return replacedLocations[upsert];
   }
 
   /** Row indexes to delete, by table-relative file path, in lookup order. */
@@ -43,5 +66,18 @@ final class TouchedRows {
 
   long rowCount() {
     return rowCount;
+  }
+
+  private void removeAll(LiveRowIndex index, Row key, IndexDelta delta) {
+    for (long location : index.locations(key)) {
+      mark(index, location);
+      delta.removeRow(key, location);
+    }
+  }
+
+  private void mark(LiveRowIndex index, long location) {
+    positionsByFile.computeIfAbsent(index.path(location), path -> new Roaring64NavigableMap())
+        .addLong(RowLocation.rowIndex(location));
+    rowCount++;
   }
 }

@@ -3,6 +3,9 @@ package io.mergesink.core.deletionvectors;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
@@ -44,6 +47,20 @@ class RoaringBitmapArrayCodecTest {
     assertThat(bytes.length).isGreaterThan(8192);
     assertThat(RoaringBitmapArrayCodec.serialize(bitmap)).containsExactly(bytes);
     assertThat(bitmap.getLongCardinality()).isEqualTo(10_000);
+  }
+
+  @Test
+  void bytesAreTheLibrarysPortableFormatBehindTheMagicNumber() throws IOException {
+    // an array container, a bitmap container and a second 32-bit bucket
+    Roaring64NavigableMap bitmap = Roaring64NavigableMap.bitmapOf(1, 5, 70_000, 1L << 32);
+    bitmap.addRange(1L << 17, (1L << 17) + 20_000);
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(expected)) {
+      out.writeInt(Integer.reverseBytes(RoaringBitmapArrayCodec.MAGIC_NUMBER));
+      bitmap.serializePortable(out);
+    }
+
+    assertThat(RoaringBitmapArrayCodec.serialize(bitmap)).containsExactly(expected.toByteArray());
   }
 
   @Test

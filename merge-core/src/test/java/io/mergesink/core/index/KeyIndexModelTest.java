@@ -18,8 +18,8 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * Grows an index to 1M keys and applies random puts, removes, upserts (remove + put) and file
- * drops, comparing every answer with a {@code HashMap<Row, Set<Long>>}.
+ * Grows an index to 1M keys and applies random puts, removes, replaces, upserts (replace, or
+ * removes + put) and file drops, comparing every answer with a {@code HashMap<Row, Set<Long>>}.
  */
 class KeyIndexModelTest {
   private static final long SEED = Long.getLong("keyIndexModel.seed", 20_250_601L);
@@ -67,12 +67,22 @@ class KeyIndexModelTest {
         assertThat(index.lookup(key)).as("lookup of %s at op %d, %s", key, op, where).isEqualTo(
             expected.isEmpty() ? KeyIndex.NO_LOCATION
                 : expected.size() == 1 ? expected.iterator().next() : KeyIndex.MULTIPLE_LOCATIONS);
-      } else if (choice < 55) {
-        // upsert: the planner deletes every old location and adds the new row
-        for (long old : new ArrayList<>(expected)) {
-          remove(index, model, key, old);
+      } else if (choice < 45) {
+        // upsert as the planner does it: a single old row is replaced, several are removed first
+        long location = RowLocation.pack(random.nextInt(FILES), nextRow++);
+        if (expected.size() == 1) {
+          replace(index, model, key, expected.iterator().next(), location);
+        } else {
+          for (long old : new ArrayList<>(expected)) {
+            remove(index, model, key, old);
+          }
+          put(index, model, key, location);
         }
-        put(index, model, key, RowLocation.pack(random.nextInt(FILES), nextRow++));
+      } else if (choice < 55) {
+        // replace in general: the replaced location may be one of several, or not there at all
+        long replaced = !expected.isEmpty() && random.nextBoolean() ? expected.iterator().next()
+            : RowLocation.pack(random.nextInt(FILES), random.nextInt(1_000));
+        replace(index, model, key, replaced, RowLocation.pack(random.nextInt(FILES), nextRow++));
       } else if (choice < 75) {
         put(index, model, key, RowLocation.pack(random.nextInt(FILES), nextRow++));
       } else if (choice < 90 && !expected.isEmpty()) {
@@ -109,6 +119,16 @@ class KeyIndexModelTest {
     if (locations != null && locations.remove(location) && locations.isEmpty()) {
       model.remove(key);
     }
+  }
+
+  /** {@link KeyIndex#replace}, which must equal a remove of {@code replaced} followed by a put. */
+  private static void replace(KeyIndex index, Map<Row, Set<Long>> model, Row key, long replaced, long location) {
+    index.replace(key, replaced, location);
+    Set<Long> locations = model.get(key);
+    if (locations != null && locations.remove(replaced) && locations.isEmpty()) {
+      model.remove(key);
+    }
+    model.computeIfAbsent(key, k -> new HashSet<>(2)).add(location);
   }
 
   private static void removeFile(Map<Row, Set<Long>> model, int fileId) {

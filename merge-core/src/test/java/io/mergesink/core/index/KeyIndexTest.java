@@ -195,6 +195,26 @@ class KeyIndexTest {
   }
 
   @Test
+  void replaceIsARemoveThenAPut() {
+    for (StructType schema : List.of(schema(PrimitiveType.LONG), schema(PrimitiveType.STRING))) {
+      KeyIndex index = KeyIndex.create(schema);
+      Row key = schema.field(0).type() == PrimitiveType.LONG ? Row.of(7L) : Row.of("seven");
+      Row absent = schema.field(0).type() == PrimitiveType.LONG ? Row.of(8L) : Row.of("eight");
+      index.put(key, loc(1, 1));
+      index.replace(key, loc(1, 1), loc(2, 2)); // the only location: moved
+      assertThat(index.locations(key)).as("%s", schema).containsExactly(loc(2, 2));
+      index.replace(key, loc(5, 5), loc(3, 3)); // not a location of the key: only the put happens
+      assertThat(index.locations(key)).containsExactlyInAnyOrder(loc(2, 2), loc(3, 3));
+      index.replace(key, loc(2, 2), loc(4, 4)); // one of several
+      assertThat(index.locations(key)).containsExactlyInAnyOrder(loc(3, 3), loc(4, 4));
+      index.replace(absent, loc(1, 1), loc(6, 6)); // a new key
+      assertThat(index.lookup(absent)).isEqualTo(loc(6, 6));
+      assertThat(index.size()).isEqualTo(3);
+      assertThatThrownBy(() -> index.replace(key, NO_LOCATION, loc(7, 7))).isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  @Test
   void removeFileDropsEveryLocationInTheFile() {
     for (StructType schema : List.of(schema(PrimitiveType.LONG), schema(PrimitiveType.INTEGER, PrimitiveType.STRING))) {
       KeyIndex index = KeyIndex.create(schema);
