@@ -52,9 +52,6 @@ public final class DeletionVectorStore {
   public static final String FILE_NAME_PREFIX = "deletion_vector_";
   public static final String FILE_NAME_SUFFIX = ".bin";
 
-  /** Starting size of the in-memory DV file; it doubles as the bitmaps need. */
-  private static final int INITIAL_FILE_BUFFER_BYTES = 64 * 1024;
-
   private final Storage storage;
 
   public DeletionVectorStore(Storage storage) {
@@ -79,7 +76,7 @@ public final class DeletionVectorStore {
       return List.of();
     }
     UUID uuid = UUID.randomUUID();
-    ByteArrayDataOutput file = new ByteArrayDataOutput(INITIAL_FILE_BUFFER_BYTES);
+    ByteArrayDataOutput file = new ByteArrayDataOutput(estimatedFileBytes(bitmaps));
     file.writeByte(FILE_FORMAT_VERSION);
     List<DeletionVectorDescriptor> descriptors = new ArrayList<>(bitmaps.size());
     for (Roaring64NavigableMap bitmap : bitmaps) {
@@ -237,6 +234,15 @@ public final class DeletionVectorStore {
     }
     String authority = uri.getAuthority() == null ? "" : "//" + uri.getAuthority();
     return uri.getScheme() + ":" + authority + uri.getPath();
+  }
+
+  /** The bitmaps' in-memory size, which their serialized form is close to: the buffer is sized once. */
+  private static int estimatedFileBytes(List<Roaring64NavigableMap> bitmaps) {
+    long bytes = FILE_FORMAT_VERSION_BYTES;
+    for (Roaring64NavigableMap bitmap : bitmaps) {
+      bytes += SIZE_FIELD_BYTES + RoaringBitmapArrayCodec.MAGIC_NUMBER_BYTES + bitmap.getLongSizeInBytes() + CHECKSUM_FIELD_BYTES;
+    }
+    return (int) Math.min(bytes, Integer.MAX_VALUE - 8);
   }
 
   private static String fileName(UUID uuid) {

@@ -2,6 +2,7 @@ package io.mergesink.core.index;
 
 import io.mergesink.core.data.Row;
 import io.mergesink.core.types.StructType;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -109,6 +110,59 @@ public final class KeyIndex {
     return publicResult(slotValue(key));
   }
 
+  /**
+   * {@link #lookup} of every key, in one pass: for long keys all key values are read first and
+   * the table is then probed in one tight loop, so that the CPU overlaps the cache misses of a
+   * table far larger than its caches.
+   */
+  public long[] lookupAll(List<Row> keys) {
+    long[] found = new long[keys.size()];
+    if (longKeys == null) {
+      for (int i = 0; i < found.length; i++) {
+        found[i] = lookup(keys.get(i));
+      }
+      return found;
+    }
+    long[] values = longValues(keys);
+    for (int i = 0; i < found.length; i++) {
+      found[i] = publicResult(longKeys.get(values[i]));
+    }
+    return found;
+  }
+
+  /**
+   * For each {@code i}: {@link #replace}{@code (keys.get(i), replaced[i], locations[i])}, or
+   * {@link #put}{@code (keys.get(i), locations[i])} when {@code replaced[i]} is
+   * {@link #NO_LOCATION}. The bulk form of a commit's index update, one tight loop over the table
+   * like {@link #lookupAll}.
+   */
+  public void putAll(List<Row> keys, long[] replaced, long[] locations) {
+    for (int i = 0; i < keys.size(); i++) {
+      if (replaced[i] != NO_LOCATION) {
+        RowLocation.checkValid(replaced[i]);
+      }
+      RowLocation.checkValid(locations[i]);
+    }
+    if (longKeys == null) {
+      for (int i = 0; i < keys.size(); i++) {
+        if (replaced[i] == NO_LOCATION) {
+          put(keys.get(i), locations[i]);
+        } else {
+          replace(keys.get(i), replaced[i], locations[i]);
+        }
+      }
+      return;
+    }
+    long[] values = longValues(keys);
+    for (int i = 0; i < values.length; i++) {
+      if (replaced[i] == NO_LOCATION) {
+        longKeys.put(values[i], locations[i]);
+      } else {
+        longKeys.replace(values[i], replaced[i], locations[i]);
+      }
+    }
+  }
+
   /** All locations of {@code key}, in no particular order; empty when it has none. */
   public long[] locations(Row key) {
     return toArray(slotValue(key));
@@ -199,6 +253,14 @@ public final class KeyIndex {
   public String toString() {
     return "KeyIndex{" + keySchema + ", layout=" + (longKeys != null ? "long" : "bytes") + ", keys="
         + keyCount() + ", locations=" + size() + ", heapBytes=" + estimatedHeapBytes() + "}";
+  }
+
+  private long[] longValues(List<Row> keys) {
+    long[] values = new long[keys.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = KeyColumns.singleLong(keySchema, keys.get(i));
+    }
+    return values;
   }
 
   private long slotValue(Row key) {

@@ -15,6 +15,7 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,23 +77,19 @@ public final class LiveRowIndex {
     for (int i = 0; i < delta.removedKeys.size(); i++) {
       keys.remove(delta.removedKeys.get(i), delta.removedLocations.getLong(i));
     }
+    long[] locations = new long[delta.addedKeys.size()];
     // the rows of one new file come one after the other: look its id up once
     String lastPath = null;
     int lastFileId = -1;
-    for (int i = 0; i < delta.addedKeys.size(); i++) {
+    for (int i = 0; i < locations.length; i++) {
       String path = delta.addedPaths.get(i);
       if (!path.equals(lastPath)) {
         lastPath = path;
         lastFileId = files.idOf(path);
       }
-      long location = RowLocation.pack(lastFileId, delta.addedRowIndexes.getLong(i));
-      long replaced = delta.replacedLocations.getLong(i);
-      if (replaced == KeyIndex.NO_LOCATION) {
-        keys.put(delta.addedKeys.get(i), location);
-      } else {
-        keys.replace(delta.addedKeys.get(i), replaced, location);
-      }
+      locations[i] = RowLocation.pack(lastFileId, delta.addedRowIndexes.getLong(i));
     }
+    keys.putAll(delta.addedKeys, delta.replacedLocations.toLongArray(), locations);
     delta.fileStates.forEach((path, file) -> {
       if (file == null) {
         files.remove(path);
@@ -105,15 +102,11 @@ public final class LiveRowIndex {
 
   /**
    * For each key, the location of its one live row, {@link KeyIndex#NO_LOCATION}, or
-   * {@link KeyIndex#MULTIPLE_LOCATIONS} (then {@link #locations} lists them). One tight loop over
-   * all keys, so that the CPU overlaps the cache misses of a large index.
+   * {@link KeyIndex#MULTIPLE_LOCATIONS} (then {@link #locations} lists them), with
+   * {@link KeyIndex#lookupAll}.
    */
   public long[] lookup(Row[] keysToFind) {
-    long[] found = new long[keysToFind.length];
-    for (int i = 0; i < keysToFind.length; i++) {
-      found[i] = keys.lookup(keysToFind[i]);
-    }
-    return found;
+    return keys.lookupAll(Arrays.asList(keysToFind));
   }
 
   /** All indexed locations of the live rows with key {@code key}, in no particular order. */
@@ -188,24 +181,33 @@ public final class LiveRowIndex {
     private final boolean replacesAll;
     private final ObjectArrayList<Row> removedKeys = new ObjectArrayList<>();
     private final LongArrayList removedLocations = new LongArrayList();
-    private final ObjectArrayList<Row> addedKeys = new ObjectArrayList<>();
-    private final LongArrayList replacedLocations = new LongArrayList();
-    private final ObjectArrayList<String> addedPaths = new ObjectArrayList<>();
-    private final LongArrayList addedRowIndexes = new LongArrayList();
+    private final ObjectArrayList<Row> addedKeys;
+    private final LongArrayList replacedLocations;
+    private final ObjectArrayList<String> addedPaths;
+    private final LongArrayList addedRowIndexes;
     private final Map<String, AddFile> fileStates = new HashMap<>();
 
     /** A delta on top of the current index. */
     public IndexDelta() {
-      this(false);
+      this(false, 0);
     }
 
-    private IndexDelta(boolean replacesAll) {
+    /** A delta on top of the current index that will add about {@code expectedAddedRows} rows (lists sized once). */
+    public IndexDelta(int expectedAddedRows) {
+      this(false, expectedAddedRows);
+    }
+
+    private IndexDelta(boolean replacesAll, int expectedAddedRows) {
       this.replacesAll = replacesAll;
+      this.addedKeys = new ObjectArrayList<>(expectedAddedRows);
+      this.replacedLocations = new LongArrayList(expectedAddedRows);
+      this.addedPaths = new ObjectArrayList<>(expectedAddedRows);
+      this.addedRowIndexes = new LongArrayList(expectedAddedRows);
     }
 
     /** A delta that starts from an empty index: every file of the table was removed (a truncate). */
     public static IndexDelta replacingAll() {
-      return new IndexDelta(true);
+      return new IndexDelta(true, 0);
     }
 
     /** The live row of {@code key} at {@code location} is gone (marked deleted or rewritten). */

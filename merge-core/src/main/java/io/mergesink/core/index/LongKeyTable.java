@@ -68,13 +68,11 @@ final class LongKeyTable {
 
   /** {@code remove(key, replaced)} then {@code put(key, location)}; one lookup when {@code replaced} is the key's only location. */
   void replace(long key, long replaced, long location) {
-    long existing = map.get(key);
-    if (existing == replaced) {
-      map.put(key, location);
-      return;
+    // one probe: only a key whose single location is replaced has it as its slot value
+    if (!map.replace(key, replaced, location)) {
+      remove(key, replaced);
+      put(key, location);
     }
-    remove(key, replaced);
-    put(key, location);
   }
 
   void removeFile(int fileId) {

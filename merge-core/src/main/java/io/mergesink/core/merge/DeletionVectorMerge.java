@@ -49,7 +49,7 @@ final class DeletionVectorMerge implements MergeOperation {
     // happens to it, no later plan sees them again (a plan that fails leaves no markings behind).
     Map<String, Marking> known = lastWritten;
     lastWritten = Map.of();
-    IndexDelta delta = new IndexDelta();
+    IndexDelta delta = new IndexDelta(changes.upserts().size());
     TouchedRows touched = TouchedRows.lookup(index, changes, delta);
     List<Row> upserts = changes.hasUnchangedValues()
         ? UnchangedFiller.fill(storage, root, snapshot.schema(), index, changes)

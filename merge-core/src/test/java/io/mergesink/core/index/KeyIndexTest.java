@@ -14,6 +14,7 @@ import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -211,6 +212,44 @@ class KeyIndexTest {
       assertThat(index.lookup(absent)).isEqualTo(loc(6, 6));
       assertThat(index.size()).isEqualTo(3);
       assertThatThrownBy(() -> index.replace(key, NO_LOCATION, loc(7, 7))).isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  @Test
+  void bulkFormsDoWhatTheSingleOnesDo() {
+    for (StructType schema : List.of(schema(PrimitiveType.LONG), schema(PrimitiveType.STRING))) {
+      boolean isLong = schema.field(0).type() == PrimitiveType.LONG;
+      List<Row> keys = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        keys.add(isLong ? Row.of((long) i) : Row.of("k" + i));
+      }
+      KeyIndex bulk = KeyIndex.create(schema);
+      KeyIndex single = KeyIndex.create(schema);
+      for (KeyIndex index : List.of(bulk, single)) {
+        index.put(keys.get(0), loc(1, 0));
+        index.put(keys.get(1), loc(1, 1));
+        index.put(keys.get(2), loc(1, 2));
+        index.put(keys.get(2), loc(2, 2)); // a duplicate
+      }
+      // key 0 moves, key 1 gets a second location (its replaced one is not there), key 2 loses one
+      // of its two, key 3 is new; keys 4 and 5 stay absent
+      long[] replaced = {loc(1, 0), loc(9, 9), loc(2, 2), NO_LOCATION};
+      long[] locations = {loc(3, 0), loc(3, 1), loc(3, 2), loc(3, 3)};
+      bulk.putAll(keys.subList(0, 4), replaced, locations);
+      for (int i = 0; i < 4; i++) {
+        if (replaced[i] == NO_LOCATION) {
+          single.put(keys.get(i), locations[i]);
+        } else {
+          single.replace(keys.get(i), replaced[i], locations[i]);
+        }
+      }
+
+      long[] found = bulk.lookupAll(keys);
+      for (int i = 0; i < keys.size(); i++) {
+        assertThat(found[i]).as("%s key %d", schema, i).isEqualTo(single.lookup(keys.get(i)));
+        assertThat(bulk.locations(keys.get(i))).containsExactlyInAnyOrder(single.locations(keys.get(i)));
+      }
+      assertThat(found).containsExactly(loc(3, 0), MULTIPLE_LOCATIONS, MULTIPLE_LOCATIONS, loc(3, 3), NO_LOCATION, NO_LOCATION);
     }
   }
 
