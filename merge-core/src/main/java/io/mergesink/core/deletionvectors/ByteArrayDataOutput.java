@@ -2,7 +2,6 @@ package io.mergesink.core.deletionvectors;
 
 import java.io.DataOutput;
 import java.io.DataOutputStream;
-import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -19,8 +18,8 @@ final class ByteArrayDataOutput implements DataOutput {
   private static final VarHandle SHORT_VIEW = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
   private static final VarHandle INT_VIEW = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
   private static final VarHandle LONG_VIEW = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-  /** The largest array the JVM reliably allocates. */
-  private static final int MAX_SIZE = Integer.MAX_VALUE - 8;
+  /** The largest array the JVM reliably allocates: the most this output holds. */
+  static final int MAX_SIZE = Integer.MAX_VALUE - 8;
 
   private byte[] bytes;
   private int size;
@@ -127,7 +126,7 @@ final class ByteArrayDataOutput implements DataOutput {
 
   /** Not needed for bitmaps: modified UTF-8 is {@link DataOutputStream}'s business. */
   @Override
-  public void writeUTF(String value) throws IOException {
+  public void writeUTF(String value) {
     throw new UnsupportedOperationException("writeUTF is not supported; RoaringBitmap does not use it");
   }
 

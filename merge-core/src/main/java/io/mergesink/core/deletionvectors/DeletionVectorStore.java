@@ -242,7 +242,7 @@ public final class DeletionVectorStore {
     for (Roaring64NavigableMap bitmap : bitmaps) {
       bytes += SIZE_FIELD_BYTES + RoaringBitmapArrayCodec.MAGIC_NUMBER_BYTES + bitmap.getLongSizeInBytes() + CHECKSUM_FIELD_BYTES;
     }
-    return (int) Math.min(bytes, Integer.MAX_VALUE - 8);
+    return (int) Math.min(bytes, ByteArrayDataOutput.MAX_SIZE);
   }
 
   private static String fileName(UUID uuid) {
