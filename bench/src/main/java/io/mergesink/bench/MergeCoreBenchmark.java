@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Runs the merge-core benchmarks of DESIGN §9 in one JVM and prints a Markdown table of the
+ * Runs the merge-core benchmarks of the README's "Performance" in one JVM and prints a Markdown table of the
  * results on standard output (progress goes to standard error).
  *
  * <pre>

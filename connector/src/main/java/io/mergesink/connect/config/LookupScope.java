@@ -1,6 +1,6 @@
 package io.mergesink.connect.config;
 
-/** {@code lookup.scope}: which files a task's key index covers (DESIGN §4 "Scope"). */
+/** {@code lookup.scope}: which files a task's key index covers (docs/design.md, "File ownership"). */
 public enum LookupScope implements NamedOption {
   /** Only files written for the task's own topic-partitions. */
   PARTITION("partition"),

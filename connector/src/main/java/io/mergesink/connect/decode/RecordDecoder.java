@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns a {@link SinkRecord} into a {@link ChangeEvent} (DESIGN §6).
+ * Turns a {@link SinkRecord} into a {@link ChangeEvent} (docs/design.md, "Decoding").
  *
  * <ul>
  *   <li>Debezium envelope (a value with {@code op} and {@code source} and one of {@code before},

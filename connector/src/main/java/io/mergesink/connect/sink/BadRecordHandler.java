@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What happens to a record that cannot be written (DESIGN §6, "Bad input"): with
+ * What happens to a record that cannot be written (docs/design.md, "Bad input"): with
  * {@code errors.tolerance=all} and a dead letter queue it is reported there and the partition moves
  * on; otherwise the task fails with an error naming topic, partition and offset.
  *

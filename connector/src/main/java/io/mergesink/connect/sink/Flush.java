@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One commit cycle (DESIGN §5): one Delta commit per table, carrying the table's buffered changes
+ * One commit cycle (docs/design.md, "Exactly once"): one Delta commit per table, carrying the table's buffered changes
  * and the position of every partition that feeds it. A partition's position counts as committed
  * once every table it feeds has committed it.
  *

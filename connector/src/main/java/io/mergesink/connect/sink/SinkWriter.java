@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Everything a sink task does, behind the thin {@link io.mergesink.connect.MergeSinkTask}:
  * recovering positions from the tables, decoding and buffering records, and committing them
- * (DESIGN §5). Single-threaded, like the task.
+ * (docs/design.md, "Exactly once"). Single-threaded, like the task.
  */
 public final class SinkWriter implements AutoCloseable {
   /** The file tag naming the partitions ({@code topic:partition,...}) a file was written for. */

@@ -121,7 +121,7 @@ final class TableSink {
   }
 
   /**
-   * Compacts the files of this task's partitions (DESIGN §4, issue "Table maintenance"): rewrites
+   * Compacts the files of this task's partitions (docs/design.md, "Maintenance"): rewrites
    * files whose deletion vectors hide too many rows and bin-packs small files, within the options'
    * budget, in a commit of its own. The writer then reads that commit, so its key index points into
    * the new files.

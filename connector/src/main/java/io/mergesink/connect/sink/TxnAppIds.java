@@ -3,7 +3,7 @@ package io.mergesink.connect.sink;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The Delta {@code txn} app id of a Kafka partition (DESIGN §3, "Offsets"):
+ * The Delta {@code txn} app id of a Kafka partition (docs/design.md, "Exactly once"):
  * {@code <txn.app.id>:<topic>:<partition>}. Topic names cannot contain {@code :}, so the id is
  * unambiguous.
  */

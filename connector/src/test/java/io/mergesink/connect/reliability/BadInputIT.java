@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A sweep of bad input (DESIGN §6 "Bad input"): records whose value does not fit the table, with no
+ * A sweep of bad input (docs/design.md, "Bad input"): records whose value does not fit the table, with no
  * key, an unknown op, a value larger than the whole buffer, and source table names that try to leave
  * {@code table.root} ({@code ../../etc}, {@code a/b}, {@code ..}, unicode). Each gets its documented
  * behaviour: the dead letter queue (with {@code errors.tolerance=all}) or a task failure naming the

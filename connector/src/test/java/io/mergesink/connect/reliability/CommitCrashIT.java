@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A task killed at every step of a commit (DESIGN §10): the process dies at the chosen file
+ * A task killed at every step of a commit (docs/design.md, "How it is tested"): the process dies at the chosen file
  * operation, nothing more of it runs, a new task instance opens the same partitions and reads to
  * the end. The table must equal the source: no row lost, none duplicated, txn versions at the end
  * offsets, every referenced file present.

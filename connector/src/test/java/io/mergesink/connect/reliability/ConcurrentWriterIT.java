@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Another writer commits to the sink's table between the sink's planning and its commit
- * (DESIGN §5 "Optimistic concurrency"): an unrelated append (new keys), and a copy-on-write
+ * (docs/design.md, "Concurrency"): an unrelated append (new keys), and a copy-on-write
  * rewrite of the very files holding keys the sink is about to update (same rows, new files, the
  * old ones removed, as a compaction would). The sink re-plans; the table equals the model plus
  * the appended rows.

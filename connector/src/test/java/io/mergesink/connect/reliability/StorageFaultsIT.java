@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * I/O errors and a full disk while writing data files, deletion vectors, commits and checkpoints
- * (DESIGN §10): each fault repeats a few times in a row, then the storage recovers. The task keeps
+ * (docs/design.md, "How it is tested"): each fault repeats a few times in a row, then the storage recovers. The task keeps
  * its changes buffered and retries (a full buffer makes {@code put} throw a retriable error, so
  * Connect redelivers); afterwards the table is complete and every file the log references exists.
  *

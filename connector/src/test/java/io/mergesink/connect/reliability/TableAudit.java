@@ -25,7 +25,7 @@ import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The end-of-scenario checks (DESIGN §10): the table read by Delta Kernel equals the model (no row
+ * The end-of-scenario checks (docs/design.md, "How it is tested"): the table read by Delta Kernel equals the model (no row
  * lost, none duplicated, none stale), every partition's txn version is its end offset − 1, and
  * every live file and deletion vector the log references exists.
  */

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A zombie task (DESIGN §5): task A stalls with changes of partition 0 buffered, Connect moves the
+ * A zombie task (docs/design.md, "Exactly once"): task A stalls with changes of partition 0 buffered, Connect moves the
  * partition to task B, which commits newer changes of the same keys; when A wakes up, its commit
  * of partition 0 is refused (fenced), its stale changes never reach the table, and once Connect
  * revokes the partition from A, nothing is lost or doubled.

@@ -3,7 +3,7 @@ package io.mergesink.core.commit;
 import java.io.IOException;
 
 /**
- * A point in the commit path where tests inject crashes (DESIGN §10): throwing here models a
+ * A point in the commit path where tests inject crashes (docs/design.md, "How it is tested"): throwing here models a
  * process that died after writing its data and DV files but before its log entry appeared.
  */
 @FunctionalInterface

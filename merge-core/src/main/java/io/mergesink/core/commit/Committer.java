@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Publishes staged commits with optimistic concurrency (DESIGN §5). Each attempt creates the next
+ * Publishes staged commits with optimistic concurrency (docs/design.md, "Concurrency"). Each attempt creates the next
  * commit file put-if-absent; when another writer won that version, its actions are checked:
  * <ul>
  *   <li>it moved one of our txn app ids: we are fenced ({@link FencedException});

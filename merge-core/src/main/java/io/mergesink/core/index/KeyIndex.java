@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Primary key → locations of the live rows holding it (DESIGN §4, "Invariant"). The merge planner
+ * Primary key → locations of the live rows holding it (docs/design.md, "Merge strategies"). The merge planner
  * looks up each changed key to find the row to mark deleted, and updates the index after each
  * commit.
  *

@@ -1,5 +1,5 @@
 /**
- * Table upkeep (DESIGN §3, §4, §7): compaction of small and deletion-vector-dense files into
+ * Table upkeep (docs/design.md, "Maintenance"): compaction of small and deletion-vector-dense files into
  * files of the target size ({@link io.mergesink.core.maintenance.Compactor}), checkpoints and
  * removal of expired log files ({@link io.mergesink.core.maintenance.LogCleaner}), and vacuum of
  * data and DV files no retained version references ({@link io.mergesink.core.maintenance.Vacuum}).

@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.util.Map;
 
 /**
- * One way of landing a change set (DESIGN §4): it writes the files the change set needs and
+ * One way of landing a change set (docs/design.md, "Merge strategies"): it writes the files the change set needs and
  * returns the commit that makes them visible. Planning never publishes anything; when the commit
  * is abandoned the written files are deleted or left to vacuum.
  */

@@ -1,6 +1,6 @@
 package io.mergesink.core.merge;
 
-/** How a {@link ChangeSet} lands in a table (DESIGN §4). */
+/** How a {@link ChangeSet} lands in a table (docs/design.md, "Merge strategies"). */
 public enum MergeStrategy {
   /** Mark replaced rows in deletion vectors, write new rows to new files. Default. */
   DELETION_VECTORS("deletion-vectors"),

@@ -10,13 +10,13 @@ import java.util.function.Predicate;
 /**
  * How a {@link TableWriter} writes.
  *
- * @param strategy how change sets land (DESIGN §4)
+ * @param strategy how change sets land (docs/design.md, "Merge strategies")
  * @param parquet compression and page/row-group sizes of new data files
  * @param targetFileSizeBytes a new data file is closed once it reaches this size
  * @param checkpointInterval a checkpoint is written once this many commits followed the last one
  * @param fileTags the {@code tags} of every file this writer adds (e.g. the Kafka partitions it serves)
  * @param indexScope the live files whose keys the writer indexes; files it did not write in scope
- *     are the only ones whose rows it can replace (DESIGN §4 "Scope")
+ *     are the only ones whose rows it can replace (docs/design.md, "File ownership")
  * @param maxCommitAttempts commit attempts lost to concurrent writers before giving up
  * @param commitHook test seam in the commit path
  */

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Compaction racing a sink's commits never loses a delete or an upsert (DESIGN §10: "a compaction committing concurrently"). */
+/** Compaction racing a sink's commits never loses a delete or an upsert (docs/design.md, "Concurrency"). */
 class CompactionRaceTest {
   private static final String APP_ID = "app:orders:0";
   private static final CompactionOptions EAGER = CompactionOptions.defaults().withMinSmallFiles(2);
