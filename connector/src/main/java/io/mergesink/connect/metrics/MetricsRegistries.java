@@ -16,6 +16,6 @@ public final class MetricsRegistries {
    * the worker has them, else JMX directly under the same MBean names.
    */
   public static MetricsRegistry forTask(SinkTaskContext context, String connector, int task) {
-    return WORKER_HAS_PLUGIN_METRICS ? new PluginMetricsRegistry(context) : new JmxMetricsRegistry(connector, task);
+    return WORKER_HAS_PLUGIN_METRICS ? PluginMetricsRegistry.of(context) : new JmxMetricsRegistry(connector, task);
   }
 }

@@ -16,7 +16,7 @@ public interface MetricsRegistry extends AutoCloseable {
 
   void addMetric(MetricName name, MetricValueProvider<?> valueProvider);
 
-  /** A new sensor; its name must be unique within the task. */
+  /** A new sensor of this task; its name must be unique within the task (other tasks may use it). */
   Sensor addSensor(String name);
 
   /** Removes every metric and sensor this registry added. */

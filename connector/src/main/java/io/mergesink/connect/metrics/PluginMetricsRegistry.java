@@ -18,11 +18,20 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
 @RequiresWorker("4.1")
 final class PluginMetricsRegistry implements MetricsRegistry {
   private final PluginMetrics metrics;
+  /** The task's tags, e.g. {connector=orders, task=0}. */
+  private final String sensorSuffix;
   private final List<MetricName> added = new ArrayList<>();
   private final List<String> sensors = new ArrayList<>();
 
-  PluginMetricsRegistry(SinkTaskContext context) {
-    this.metrics = context.pluginMetrics();
+  PluginMetricsRegistry(PluginMetrics metrics) {
+    this.metrics = metrics;
+    // Sensor names are global in the worker's Metrics, which all its tasks share: a sensor of another
+    // task with the same name would be handed back, count for both and vanish when that task stops.
+    this.sensorSuffix = metrics.metricName("sensor-scope", "", new LinkedHashMap<>()).tags().toString();
+  }
+
+  static PluginMetricsRegistry of(SinkTaskContext context) {
+    return new PluginMetricsRegistry(context.pluginMetrics());
   }
 
   @Override
@@ -38,8 +47,9 @@ final class PluginMetricsRegistry implements MetricsRegistry {
 
   @Override
   public Sensor addSensor(String name) {
-    Sensor sensor = metrics.addSensor(name);
-    sensors.add(name);
+    String taskSensor = name + sensorSuffix;
+    Sensor sensor = metrics.addSensor(taskSensor);
+    sensors.add(taskSensor);
     return sensor;
   }
 
