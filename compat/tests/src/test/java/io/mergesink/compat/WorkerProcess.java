@@ -87,6 +87,9 @@ final class WorkerProcess implements AutoCloseable {
     try {
       process = new ProcessBuilder(command).redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      // A test JVM that ends without close() (a fork timeout) must not leave workers behind on the machine.
+      Process started = process;
+      Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly, "kill-" + propertiesFile.getFileName()));
     } catch (IOException e) {
       throw new UncheckedIOException("starting Kafka Connect " + version + " (" + command.get(0) + ")", e);
     }
