@@ -82,7 +82,7 @@ class WorkerCompatibilityIT {
   @ParameterizedTest(name = "Kafka Connect {0}")
   @MethodSource("versions")
   void pluginRunsInDistributedWorkersAndSurvivesAWorkerKill(String version) {
-    long started = System.nanoTime();
+    Phases phases = new Phases();
     String id = "compat-" + version.replace('.', '_');
     String topic = id + ".customers";
     Path dir = cleanDirectory(Path.of(System.getProperty("compat.work.dir"), version));
@@ -96,15 +96,18 @@ class WorkerCompatibilityIT {
       try {
         ConnectRest rest = awaitUp(first, version);
         awaitUp(second, version);
+        phases.lap("workers up");
         assertPluginInstalledAndValidating(rest);
 
         Await.until("PUT /connectors/" + CONNECTOR + "/config accepted", STARTUP,
             () -> rest.putConnector(CONNECTOR, connectorConfig(topic, dir.resolve("tables"))), config -> true);
         awaitTasksRunning(rest, version);
+        phases.lap("tasks running");
 
         stream.mixedWorkload(KEYS, random);
         stream.flush();
         Await.until("a first commit in " + table, CATCH_UP, () -> KernelTables.latestVersion(table.toString()) >= 1);
+        phases.lap("first commit");
 
         first.kill();
         for (int i = 0; i < KEYS / 2; i++) {
@@ -118,24 +121,40 @@ class WorkerCompatibilityIT {
         stream.flush();
         first.start();
         awaitUp(first, version);
+        phases.lap("killed worker back");
         stream.mixedWorkload(KEYS, random);
         stream.flush();
 
         Map<TopicPartition, Long> endOffsets = endOffsets(topic);
         Await.until("the table to equal the model with txn versions at end offset - 1", CATCH_UP,
             () -> converged(table, stream.model(), endOffsets));
+        phases.lap("caught up");
         TableAudit.Result result = TableAudit.check("Kafka Connect " + version, table, stream.model(), endOffsets, CONNECTOR);
         JsonNode status = awaitTasksRunning(rest, version);
         Map<String, Double> commits = assertMetricsOverJmx(List.of(first, second), status);
-        System.out.printf("COMPAT worker=%s rows=%d lost=%d duplicated=%d records=%d commits=%s seconds=%d%n", version,
+        System.out.printf("COMPAT worker=%s rows=%d lost=%d duplicated=%d records=%d commits=%s seconds=%s%n", version,
             result.rowsChecked(), result.lost(), result.duplicated(),
-            endOffsets.values().stream().mapToLong(Long::longValue).sum(), commits,
-            Duration.ofNanos(System.nanoTime() - started).toSeconds());
+            endOffsets.values().stream().mapToLong(Long::longValue).sum(), commits, phases);
       } catch (AssertionError | RuntimeException e) {
         throw new AssertionError(e.getMessage() + "\n--- " + first.log() + " (last lines) ---\n"
             + first.logTail(LOG_TAIL_LINES) + "\n--- " + second.log() + " (last lines) ---\n"
             + second.logTail(LOG_TAIL_LINES), e);
       }
+    }
+  }
+
+  /** Seconds from the start of a run to each step, for the run's summary line. */
+  private static final class Phases {
+    private final long start = System.nanoTime();
+    private final Map<String, Long> laps = new java.util.LinkedHashMap<>();
+
+    void lap(String step) {
+      laps.put(step, Duration.ofNanos(System.nanoTime() - start).toSeconds());
+    }
+
+    @Override
+    public String toString() {
+      return laps.toString();
     }
   }
 
@@ -252,7 +271,13 @@ class WorkerCompatibilityIT {
     // How often a sink task's preCommit runs, and how long the leader waits for a lost worker (default 5 minutes).
     props.put("offset.flush.interval.ms", "1000");
     props.put("scheduled.rebalance.max.delay.ms", "10000");
+    // The killed worker's sink consumers hold their partitions until their session times out (default 45 s).
+    props.put("consumer.session.timeout.ms", "10000");
+    props.put("consumer.heartbeat.interval.ms", "3000");
     props.put("plugin.path", SupportedWorkers.pluginPath().toString());
+    // As config/connect-distributed.properties: the plugin's ServiceLoader manifest, no scan of its jars by
+    // reflection (the default, hybrid_warn, adds 30-50 s to every worker start with this plugin here).
+    props.put("plugin.discovery", "service_load");
     return props;
   }
 
