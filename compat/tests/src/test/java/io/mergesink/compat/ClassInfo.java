@@ -3,6 +3,7 @@ package io.mergesink.compat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.objectweb.asm.Opcodes;
 
 /**
@@ -29,7 +30,7 @@ record ClassInfo(String name, String source, int access, String superName, List<
     if (superName == null) {
       return interfaces;
     }
-    return java.util.stream.Stream.concat(java.util.stream.Stream.of(superName), interfaces.stream()).toList();
+    return Stream.concat(Stream.of(superName), interfaces.stream()).toList();
   }
 
   /** What a class refers to: a class by name, or a field or method of {@code owner}. */

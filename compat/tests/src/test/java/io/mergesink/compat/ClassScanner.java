@@ -6,7 +6,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -85,10 +87,10 @@ final class ClassScanner {
 
   /** The class files of {@code jar} for Java 17 (a multi-release jar's versioned entry replaces its base entry). */
   private static List<ClassFile> classFiles(Path jar, Predicate<String> include) {
-    Map<String, ClassFile> files = new java.util.LinkedHashMap<>();
+    Map<String, ClassFile> files = new LinkedHashMap<>();
     try (JarFile file = new JarFile(jar.toFile())) {
       List<JarEntry> entries = file.stream().filter(e -> isClassFile(e.getName()))
-          .sorted(java.util.Comparator.comparingInt(e -> release(e.getName()))).toList();
+          .sorted(Comparator.comparingInt(e -> release(e.getName()))).toList();
       for (JarEntry entry : entries) {
         String name = className(entry.getName());
         if (release(entry.getName()) > JAVA_RELEASE || name.endsWith("module-info") || !include.test(name)) {

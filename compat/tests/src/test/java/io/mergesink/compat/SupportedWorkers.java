@@ -1,5 +1,6 @@
 package io.mergesink.compat;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -38,7 +39,7 @@ final class SupportedWorkers {
     }
     try {
       String text = Files.readString(file).trim();
-      return Arrays.stream(text.split(java.io.File.pathSeparator)).map(Paths::get).toList();
+      return Arrays.stream(text.split(File.pathSeparator)).map(Paths::get).toList();
     } catch (IOException e) {
       throw new UncheckedIOException("reading " + file, e);
     }

@@ -6,6 +6,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -74,7 +75,7 @@ final class WorkerApi {
     int checked = 0;
     List<String> unresolved = new ArrayList<>();
     List<String> unimplemented = new ArrayList<>();
-    for (ClassInfo type : plugin.values().stream().sorted(java.util.Comparator.comparing(ClassInfo::name)).toList()) {
+    for (ClassInfo type : plugin.values().stream().sorted(Comparator.comparing(ClassInfo::name)).toList()) {
       if (type.requiredWorker() != null && compareVersions(version, type.requiredWorker()) < 0) {
         continue;
       }

@@ -16,12 +16,12 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Random;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -146,7 +146,7 @@ class WorkerCompatibilityIT {
   /** Seconds from the start of a run to each step, for the run's summary line. */
   private static final class Phases {
     private final long start = System.nanoTime();
-    private final Map<String, Long> laps = new java.util.LinkedHashMap<>();
+    private final Map<String, Long> laps = new LinkedHashMap<>();
 
     void lap(String step) {
       laps.put(step, Duration.ofNanos(System.nanoTime() - start).toSeconds());

@@ -1,5 +1,6 @@
 package io.mergesink.compat;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -81,7 +82,7 @@ final class WorkerProcess implements AutoCloseable {
     command.add("-Dorg.slf4j.simpleLogger.showDateTime=true");
     command.add("-cp");
     command.add(SupportedWorkers.classpath(version).stream().map(Path::toString)
-        .collect(Collectors.joining(java.io.File.pathSeparator)));
+        .collect(Collectors.joining(File.pathSeparator)));
     command.add(MAIN_CLASS);
     command.add(propertiesFile.toString());
     try {
