@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -15,8 +16,9 @@ import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.sink.SinkConnector;
 
 /**
- * The MergeSink connector: validates the configuration and hands every task the same one (the
- * worker assigns topic-partitions to tasks). All work happens in the task, {@value #TASK_CLASS_NAME}.
+ * The MergeSink connector: validates the configuration and hands every task the same one, plus
+ * its task number (the worker assigns topic-partitions to tasks). All work happens in the task,
+ * {@link MergeSinkTask}.
  */
 public final class MergeSinkConnector extends SinkConnector {
   private static final String VERSION_RESOURCE = "mergesink-connector-version.properties";
@@ -52,7 +54,10 @@ public final class MergeSinkConnector extends SinkConnector {
     }
     List<Map<String, String>> configs = new ArrayList<>(maxTasks);
     for (int i = 0; i < maxTasks; i++) {
-      configs.add(props);
+      // Connect numbers tasks in this order; the number tags the task's metrics on workers before 4.1.
+      Map<String, String> task = new HashMap<>(props);
+      task.put(MergeSinkConfig.TASK_ID, Integer.toString(i));
+      configs.add(Map.copyOf(task));
     }
     return configs;
   }

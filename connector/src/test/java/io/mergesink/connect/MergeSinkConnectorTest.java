@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.connect.config.MergeSinkConfig;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -21,12 +22,18 @@ class MergeSinkConnectorTest {
   }
 
   @Test
-  void everyTaskGetsTheConnectorConfiguration() {
+  void everyTaskGetsTheConnectorConfigurationAndItsNumber() {
     MergeSinkConnector connector = new MergeSinkConnector();
     connector.start(PROPS);
 
     List<Map<String, String>> configs = connector.taskConfigs(3);
-    assertThat(configs).hasSize(3).allSatisfy(config -> assertThat(config).isEqualTo(PROPS));
+    assertThat(configs).hasSize(3);
+    for (int task = 0; task < 3; task++) {
+      Map<String, String> expected = new HashMap<>(PROPS);
+      expected.put(MergeSinkConfig.TASK_ID, Integer.toString(task));
+      assertThat(configs.get(task)).isEqualTo(expected);
+      assertThat(new MergeSinkConfig(configs.get(task)).taskId()).isEqualTo(task);
+    }
     assertThat(connector.config()).isSameAs(MergeSinkConfig.CONFIG_DEF);
     connector.stop();
   }

@@ -67,6 +67,8 @@ public final class MergeSinkConfig extends AbstractConfig {
   /** Connect's own options this connector reads but does not define. */
   public static final String CONNECTOR_NAME = "name";
   public static final String ERRORS_TOLERANCE = "errors.tolerance";
+  /** Set by the connector in each task's configuration: Connect's number of the task. Not a user option. */
+  public static final String TASK_ID = "mergesink.task.id";
 
   public static final ConfigDef CONFIG_DEF = configDef();
 
@@ -141,7 +143,7 @@ public final class MergeSinkConfig extends AbstractConfig {
             + "column. record_value: the " + PRIMARY_KEY_FIELDS + " of the record value.")
         .define();
     writes.option(PRIMARY_KEY_FIELDS, Type.LIST).defaultValue("")
-        .validator(ConfigDef.ValidList.anyNonDuplicateValues(true, false)).importance(Importance.MEDIUM)
+        .validator(new DistinctNames("column names")).importance(Importance.MEDIUM)
         .displayName("Primary key fields")
         .doc("Comma-separated key column names. Required with primary.key.mode=record_value. With record_key, "
             + "optional: selects and orders key fields (empty: all fields of the record key).")
@@ -331,6 +333,29 @@ public final class MergeSinkConfig extends AbstractConfig {
       throw new ConfigException(TXN_APP_ID, null, "is not set and there is no connector 'name' to default to");
     }
     return name.toString().trim();
+  }
+
+  /** Connect's {@code name} of the connector, "" for a task made outside a worker. */
+  public String connectorName() {
+    Object name = originals().get(CONNECTOR_NAME);
+    return name == null ? "" : name.toString();
+  }
+
+  /**
+   * The task's number as Connect counts it ({@link #TASK_ID}), 0 for a task made outside a worker.
+   *
+   * @throws ConfigException when the value is not a number
+   */
+  public int taskId() {
+    Object id = originals().get(TASK_ID);
+    if (id == null) {
+      return 0;
+    }
+    try {
+      return Integer.parseInt(id.toString().trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException(TASK_ID, id, "expected the task's number, set by the connector");
+    }
   }
 
   /** {@code table.properties.*} without the prefix. */

@@ -1,10 +1,9 @@
 package io.mergesink.connect.sink;
 
-import java.util.LinkedHashMap;
+import io.mergesink.connect.metrics.MetricsRegistry;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Gauge;
-import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Avg;
 import org.apache.kafka.common.metrics.stats.CumulativeCount;
@@ -14,27 +13,27 @@ import org.apache.kafka.common.metrics.stats.Percentile;
 import org.apache.kafka.common.metrics.stats.Percentiles;
 
 /**
- * The task's metrics, registered through Connect's plugin metrics so they appear over JMX with the
- * worker's own ({@code kafka.connect.plugins}, tagged with connector and task).
+ * The task's metrics, registered as Connect plugin metrics so they appear over JMX with the
+ * worker's own ({@code kafka.connect:type=plugins}, tagged with connector and task); on workers
+ * before Kafka 4.1 under the same names through JMX directly ({@link MetricsRegistry}).
  */
 final class SinkMetrics implements AutoCloseable {
   /** 1,000 buckets, finer for short commits; commits longer than a minute count as a minute. */
   private static final int PERCENTILE_BUCKET_BYTES = 4_000;
   private static final double MAX_TRACKED_COMMIT_MS = 60_000;
 
-  private final PluginMetrics metrics;
+  private final MetricsRegistry metrics;
   private final Sensor commits;
   private final Sensor rowsWritten;
   private final Sensor replaysSkipped;
   private final Sensor deadLettered;
   private final Sensor fenced;
-  private final MetricName bufferedRecords;
 
   /** @param buffered the number of changes currently buffered */
-  SinkMetrics(PluginMetrics metrics, LongSupplier buffered) {
+  SinkMetrics(MetricsRegistry metrics, LongSupplier buffered) {
     this.metrics = metrics;
-    this.bufferedRecords = name("buffered-records", "Changes buffered and not yet committed");
-    metrics.addMetric(bufferedRecords, (Gauge<Long>) (config, now) -> buffered.getAsLong());
+    metrics.addMetric(name("buffered-records", "Changes buffered and not yet committed"),
+        (Gauge<Long>) (config, now) -> buffered.getAsLong());
     this.commits = metrics.addSensor("mergesink-commits");
     commits.add(name("commit-total", "Table commits made"), new CumulativeCount());
     commits.add(name("commit-latency-avg-ms", "Average time of a table commit, planning included"), new Avg());
@@ -67,10 +66,7 @@ final class SinkMetrics implements AutoCloseable {
 
   @Override
   public void close() {
-    metrics.removeMetric(bufferedRecords);
-    for (Sensor sensor : new Sensor[] {commits, rowsWritten, replaysSkipped, deadLettered, fenced}) {
-      metrics.removeSensor(sensor.name());
-    }
+    metrics.close();
   }
 
   private Sensor counter(String metric, String description) {
@@ -80,6 +76,6 @@ final class SinkMetrics implements AutoCloseable {
   }
 
   private MetricName name(String metric, String description) {
-    return metrics.metricName(metric, description, new LinkedHashMap<>());
+    return metrics.metricName(metric, description);
   }
 }

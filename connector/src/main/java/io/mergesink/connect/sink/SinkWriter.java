@@ -10,6 +10,7 @@ import io.mergesink.connect.decode.ChangeEvent.Op;
 import io.mergesink.connect.decode.DecoderOptions;
 import io.mergesink.connect.decode.RecordDecoder;
 import io.mergesink.connect.decode.SourceInfo;
+import io.mergesink.connect.metrics.MetricsRegistries;
 import io.mergesink.connect.route.RoutingException;
 import io.mergesink.connect.route.TableRouter;
 import io.mergesink.core.log.AddFile;
@@ -77,7 +78,8 @@ public final class SinkWriter implements AutoCloseable {
     Storage storage = Storages.forRoot(config.tableRoot(), config.hadoopProperties());
     this.catalog = new TableCatalog(storage, config, this::writerOptions);
     this.badRecords = new BadRecordHandler(config.errorTolerance(), context.errantRecordReporter());
-    this.metrics = new SinkMetrics(context.pluginMetrics(), this::bufferedChanges);
+    this.metrics = new SinkMetrics(MetricsRegistries.forTask(context, config.connectorName(), config.taskId()),
+        this::bufferedChanges);
     this.compaction = CompactionOptions.defaults()
         .withTargetFileSizeBytes(config.fileTargetSizeBytes())
         .withMinSmallFiles(config.compactionMinFiles())

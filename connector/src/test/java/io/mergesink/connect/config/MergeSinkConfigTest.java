@@ -73,6 +73,19 @@ class MergeSinkConfigTest {
   }
 
   @Test
+  void primaryKeyFieldsMustBeDistinctNames() {
+    assertThat(new MergeSinkConfig(with("primary.key.fields", "tenant,id")).primaryKeyFields())
+        .containsExactly("tenant", "id");
+    assertThatThrownBy(() -> new MergeSinkConfig(with("primary.key.fields", "id, tenant, id")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("Invalid value [id, tenant, id] for configuration primary.key.fields: expected distinct column "
+            + "names, found id more than once");
+    assertThatThrownBy(() -> new MergeSinkConfig(with("primary.key.fields", "id,,tenant")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("primary.key.fields: expected column names, found an empty entry");
+  }
+
+  @Test
   void invalidSingleValuesAreRejectedWithTheOptionName() {
     assertThatThrownBy(() -> new MergeSinkConfig(with("write.mode", "merge"))).isInstanceOf(ConfigException.class)
         .hasMessageContaining("Invalid value merge for configuration write.mode");

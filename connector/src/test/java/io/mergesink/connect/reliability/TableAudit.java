@@ -29,11 +29,11 @@ import org.apache.kafka.common.TopicPartition;
  * lost, none duplicated, none stale), every partition's txn version is its end offset − 1, and
  * every live file and deletion vector the log references exists.
  */
-final class TableAudit {
+public final class TableAudit {
   private TableAudit() {}
 
   /** What one check saw; lost and duplicated are asserted to be 0 before it is returned. */
-  record Result(long rowsChecked, long lost, long duplicated, long stale) {
+  public record Result(long rowsChecked, long lost, long duplicated, long stale) {
     Result plus(Result other) {
       return new Result(rowsChecked + other.rowsChecked, lost + other.lost, duplicated + other.duplicated, stale + other.stale);
     }
@@ -45,7 +45,7 @@ final class TableAudit {
    * Checks the table at {@code table} (a local directory) against {@code model} (key → row; the
    * key is column 0) and {@code endOffsets}, with txn app ids {@code appIdPrefix:<topic>:<partition>}.
    */
-  static Result check(String scenario, Path table, Map<Long, Row> model, Map<TopicPartition, Long> endOffsets,
+  public static Result check(String scenario, Path table, Map<Long, Row> model, Map<TopicPartition, Long> endOffsets,
       String appIdPrefix) {
     String path = table.toString();
     List<Row> rows = KernelTables.readRows(path);

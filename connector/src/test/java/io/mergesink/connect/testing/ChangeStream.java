@@ -10,6 +10,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.json.JsonConverterConfig;
 import org.apache.kafka.connect.storage.ConverterType;
+import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 
 /**
  * Produces a Debezium change stream of {@link CustomerEvents} into a topic (key {@code id}
@@ -26,11 +27,16 @@ public final class ChangeStream implements AutoCloseable {
   private final Map<Long, Integer> versions = new HashMap<>();
 
   public ChangeStream(ConnectHarness harness, String topic, int partitions) {
+    this(harness.cluster().kafka(), topic, partitions);
+  }
+
+  /** A stream into {@code kafka}, for tests whose Connect workers run elsewhere (compat/tests). */
+  public ChangeStream(EmbeddedKafkaCluster kafka, String topic, int partitions) {
     this.topic = topic;
     this.partitions = partitions;
     // One request in flight keeps each partition's records in order across retries (a new topic's
     // first sends may meet a leader election), without the idempotent producer's sequence checks.
-    this.producer = harness.cluster().kafka().createProducer(Map.of(
+    this.producer = kafka.createProducer(Map.of(
         ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false",
         ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1",
         ProducerConfig.ACKS_CONFIG, "all",

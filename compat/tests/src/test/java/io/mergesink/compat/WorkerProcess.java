@@ -1,0 +1,162 @@
+package io.mergesink.compat;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * One Kafka Connect worker in distributed mode, run as a child process from one Kafka version's own
+ * jars ({@code ConnectDistributed} with a worker properties file, as a Kafka distribution's
+ * {@code connect-distributed.sh} starts it). Its output goes to a log file next to its properties.
+ * The caller owns the process and must {@link #close()} it.
+ */
+final class WorkerProcess implements AutoCloseable {
+  private static final String MAIN_CLASS = "org.apache.kafka.connect.cli.ConnectDistributed";
+  /** Enough for the worker and a MergeSink task with small buffers; two run beside the build. */
+  private static final String HEAP = "-Xmx512m";
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+
+  private final String version;
+  private final Path propertiesFile;
+  private final Path log;
+  private final int restPort;
+  private final int jmxPort;
+  private Process process;
+
+  /**
+   * @param properties the worker's options; {@code listeners} and the REST ports are set here
+   */
+  private WorkerProcess(String version, Path dir, String name, Map<String, String> properties) {
+    this.version = version;
+    this.restPort = freePort();
+    this.jmxPort = freePort();
+    this.propertiesFile = dir.resolve(name + ".properties");
+    this.log = dir.resolve(name + ".log");
+    Properties all = new Properties();
+    all.putAll(properties);
+    all.put("listeners", "http://127.0.0.1:" + restPort);
+    all.put("rest.advertised.host.name", "127.0.0.1");
+    all.put("rest.advertised.port", Integer.toString(restPort));
+    try {
+      Files.createDirectories(dir);
+      try (var out = Files.newBufferedWriter(propertiesFile)) {
+        all.store(out, "Kafka Connect " + version + " worker " + name);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing " + propertiesFile, e);
+    }
+  }
+
+  /** Starts worker {@code name} of Kafka Connect {@code version}, its files under {@code dir}. */
+  static WorkerProcess start(String version, Path dir, String name, Map<String, String> properties) {
+    WorkerProcess worker = new WorkerProcess(version, dir, name, properties);
+    worker.start();
+    return worker;
+  }
+
+  /** Starts the process (again, after {@link #kill()}), with the same ports and properties. */
+  void start() {
+    if (process != null && process.isAlive()) {
+      throw new IllegalStateException("worker " + propertiesFile + " is running already");
+    }
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(HEAP);
+    // Remote JMX on the loopback address only, so the test can read the task's metrics.
+    command.add("-Dcom.sun.management.jmxremote.port=" + jmxPort);
+    command.add("-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort);
+    command.add("-Dcom.sun.management.jmxremote.host=127.0.0.1");
+    command.add("-Djava.rmi.server.hostname=127.0.0.1");
+    command.add("-Dcom.sun.management.jmxremote.authenticate=false");
+    command.add("-Dcom.sun.management.jmxremote.ssl=false");
+    command.add("-Dorg.slf4j.simpleLogger.showDateTime=true");
+    command.add("-cp");
+    command.add(SupportedWorkers.classpath(version).stream().map(Path::toString)
+        .collect(Collectors.joining(File.pathSeparator)));
+    command.add(MAIN_CLASS);
+    command.add(propertiesFile.toString());
+    try {
+      process = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      // A test JVM that ends without close() (a fork timeout) must not leave workers behind on the machine.
+      Process started = process;
+      Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly, "kill-" + propertiesFile.getFileName()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("starting Kafka Connect " + version + " (" + command.get(0) + ")", e);
+    }
+  }
+
+  /** Kills the process at once (SIGKILL): no task is stopped, nothing is flushed or committed. */
+  void kill() {
+    process.destroyForcibly();
+    waitForExit();
+  }
+
+  boolean isAlive() {
+    return process != null && process.isAlive();
+  }
+
+  String restUrl() {
+    return "http://127.0.0.1:" + restPort;
+  }
+
+  /** The id the worker reports in connector status ({@code host:port} of its REST listener). */
+  String workerId() {
+    return "127.0.0.1:" + restPort;
+  }
+
+  String jmxUrl() {
+    return "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi";
+  }
+
+  Path log() {
+    return log;
+  }
+
+  /** The last {@code lines} lines of the worker's log, for failure messages. */
+  String logTail(int lines) {
+    try {
+      List<String> all = Files.readAllLines(log);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(no log at " + log + ": " + e.getMessage() + ")";
+    }
+  }
+
+  /** Ends the worker (SIGKILL): a test is done with it, and nothing it holds is needed afterwards. */
+  @Override
+  public void close() {
+    if (process != null && process.isAlive()) {
+      kill();
+    }
+  }
+
+  private void waitForExit() {
+    try {
+      if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        throw new IllegalStateException("worker process " + process.pid() + " did not exit after SIGKILL");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for worker process " + process.pid(), e);
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("finding a free port", e);
+    }
+  }
+}
