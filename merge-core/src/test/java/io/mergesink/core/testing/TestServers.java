@@ -70,6 +70,11 @@ public final class TestServers {
         "fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
   }
 
+  /** Lets {@link KernelTables} read s3:// and s3a:// tables from the shared S3 server through Hadoop's S3A. */
+  public static void kernelReadsS3() {
+    KernelTables.configure(s3aSettings(s3()));
+  }
+
   /** The shared HDFS cluster. */
   public static synchronized MiniDFSCluster hdfs() {
     if (hdfs == null) {
