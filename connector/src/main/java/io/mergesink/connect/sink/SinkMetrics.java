@@ -1,7 +1,13 @@
 package io.mergesink.connect.sink;
 
+import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.core.storage.RequestKind;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.PluginMetrics;
@@ -28,11 +34,29 @@ final class SinkMetrics implements AutoCloseable {
   private final Sensor replaysSkipped;
   private final Sensor deadLettered;
   private final Sensor fenced;
+  private final Sensor commitRequests;
   private final MetricName bufferedRecords;
+  private final Supplier<RequestCounts> storageRequests;
+  private final List<MetricName> requestGauges = new ArrayList<>();
 
-  /** @param buffered the number of changes currently buffered */
-  SinkMetrics(PluginMetrics metrics, LongSupplier buffered) {
+  /**
+   * @param buffered the number of changes currently buffered
+   * @param storageRequests the requests the task's storage made so far
+   */
+  SinkMetrics(PluginMetrics metrics, LongSupplier buffered, Supplier<RequestCounts> storageRequests) {
     this.metrics = metrics;
+    this.storageRequests = storageRequests;
+    for (RequestKind kind : RequestKind.values()) {
+      MetricName name = metrics.metricName("storage-requests-total", "Storage requests made (on S3 one per HTTP "
+          + "request, the SDK's retries not counted again), by kind", new LinkedHashMap<>(Map.of("kind", kind.metricName())));
+      metrics.addMetric(name, (Gauge<Long>) (config, now) -> storageRequests.get().get(kind));
+      requestGauges.add(name);
+    }
+    this.commitRequests = metrics.addSensor("mergesink-commit-storage-requests");
+    commitRequests.add(name("commit-storage-requests-avg", "Average storage requests of a table commit, planning included"),
+        new Avg());
+    commitRequests.add(name("commit-storage-requests-max", "Most storage requests of one table commit, planning included"),
+        new Max());
     this.bufferedRecords = name("buffered-records", "Changes buffered and not yet committed");
     metrics.addMetric(bufferedRecords, (Gauge<Long>) (config, now) -> buffered.getAsLong());
     this.commits = metrics.addSensor("mergesink-commits");
@@ -48,9 +72,22 @@ final class SinkMetrics implements AutoCloseable {
     this.fenced = counter("fenced-total", "Commits refused because another task took a partition over");
   }
 
-  void commit(long latencyMs, long rows) {
+  /** The storage's requests so far, to pass to {@link #commit} after the commit. */
+  RequestCounts storageRequests() {
+    return storageRequests.get();
+  }
+
+  /**
+   * Records a commit.
+   *
+   * @return the storage requests the commit made since {@code requestsBefore}
+   */
+  RequestCounts commit(long latencyMs, long rows, RequestCounts requestsBefore) {
     commits.record(latencyMs);
     rowsWritten.record(rows);
+    RequestCounts requests = storageRequests.get().minus(requestsBefore);
+    commitRequests.record(requests.total());
+    return requests;
   }
 
   void replaySkipped() {
@@ -68,7 +105,8 @@ final class SinkMetrics implements AutoCloseable {
   @Override
   public void close() {
     metrics.removeMetric(bufferedRecords);
-    for (Sensor sensor : new Sensor[] {commits, rowsWritten, replaysSkipped, deadLettered, fenced}) {
+    requestGauges.forEach(metrics::removeMetric);
+    for (Sensor sensor : new Sensor[] {commits, commitRequests, rowsWritten, replaysSkipped, deadLettered, fenced}) {
       metrics.removeSensor(sensor.name());
     }
   }

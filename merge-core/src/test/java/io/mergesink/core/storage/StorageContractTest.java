@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.storage.s3.S3Storage;
-import io.mergesink.core.testing.TestServers;
+import io.mergesink.core.testing.TestHdfs;
+import io.mergesink.core.testing.TestS3;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -50,15 +51,15 @@ class StorageContractTest {
   static Stream<Backend> backends() throws IOException {
     int n = NEXT.incrementAndGet();
     Path local = Files.createTempDirectory("mergesink-storage-");
-    Configuration hdfsConf = TestServers.hdfs().getConfiguration(0);
+    Configuration hdfsConf = TestHdfs.hdfs().getConfiguration(0);
     Map<String, String> hdfs = Map.of("fs.defaultFS", hdfsConf.get("fs.defaultFS"));
-    S3Storage s3 = S3Storage.create(TestServers.s3Options());
+    S3Storage s3 = S3Storage.create(TestS3.s3Options());
     OPENED.add(s3);
     return Stream.of(
         new Backend("local", new LocalStorage(), local.resolve("java").toString()),
         new Backend("hadoop-local", HadoopStorage.withDefaults(), local.resolve("hadoop").toString()),
-        new Backend("hdfs", Storages.forRoot(TestServers.hdfsRoot("contract-" + n), hdfs), TestServers.hdfsRoot("contract-" + n)),
-        new Backend("s3", s3, TestServers.s3Root("contract-" + n)));
+        new Backend("hdfs", Storages.forRoot(TestHdfs.hdfsRoot("contract-" + n), hdfs), TestHdfs.hdfsRoot("contract-" + n)),
+        new Backend("s3", s3, TestS3.s3Root("contract-" + n)));
   }
 
   @AfterAll

@@ -63,7 +63,7 @@ public final class KernelTables {
 
   /**
    * Adds Hadoop settings to the reader's configuration, e.g. S3A's endpoint and keys for tables on a
-   * test S3 server ({@link TestServers#kernelReadsS3()}). Settings apply to file systems the reader
+   * test S3 server ({@link TestS3#kernelReadsS3()}). Settings apply to file systems the reader
    * has not opened yet.
    */
   public static synchronized void configure(java.util.Map<String, String> settings) {

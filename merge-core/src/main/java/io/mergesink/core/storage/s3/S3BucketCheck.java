@@ -27,19 +27,34 @@ public final class S3BucketCheck {
 
   private S3BucketCheck() {}
 
-  /** What is wrong with {@code root} for {@code options}, in one message; empty when tables can live there. */
-  public static Optional<String> problem(String root, S3Options options) {
+  /** What a problem is about, so that a configuration UI can show it next to the setting to change. */
+  public enum Subject {
+    /** The table root: its bucket is missing, or it cannot be written. */
+    ROOT,
+    /** The region. */
+    REGION,
+    /** The endpoint: unreachable, or a store without conditional writes. */
+    ENDPOINT,
+    /** The credentials: refused, or not allowed to use the bucket. */
+    CREDENTIALS
+  }
+
+  /** One thing that keeps tables from living under the root. */
+  public record Problem(Subject subject, String message) {}
+
+  /** What is wrong with {@code root} for {@code options}; empty when tables can live there. */
+  public static Optional<Problem> problem(String root, S3Options options) {
     S3Location location;
     try {
       location = S3Location.parse(root);
     } catch (IllegalArgumentException e) {
-      return Optional.of(e.getMessage());
+      return Optional.of(new Problem(Subject.ROOT, e.getMessage()));
     }
     S3Client client;
     try {
       client = S3Clients.create(options);
     } catch (IllegalArgumentException | SdkException e) {
-      return Optional.of(e.getMessage());
+      return Optional.of(new Problem(Subject.REGION, e.getMessage()));
     }
     try (client) {
       return new Probe(client, location, options).run();
@@ -47,7 +62,7 @@ public final class S3BucketCheck {
   }
 
   private record Probe(S3Client client, S3Location root, S3Options options) {
-    Optional<String> run() {
+    Optional<Problem> run() {
       String bucket = root.bucket();
       try {
         client.headBucket(head -> head.bucket(bucket));
@@ -61,21 +76,24 @@ public final class S3BucketCheck {
       try {
         client.putObject(put -> put.bucket(bucket).key(key).ifNoneMatch("*"), RequestBody.fromString("probe"));
       } catch (S3Exception e) {
-        return Optional.of("cannot write under " + root + ": PutObject of " + probe + " was refused with "
-            + S3Requests.describe(e) + (e.statusCode() == FORBIDDEN ? "; the credentials need s3:PutObject, s3:GetObject, "
-            + "s3:DeleteObject and s3:ListBucket on the bucket" : ""));
+        return Optional.of(new Problem(e.statusCode() == FORBIDDEN ? Subject.CREDENTIALS : Subject.ROOT,
+            "cannot write under " + root + ": PutObject of " + probe + " was refused with " + S3Requests.describe(e)
+            + (e.statusCode() == FORBIDDEN ? "; the credentials need s3:PutObject, s3:GetObject, s3:DeleteObject and "
+            + "s3:ListBucket on the bucket" : "")));
       } catch (SdkClientException e) {
         return Optional.of(unreachable(e));
       }
       try {
         client.putObject(put -> put.bucket(bucket).key(key).ifNoneMatch("*"), RequestBody.fromString("again"));
-        return Optional.of("the store at " + endpoint() + " ignores If-None-Match: a second conditional PutObject of "
-            + probe + " succeeded where S3 answers 412, so two writers of one table version could both commit; "
-            + "use a store with conditional writes (AWS S3, or a current MinIO or Ceph)");
+        return Optional.of(new Problem(Subject.ENDPOINT, "the store at " + endpoint() + " ignores If-None-Match: a "
+            + "second conditional PutObject of " + probe + " succeeded where S3 answers 412, so two writers of one "
+            + "table version could both commit; use a store with conditional writes (AWS S3, or a current MinIO or "
+            + "Ceph)"));
       } catch (S3Exception e) {
         if (e.statusCode() != PRECONDITION_FAILED) {
-          return Optional.of("a conditional PutObject of the existing probe " + probe + " got " + S3Requests.describe(e)
-              + " instead of 412 Precondition Failed; the store must support If-None-Match: *");
+          return Optional.of(new Problem(Subject.ENDPOINT, "a conditional PutObject of the existing probe " + probe
+              + " got " + S3Requests.describe(e) + " instead of 412 Precondition Failed; the store must support "
+              + "If-None-Match: *"));
         }
       } catch (SdkClientException e) {
         return Optional.of(unreachable(e));
@@ -85,31 +103,33 @@ public final class S3BucketCheck {
       return Optional.empty();
     }
 
-    private String bucketProblem(S3Exception e) {
+    private Problem bucketProblem(S3Exception e) {
       String bucket = root.bucket();
       Optional<String> actualRegion = e.awsErrorDetails() == null ? Optional.empty()
           : e.awsErrorDetails().sdkHttpResponse().firstMatchingHeader(BUCKET_REGION_HEADER);
       if (actualRegion.isPresent() && (e.statusCode() == MOVED_PERMANENTLY || e.statusCode() == BAD_REQUEST)) {
-        return "bucket " + bucket + " is in region " + actualRegion.get() + ", not " + configuredRegion()
-            + ": set s3.region=" + actualRegion.get();
+        return new Problem(Subject.REGION, "bucket " + bucket + " is in region " + actualRegion.get() + ", not "
+            + configuredRegion() + ": set the region to " + actualRegion.get());
       }
       return switch (e.statusCode()) {
-        case NOT_FOUND -> "bucket " + bucket + " does not exist at " + endpoint() + " (create it first)";
-        case FORBIDDEN -> "access to bucket " + bucket + " at " + endpoint() + " was denied (HTTP 403): check the "
-            + "access key and secret (aws.access.key.id, aws.secret.access.key, or the worker's default credentials) "
-            + "and the bucket's policy";
-        default -> "bucket " + bucket + " at " + endpoint() + " cannot be used: HeadBucket got " + S3Requests.describe(e);
+        case NOT_FOUND -> new Problem(Subject.ROOT, "bucket " + bucket + " does not exist at " + endpoint()
+            + " (create it first)");
+        case FORBIDDEN -> new Problem(Subject.CREDENTIALS, "access to bucket " + bucket + " at " + endpoint()
+            + " was denied (HTTP 403): check the access key id and secret (or the worker's default credentials) and "
+            + "the bucket's policy");
+        default -> new Problem(Subject.ROOT, "bucket " + bucket + " at " + endpoint() + " cannot be used: HeadBucket got "
+            + S3Requests.describe(e));
       };
     }
 
-    private String unreachable(SdkClientException e) {
+    private Problem unreachable(SdkClientException e) {
       Throwable cause = e;
       while (cause.getCause() != null && !(cause instanceof ConnectException) && !(cause instanceof UnknownHostException)) {
         cause = cause.getCause();
       }
       String why = cause instanceof UnknownHostException ? "unknown host " + cause.getMessage()
           : cause instanceof ConnectException ? "connection refused (" + cause.getMessage() + ")" : e.getMessage();
-      return "S3 endpoint " + endpoint() + " is unreachable: " + why;
+      return new Problem(Subject.ENDPOINT, "S3 endpoint " + endpoint() + " is unreachable: " + why);
     }
 
     private String endpoint() {

@@ -50,9 +50,14 @@ public record S3Options(Optional<String> region, Optional<URI> endpoint, boolean
     return new S3Options(Optional.of(value), endpoint, pathStyle, credentials, partSizeBytes, requestTimeout, maxRetries);
   }
 
-  /** An S3-compatible store at {@code url}, addressed path-style when {@code pathStyleAccess}. */
-  public S3Options withEndpoint(URI url, boolean pathStyleAccess) {
-    return new S3Options(region, Optional.of(url), pathStyleAccess, credentials, partSizeBytes, requestTimeout, maxRetries);
+  /** An S3-compatible store at {@code url}. */
+  public S3Options withEndpoint(URI url) {
+    return new S3Options(region, Optional.of(url), pathStyle, credentials, partSizeBytes, requestTimeout, maxRetries);
+  }
+
+  /** Path-style addressing ({@code endpoint/bucket/key}) when {@code enabled}, else virtual hosts. */
+  public S3Options withPathStyle(boolean enabled) {
+    return new S3Options(region, endpoint, enabled, credentials, partSizeBytes, requestTimeout, maxRetries);
   }
 
   public S3Options withCredentials(String accessKeyId, String secretAccessKey) {

@@ -13,7 +13,7 @@ import io.mergesink.core.storage.RequestKind;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.testing.KernelTables;
-import io.mergesink.core.testing.TestServers;
+import io.mergesink.core.testing.TestS3;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
@@ -42,8 +42,8 @@ class S3TableTest {
 
   @BeforeAll
   static void startS3() {
-    storage = S3Storage.create(TestServers.s3Options());
-    TestServers.kernelReadsS3();
+    storage = S3Storage.create(TestS3.s3Options());
+    TestS3.kernelReadsS3();
   }
 
   @AfterAll
@@ -142,7 +142,7 @@ class S3TableTest {
   }
 
   private static DeltaTable create(String name, MergeStrategy strategy) throws Exception {
-    DeltaTable table = DeltaTable.forPath(storage, TestServers.s3Root("table-" + name) + "/" + name);
+    DeltaTable table = DeltaTable.forPath(storage, TestS3.s3Root("table-" + name) + "/" + name);
     table.createIfAbsent(new TableSpec(SCHEMA, List.of("id"), strategy, Map.of()));
     return table;
   }

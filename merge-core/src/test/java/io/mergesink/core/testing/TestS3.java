@@ -2,27 +2,18 @@ package io.mergesink.core.testing;
 
 import io.mergesink.core.storage.s3.S3Options;
 import io.mergesink.locals3.LocalS3;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 
 /**
- * Real storage servers for tests, started on first use and shared by every test of the JVM (each
- * starts in a few seconds; sharing keeps a module's run short): S3Proxy ({@link LocalS3}) and an
- * HDFS MiniDFSCluster with one data node. Both stop when the JVM exits. Tests keep apart by using
- * their own bucket or directory.
+ * A real S3 server for tests (S3Proxy, {@link LocalS3}), started on first use and shared by every
+ * test of the JVM; it stops when the JVM exits. Tests keep apart by using buckets of their own.
  */
-public final class TestServers {
+public final class TestS3 {
   private static LocalS3 s3;
-  private static MiniDFSCluster hdfs;
 
-  private TestServers() {}
+  private TestS3() {}
 
   /** The shared S3 server. */
   public static synchronized LocalS3 s3() {
@@ -48,7 +39,8 @@ public final class TestServers {
   public static S3Options s3Options(LocalS3 server) {
     return S3Options.defaults()
         .withRegion(LocalS3.REGION)
-        .withEndpoint(URI.create(server.endpoint()), true)
+        .withEndpoint(URI.create(server.endpoint()))
+        .withPathStyle(true)
         .withCredentials(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY)
         .withPartSize(S3Options.MIN_PART_SIZE_BYTES)
         .withRequests(Duration.ofSeconds(30), 2);
@@ -73,28 +65,5 @@ public final class TestServers {
   /** Lets {@link KernelTables} read s3:// and s3a:// tables from the shared S3 server through Hadoop's S3A. */
   public static void kernelReadsS3() {
     KernelTables.configure(s3aSettings(s3()));
-  }
-
-  /** The shared HDFS cluster. */
-  public static synchronized MiniDFSCluster hdfs() {
-    if (hdfs == null) {
-      try {
-        Path base = Files.createTempDirectory("mergesink-hdfs-");
-        Configuration conf = new Configuration();
-        conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.toString());
-        hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
-        hdfs.waitActive();
-        MiniDFSCluster cluster = hdfs;
-        Runtime.getRuntime().addShutdownHook(new Thread(cluster::shutdown, "stop-test-hdfs"));
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot start a MiniDFSCluster", e);
-      }
-    }
-    return hdfs;
-  }
-
-  /** {@code hdfs://localhost:<port>/<directory>} on the shared cluster. */
-  public static String hdfsRoot(String directory) {
-    return hdfs().getURI().toString() + "/" + directory;
   }
 }
