@@ -24,6 +24,7 @@ import org.apache.kafka.common.metrics.stats.Percentiles;
  * worker's own ({@code kafka.connect.plugins}, tagged with connector and task).
  */
 final class SinkMetrics implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SinkMetrics.class);
   /** 1,000 buckets, finer for short commits; commits longer than a minute count as a minute. */
   private static final int PERCENTILE_BUCKET_BYTES = 4_000;
   private static final double MAX_TRACKED_COMMIT_MS = 60_000;
@@ -35,9 +36,9 @@ final class SinkMetrics implements AutoCloseable {
   private final Sensor deadLettered;
   private final Sensor fenced;
   private final Sensor commitRequests;
-  private final MetricName bufferedRecords;
   private final Supplier<RequestCounts> storageRequests;
-  private final List<MetricName> requestGauges = new ArrayList<>();
+  private final List<MetricName> gauges = new ArrayList<>();
+  private final List<String> gaugesHeldElsewhere = new ArrayList<>();
 
   /**
    * @param buffered the number of changes currently buffered
@@ -49,16 +50,14 @@ final class SinkMetrics implements AutoCloseable {
     for (RequestKind kind : RequestKind.values()) {
       MetricName name = metrics.metricName("storage-requests-total", "Storage requests made (on S3 one per HTTP "
           + "request, the SDK's retries not counted again), by kind", new LinkedHashMap<>(Map.of("kind", kind.metricName())));
-      metrics.addMetric(name, (Gauge<Long>) (config, now) -> storageRequests.get().get(kind));
-      requestGauges.add(name);
+      gauge(name, (config, now) -> storageRequests.get().get(kind));
     }
     this.commitRequests = metrics.addSensor("mergesink-commit-storage-requests");
     commitRequests.add(name("commit-storage-requests-avg", "Average storage requests of a table commit, planning included"),
         new Avg());
     commitRequests.add(name("commit-storage-requests-max", "Most storage requests of one table commit, planning included"),
         new Max());
-    this.bufferedRecords = name("buffered-records", "Changes buffered and not yet committed");
-    metrics.addMetric(bufferedRecords, (Gauge<Long>) (config, now) -> buffered.getAsLong());
+    gauge(name("buffered-records", "Changes buffered and not yet committed"), (config, now) -> buffered.getAsLong());
     this.commits = metrics.addSensor("mergesink-commits");
     commits.add(name("commit-total", "Table commits made"), new CumulativeCount());
     commits.add(name("commit-latency-avg-ms", "Average time of a table commit, planning included"), new Avg());
@@ -70,6 +69,10 @@ final class SinkMetrics implements AutoCloseable {
     this.replaysSkipped = counter("records-skipped-replay-total", "Records skipped because their table already held them");
     this.deadLettered = counter("records-dlq-total", "Records sent to the dead letter queue");
     this.fenced = counter("fenced-total", "Commits refused because another task took a partition over");
+    if (!gaugesHeldElsewhere.isEmpty()) {
+      LOG.warn("Metrics {} are still registered by an instance of this task that has not stopped; this instance does "
+          + "not report them until it restarts", gaugesHeldElsewhere);
+    }
   }
 
   /** The storage's requests so far, to pass to {@link #commit} after the commit. */
@@ -104,10 +107,24 @@ final class SinkMetrics implements AutoCloseable {
 
   @Override
   public void close() {
-    metrics.removeMetric(bufferedRecords);
-    requestGauges.forEach(metrics::removeMetric);
+    gauges.forEach(metrics::removeMetric);
     for (Sensor sensor : new Sensor[] {commits, commitRequests, rowsWritten, replaysSkipped, deadLettered, fenced}) {
       metrics.removeSensor(sensor.name());
+    }
+  }
+
+  /**
+   * Registers a gauge, unless an earlier instance of this task still holds its name: a worker that
+   * gave up waiting for a task to stop ({@code task.shutdown.graceful.timeout.ms}) may start the task
+   * again while the old instance is still closing. Then this instance goes without the gauge rather
+   * than failing to start. Sensors need no such care: the registry hands out the existing one.
+   */
+  private void gauge(MetricName name, Gauge<Long> gauge) {
+    try {
+      metrics.addMetric(name, gauge);
+      gauges.add(name);
+    } catch (IllegalArgumentException e) {
+      gaugesHeldElsewhere.add(name.name() + name.tags());
     }
   }
 
