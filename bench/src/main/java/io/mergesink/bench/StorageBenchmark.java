@@ -1,5 +1,6 @@
 package io.mergesink.bench;
 
+import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
@@ -86,6 +87,15 @@ final class StorageBenchmark {
       Samples openMillis, Samples openRequests, RequestCounts typicalOpen) {}
 
   private static Measured measure(String name, Storage storage, String root, int commits) throws IOException {
+    try {
+      return measureCommitsAndOpens(name, storage, root, commits);
+    } catch (FencedException e) {
+      throw new IllegalStateException("the benchmark's only writer was fenced: " + e.getMessage(), e);
+    }
+  }
+
+  private static Measured measureCommitsAndOpens(String name, Storage storage, String root, int commits)
+      throws IOException, FencedException {
     DeltaTable table = DeltaTable.forPath(storage, root);
     table.createIfAbsent(new TableSpec(SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, Map.of()));
     TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
