@@ -50,17 +50,42 @@ public final class HadoopStorage implements Storage {
 
   @Override
   public boolean writeIfAbsent(String path, byte[] content) throws IOException {
+    try (PendingFile file = createPending(path)) {
+      file.stream().write(content);
+      return file.publish();
+    }
+  }
+
+  @Override
+  public PendingFile createPending(String path) throws IOException {
     requests.count(RequestKind.CONDITIONAL_PUT);
     Path target = new Path(path);
     FileSystem fs = fileSystem(target);
     if (isLocal(fs)) {
-      return HardLinkPublish.writeIfAbsent(Paths.get(fs.makeQualified(target).toUri()), content);
+      return HardLinkPublish.pending(Paths.get(fs.makeQualified(target).toUri()));
     }
-    Path temp = new Path(target.getParent(), HardLinkPublish.temporaryName(target.getName()));
-    try (OutputStream out = fs.create(temp, false)) {
-      out.write(content);
+    return new RenamePublish(fs, target);
+  }
+
+  /** A complete temporary file beside the target, renamed onto it; HDFS refuses the rename if the target exists. */
+  private static final class RenamePublish extends TemporaryFilePublish {
+    private final FileSystem fs;
+    private final Path target;
+    private final Path temp;
+
+    private RenamePublish(FileSystem fs, Path target, Path temp) throws IOException {
+      super(fs.create(temp, false));
+      this.fs = fs;
+      this.target = target;
+      this.temp = temp;
     }
-    try {
+
+    RenamePublish(FileSystem fs, Path target) throws IOException {
+      this(fs, target, new Path(target.getParent(), temporaryName(target.getName())));
+    }
+
+    @Override
+    boolean publishTemporary() throws IOException {
       if (fs.rename(temp, target)) {
         return true;
       }
@@ -69,7 +94,10 @@ public final class HadoopStorage implements Storage {
         return false;
       }
       throw new IOException("rename of " + temp + " to " + target + " was refused, yet " + target + " does not exist");
-    } finally {
+    }
+
+    @Override
+    void deleteTemporary() throws IOException {
       fs.delete(temp, false);
     }
   }

@@ -4,34 +4,47 @@ import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.UUID;
 
 /**
- * Put-if-absent on a local or POSIX file system: the whole content goes to a unique temporary file
- * beside the target ({@code .<name>.<uuid>.tmp}, a name no reader looks at), which is then hard
- * linked to the target. {@code link(2)} refuses atomically when the target exists, so of several
- * writers exactly one wins and no reader ever sees a partial file.
+ * Put-if-absent on a local or POSIX file system: the temporary file is hard linked to the target.
+ * {@code link(2)} refuses atomically when the target exists, so of several writers exactly one wins
+ * and no reader ever sees a partial file.
  */
-final class HardLinkPublish {
-  private HardLinkPublish() {}
+final class HardLinkPublish extends TemporaryFilePublish {
+  private final Path target;
+  private final Path temp;
+
+  private HardLinkPublish(Path target, Path temp) throws IOException {
+    super(Files.newOutputStream(temp));
+    this.target = target;
+    this.temp = temp;
+  }
+
+  static PendingFile pending(Path target) throws IOException {
+    Files.createDirectories(target.getParent());
+    return new HardLinkPublish(target, target.resolveSibling(temporaryName(target.getFileName().toString())));
+  }
 
   /** @return true when this call created {@code target}, false when it existed */
   static boolean writeIfAbsent(Path target, byte[] content) throws IOException {
-    Files.createDirectories(target.getParent());
-    Path temp = target.resolveSibling(temporaryName(target.getFileName().toString()));
-    Files.write(temp, content);
+    try (PendingFile file = pending(target)) {
+      file.stream().write(content);
+      return file.publish();
+    }
+  }
+
+  @Override
+  boolean publishTemporary() throws IOException {
     try {
       Files.createLink(target, temp);
       return true;
     } catch (FileAlreadyExistsException e) {
       return false;
-    } finally {
-      Files.deleteIfExists(temp);
     }
   }
 
-  /** The name a file is written under before it is published as {@code name}. */
-  static String temporaryName(String name) {
-    return "." + name + "." + UUID.randomUUID() + ".tmp";
+  @Override
+  void deleteTemporary() throws IOException {
+    Files.deleteIfExists(temp);
   }
 }

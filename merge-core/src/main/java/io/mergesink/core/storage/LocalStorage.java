@@ -45,6 +45,12 @@ public final class LocalStorage implements Storage {
   }
 
   @Override
+  public PendingFile createPending(String path) throws IOException {
+    requests.count(RequestKind.CONDITIONAL_PUT);
+    return HardLinkPublish.pending(local(path));
+  }
+
+  @Override
   public OutputStream create(String path) throws IOException {
     requests.count(RequestKind.PUT);
     Path target = local(path);

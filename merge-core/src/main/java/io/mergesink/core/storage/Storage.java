@@ -39,6 +39,13 @@ public interface Storage extends AutoCloseable {
    */
   OutputStream create(String path) throws IOException;
 
+  /**
+   * A file that appears whole or not at all, put-if-absent (a checkpoint, which several writers may
+   * produce for one version): streamed like {@link #create}, visible only after
+   * {@link PendingFile#publish()}, discarded when closed unpublished. The caller closes it.
+   */
+  PendingFile createPending(String path) throws IOException;
+
   /** Opens a file for sequential reading. The caller closes the stream. */
   InputStream open(String path) throws IOException;
 

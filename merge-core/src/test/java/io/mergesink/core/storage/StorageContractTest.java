@@ -162,6 +162,41 @@ class StorageContractTest {
     }
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("backends")
+  void aPendingFileAppearsWholeOnPublishAndNeverWhenDiscarded(Backend backend) throws Exception {
+    Storage storage = backend.storage();
+    String dir = backend.root() + "/_delta_log";
+    byte[] large = new byte[11 * 1024 * 1024];
+    Arrays.fill(large, (byte) 'a');
+    String path = dir + "/00000000000000000010.checkpoint.parquet";
+
+    try (PendingFile discarded = storage.createPending(path)) {
+      discarded.stream().write(large);
+      // closed without publish: a writer that failed half-way
+    }
+    assertThat(storage.exists(path)).as("a discarded file").isFalse();
+
+    try (PendingFile first = storage.createPending(path)) {
+      first.stream().write(large);
+      assertThat(storage.exists(path)).as("visible before publish").isFalse();
+      assertThat(first.publish()).isTrue();
+    }
+    byte[] other = Arrays.copyOf(large, large.length);
+    Arrays.fill(other, (byte) 'b');
+    try (PendingFile second = storage.createPending(path)) {
+      second.stream().write(other);
+      assertThat(second.publish()).as("publish onto an existing file").isFalse();
+    }
+    try (PendingFile small = storage.createPending(path)) {
+      small.stream().write(new byte[] {1, 2, 3});
+      assertThat(small.publish()).as("a small publish onto an existing file").isFalse();
+    }
+    assertThat(storage.readAll(path)).as("the first file, whole").isEqualTo(large);
+    assertThat(storage.listFrom(dir, "")).extracting(Storage.FileInfo::name).as("no temporary files left")
+        .containsExactly("00000000000000000010.checkpoint.parquet");
+  }
+
   /** S3 only: local and HDFS listings read the whole directory whatever the start name (a table open looks names up there). */
   @org.junit.jupiter.api.Test
   void anS3ListingFromANameCostsTheNamesAfterIt() throws Exception {

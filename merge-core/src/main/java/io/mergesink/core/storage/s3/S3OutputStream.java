@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Streams one object to S3: the bytes collect in a part-sized buffer; a file that fits in one part
@@ -27,12 +28,12 @@ final class S3OutputStream extends OutputStream {
   private static final int INITIAL_BUFFER_BYTES = 64 * 1024;
 
   private static final String OCTET_STREAM = "application/octet-stream";
+  private static final int PRECONDITION_FAILED = 412;
 
   private final int partSize;
   private byte[] buffer;
   private final List<CompletedPart> parts = new ArrayList<>();
   private int buffered;
-  private long written;
   private String uploadId;
   private State state = State.OPEN;
   private IOException failure;
@@ -44,17 +45,11 @@ final class S3OutputStream extends OutputStream {
     this.buffer = new byte[Math.min(INITIAL_BUFFER_BYTES, partSizeBytes)];
   }
 
-  /** Bytes written so far. */
-  long position() {
-    return written;
-  }
-
   @Override
   public void write(int b) throws IOException {
     ensureOpen();
     makeRoom();
     buffer[buffered++] = (byte) b;
-    written++;
   }
 
   @Override
@@ -65,35 +60,54 @@ final class S3OutputStream extends OutputStream {
       int n = Math.min(len, buffer.length - buffered);
       System.arraycopy(b, off, buffer, buffered, n);
       buffered += n;
-      written += n;
       off += n;
       len -= n;
     }
   }
 
-  /** Publishes the object: one PutObject, or the last part and CompleteMultipartUpload. */
+  /** Publishes the object, replacing one that exists: one PutObject, or the last part and CompleteMultipartUpload. */
   @Override
   public void close() throws IOException {
-    if (state == State.CLOSED) {
-      return;
+    if (state != State.CLOSED) {
+      finish(false);
     }
+  }
+
+  /**
+   * Publishes the object; with {@code ifAbsent}, only when the key does not exist
+   * ({@code If-None-Match: *} on the PutObject or the CompleteMultipartUpload).
+   *
+   * @return false when {@code ifAbsent} and the key existed: nothing was published, the upload is aborted
+   */
+  boolean finish(boolean ifAbsent) throws IOException {
     ensureOpen();
     try {
       if (uploadId == null) {
-        requests.call(RequestKind.PUT, location, "PutObject", client -> client.putObject(
-            put -> put.bucket(location.bucket()).key(location.key()), bufferedBody()));
+        requests.call(ifAbsent ? RequestKind.CONDITIONAL_PUT : RequestKind.PUT, location, "PutObject", client -> client.putObject(
+            put -> put.bucket(location.bucket()).key(location.key()).ifNoneMatch(ifAbsent ? "*" : null), bufferedBody()));
       } else {
         if (buffered > 0 || parts.isEmpty()) {
           uploadPart();
         }
         requests.call(RequestKind.MULTIPART, location, "CompleteMultipartUpload", client -> client.completeMultipartUpload(
             complete -> complete.bucket(location.bucket()).key(location.key()).uploadId(uploadId)
-                .multipartUpload(upload -> upload.parts(parts))));
+                .ifNoneMatch(ifAbsent ? "*" : null).multipartUpload(upload -> upload.parts(parts))));
       }
       state = State.CLOSED;
+      return true;
     } catch (IOException e) {
       fail(e);
+      if (ifAbsent && e.getCause() instanceof S3Exception s3 && s3.statusCode() == PRECONDITION_FAILED) {
+        return false;
+      }
       throw e;
+    }
+  }
+
+  /** Discards what was written: aborts the multipart upload, if one was started. */
+  void abort() {
+    if (state == State.OPEN) {
+      fail(new IOException("upload of " + location + " was discarded"));
     }
   }
 

@@ -1,8 +1,10 @@
 package io.mergesink.core.storage.s3;
 
+import io.mergesink.core.storage.PendingFile;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.RequestKind;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.storage.StreamOutputFile;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,7 +15,6 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.OutputFile;
-import org.apache.parquet.io.PositionOutputStream;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
@@ -87,6 +88,46 @@ public final class S3Storage implements Storage {
   @Override
   public OutputStream create(String path) {
     return new S3OutputStream(requests, S3Location.parse(path), partSizeBytes);
+  }
+
+  /**
+   * Streamed like {@link #create}, published with {@code If-None-Match: *} on the PutObject (small
+   * files) or on the CompleteMultipartUpload; closing it unpublished aborts the upload.
+   */
+  @Override
+  public PendingFile createPending(String path) {
+    S3OutputStream out = new S3OutputStream(requests, S3Location.parse(path), partSizeBytes);
+    return new PendingFile() {
+      private boolean published;
+
+      @Override
+      public OutputStream stream() {
+        return new java.io.FilterOutputStream(out) {
+          @Override
+          public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+          }
+
+          @Override
+          public void close() {
+            // the content is published by publish(), not by closing the stream
+          }
+        };
+      }
+
+      @Override
+      public boolean publish() throws IOException {
+        published = true;
+        return out.finish(true);
+      }
+
+      @Override
+      public void close() {
+        if (!published) {
+          out.abort();
+        }
+      }
+    };
   }
 
   @Override
@@ -221,53 +262,7 @@ public final class S3Storage implements Storage {
   @Override
   public OutputFile parquetOutput(String path) {
     S3Location location = S3Location.parse(path);
-    return new OutputFile() {
-      @Override
-      public PositionOutputStream create(long blockSizeHint) {
-        return createOrOverwrite(blockSizeHint);
-      }
-
-      @Override
-      public PositionOutputStream createOrOverwrite(long blockSizeHint) {
-        S3OutputStream out = new S3OutputStream(requests, location, partSizeBytes);
-        return new PositionOutputStream() {
-          @Override
-          public long getPos() {
-            return out.position();
-          }
-
-          @Override
-          public void write(int b) throws IOException {
-            out.write(b);
-          }
-
-          @Override
-          public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-          }
-
-          @Override
-          public void close() throws IOException {
-            out.close();
-          }
-        };
-      }
-
-      @Override
-      public boolean supportsBlockSize() {
-        return false;
-      }
-
-      @Override
-      public long defaultBlockSize() {
-        return 0;
-      }
-
-      @Override
-      public String getPath() {
-        return location.toString();
-      }
-    };
+    return new StreamOutputFile(path, () -> new S3OutputStream(requests, location, partSizeBytes));
   }
 
   /** API calls by kind; the SDK's own retries of a call are not counted again. */
