@@ -10,7 +10,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import io.mergesink.core.storage.Storages;
+import java.util.Optional;
 import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.sink.SinkConnector;
@@ -34,11 +37,16 @@ public final class MergeSinkConnector extends SinkConnector {
   /**
    * Stores the configuration after checking it.
    *
-   * @throws org.apache.kafka.common.config.ConfigException when an option is invalid
+   * @throws ConfigException when an option is invalid, or {@code table.root}'s scheme has no
+   *     storage whose commits are atomic
    */
   @Override
   public void start(Map<String, String> props) {
-    new MergeSinkConfig(props);
+    MergeSinkConfig config = new MergeSinkConfig(props);
+    Optional<String> unsupported = Storages.unsupportedReason(config.tableRoot());
+    if (unsupported.isPresent()) {
+      throw new ConfigException(unsupported.get());
+    }
     this.props = Map.copyOf(props);
   }
 

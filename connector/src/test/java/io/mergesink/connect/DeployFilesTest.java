@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.mergesink.connect.config.S3Config;
+import io.mergesink.core.storage.Storages;
+import io.mergesink.core.testing.TestS3;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
@@ -50,19 +53,26 @@ class DeployFilesTest {
 
   /**
    * Validated like the REST API does: the worker adds {@code name} from the URL of
-   * {@code PUT /connectors/NAME/config}, and NAME is the file name. table.root (/data/tables, a
+   * {@code PUT /connectors/NAME/config}, and NAME is the file name. A local table.root (/data/tables, a
    * directory of the container) is replaced by a temp dir, because validation checks that a
-   * local table.root can be created by the current user.
+   * local table.root can be created by the current user; an S3 file's endpoint (the compose
+   * service) by a real S3 server with the file's bucket, keys and region, because validation
+   * probes the bucket.
    */
   @Test
   void everySinkFilePassesTheConnectorsValidation(@TempDir Path tables) {
     Map<String, Map<String, String>> sinks = connectorFiles(SINK_CLASS);
-    assertThat(sinks).containsOnlyKeys("mergesink-upsert", "mergesink-audit", "mergesink-cow");
+    assertThat(sinks).containsOnlyKeys("mergesink-upsert", "mergesink-audit", "mergesink-cow", "mergesink-s3");
 
     sinks.forEach((name, file) -> {
       Map<String, String> props = new HashMap<>(file);
       props.put("name", name);
-      props.put("table.root", tables.resolve("data/tables").toString());
+      if (Storages.isS3(file.get("table.root"))) {
+        TestS3.s3().createBucket(Storages.s3Bucket(file.get("table.root")));
+        props.put(S3Config.ENDPOINT, TestS3.s3().endpoint());
+      } else {
+        props.put("table.root", tables.resolve("data/tables").toString());
+      }
       List<String> errors = new ArrayList<>();
       for (ConfigValue value : new MergeSinkConnector().validate(props).configValues()) {
         value.errorMessages().forEach(message -> errors.add(value.name() + ": " + message));
@@ -77,6 +87,26 @@ class DeployFilesTest {
     assertThat(sinks.get("mergesink-audit")).containsEntry("write.mode", "append");
     assertThat(sinks.get("mergesink-cow")).containsEntry("write.mode", "upsert")
         .containsEntry("merge.strategy", "copy-on-write");
+    assertThat(sinks.get("mergesink-s3")).containsEntry("write.mode", "upsert")
+        .containsEntry("merge.strategy", "deletion-vectors");
+  }
+
+  /** The S3 sink reaches the compose file's S3 service with its keys, and the service makes the bucket. */
+  @Test
+  void theS3SinkMatchesTheComposeS3Service() throws IOException {
+    Map<String, String> sink = connectorFiles(SINK_CLASS).get("mergesink-s3");
+    JsonNode s3 = compose().path("services").path("s3");
+    java.net.URI endpoint = java.net.URI.create(sink.get(S3Config.ENDPOINT));
+    assertThat(endpoint.getHost()).isEqualTo("s3");
+    assertThat(s3.path("environment").path("S3PROXY_ENDPOINT").asText()).endsWith(":" + endpoint.getPort());
+    assertThat(s3.path("environment").path("S3PROXY_IDENTITY").asText()).isEqualTo(sink.get(S3Config.ACCESS_KEY_ID));
+    assertThat(s3.path("environment").path("S3PROXY_CREDENTIAL").asText()).isEqualTo(sink.get(S3Config.SECRET_ACCESS_KEY));
+    String basedir = s3.path("environment").path("JCLOUDS_FILESYSTEM_BASEDIR").asText();
+    assertThat(strings(s3.path("entrypoint"))).anySatisfy(part ->
+        assertThat(part).contains("mkdir -p " + basedir + "/" + Storages.s3Bucket(sink.get("table.root"))));
+    assertThat(strings(s3.path("volumes"))).contains("s3:" + basedir);
+    assertThat(compose().path("services").path("connect").path("depends_on").has("s3")).isTrue();
+    assertThat(compose().path("volumes").has("s3")).isTrue();
   }
 
   @Test
@@ -120,8 +150,11 @@ class DeployFilesTest {
     assertThat(volumes).anySatisfy(volume -> assertThat(volume).startsWith("tables:"));
     String mountPoint = volumes.stream().filter(volume -> volume.startsWith("tables:")).findFirst().orElseThrow()
         .split(":")[1];
-    connectorFiles(SINK_CLASS).forEach((name, sink) ->
-        assertThat(sink.get("table.root")).as("table.root of %s", name).isEqualTo(mountPoint));
+    connectorFiles(SINK_CLASS).forEach((name, sink) -> {
+      if (!Storages.isS3(sink.get("table.root"))) {
+        assertThat(sink.get("table.root")).as("table.root of %s", name).isEqualTo(mountPoint);
+      }
+    });
     assertThat(compose().path("volumes").has("tables")).isTrue();
   }
 

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -27,6 +26,7 @@ final class ConnectorConfigs {
   static final String COMMIT_INTERVAL_MS = "1000";
   private static final String SOURCE_FILE = "config/debezium-postgres-source.json";
   private static final String SINK_FILE = "config/mergesink-upsert.json";
+  private static final String S3_SINK_FILE = "config/mergesink-s3.json";
 
   private ConnectorConfigs() {}
 
@@ -39,21 +39,20 @@ final class ConnectorConfigs {
   }
 
   /**
-   * {@code config/mergesink-upsert.json} with its tables under {@code tableRoot}, reading the
-   * {@value #TOPIC_PREFIX} topics, committing every {@value #COMMIT_INTERVAL_MS} ms.
+   * {@code config/mergesink-upsert.json} (or {@code config/mergesink-s3.json} for an S3 location)
+   * with its tables at {@code location}, reading the {@value #TOPIC_PREFIX} topics, committing every
+   * {@value #COMMIT_INTERVAL_MS} ms.
    */
-  static Map<String, String> mergeSink(Path tableRoot) {
-    Map<String, String> config = load(SINK_FILE);
-    config.put("table.root", tableRoot.toAbsolutePath().toString());
+  static Map<String, String> mergeSink(TableLocation location) {
+    Map<String, String> config = load(location.root().startsWith("s3://") ? S3_SINK_FILE : SINK_FILE);
+    config.putAll(location.sinkOptions());
     config.put("topics.regex", TOPIC_PREFIX + "\\.public\\..*");
     config.put("commit.interval.ms", COMMIT_INTERVAL_MS);
     return config;
   }
 
-  /** The table path the sink config routes {@code public.orders} to ({@code table.name.format = ${source.schema}/${source.table}}). */
-  static Path ordersTable(Path tableRoot) {
-    return tableRoot.toAbsolutePath().resolve("public").resolve("orders");
-  }
+  /** The path, relative to the table root, the sink config routes {@code public.orders} to ({@code ${source.schema}/${source.table}}). */
+  static final String ORDERS_TABLE = "public/orders";
 
   private static Map<String, String> load(String resource) {
     Map<String, String> config = new LinkedHashMap<>();

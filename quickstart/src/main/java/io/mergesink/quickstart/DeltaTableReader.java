@@ -4,7 +4,7 @@ import io.mergesink.core.data.Row;
 import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.TableNotFoundException;
-import io.mergesink.core.storage.LocalStorage;
+import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.types.DataType;
 import io.mergesink.core.types.PrimitiveType;
@@ -12,8 +12,6 @@ import io.mergesink.core.types.StructField;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -34,24 +32,28 @@ final class DeltaTableReader {
   private static final long MICROS_PER_SECOND = 1_000_000L;
   private static final long NANOS_PER_MICRO = 1_000L;
 
-  private final Path tablePath;
+  private final String tablePath;
   private final String appIdPrefix;
   private final DeltaTable table;
 
   /** @param topic the topic whose partitions' offsets {@link TableState#committedOffsets()} holds */
-  DeltaTableReader(Path tablePath, String connectorName, String topic) {
+  DeltaTableReader(Storage storage, String tablePath, String connectorName, String topic) {
     this.tablePath = tablePath;
     this.appIdPrefix = connectorName + ":" + topic + ":";
-    this.table = DeltaTable.forPath(new LocalStorage(), tablePath.toString());
+    this.table = DeltaTable.forPath(storage, tablePath);
   }
 
-  Path path() {
+  String path() {
     return tablePath;
   }
 
   /** Whether a Delta log exists at the path (the sink creates the table with its first commit). */
   boolean exists() {
-    return Files.isDirectory(tablePath.resolve("_delta_log"));
+    try {
+      return table.exists();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read Delta table " + tablePath, e);
+    }
   }
 
   /** The table's latest state, empty while the sink has not created it. */

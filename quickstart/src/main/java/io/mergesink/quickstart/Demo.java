@@ -1,6 +1,7 @@
 package io.mergesink.quickstart;
 
 import io.mergesink.quickstart.QuickstartOptions.SourceMode;
+import io.mergesink.quickstart.QuickstartOptions.TableStorage;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -42,38 +43,42 @@ final class Demo {
    */
   DemoResult run() {
     Path tableDir = options.tableDir().toAbsolutePath().normalize();
-    Path tablePath = ConnectorConfigs.ordersTable(tableDir);
-    if (Files.exists(tablePath)) {
-      throw new IllegalStateException("the table " + tablePath + " exists from an earlier run; its recorded Kafka "
-          + "offsets belong to that run's broker. Delete it (rm -rf " + tableDir + ") or pass --table-dir "
-          + "with a new directory");
-    }
     createDirectories(tableDir);
     SourceMode mode = options.source().resolve();
-    try (ChangeSource source = mode == SourceMode.POSTGRES ? new PostgresSource() : new BundledSource()) {
-      progress.plain("Table directory: " + tableDir + " (kept after the demo)");
-      progress.plain("Change source:   " + source.description());
-      progress.line("starting a Kafka broker (KRaft) and a Connect worker in this JVM ...");
-      try (LocalConnect connect = LocalConnect.start(new PrintStream(OutputStream.nullOutputStream()))) {
-        progress.line("Kafka at " + connect.bootstrapServers() + ", Connect worker running");
-        return runWith(connect, source, tablePath);
-      } finally {
-        progress.line("Kafka and Connect stopped" + (mode == SourceMode.POSTGRES ? "; stopping PostgreSQL" : ""));
+    try (TableLocation location = options.storage() == TableStorage.S3 ? TableLocation.s3(tableDir)
+        : TableLocation.local(tableDir)) {
+      String tablePath = location.table(ConnectorConfigs.ORDERS_TABLE);
+      if (new DeltaTableReader(location.storage(), tablePath, ConnectorConfigs.SINK_NAME, "").exists()) {
+        throw new IllegalStateException("the table " + tablePath + " exists from an earlier run; its recorded Kafka "
+            + "offsets belong to that run's broker. Delete it (rm -rf " + tableDir + ") or pass --table-dir "
+            + "with a new directory");
+      }
+      try (ChangeSource source = mode == SourceMode.POSTGRES ? new PostgresSource() : new BundledSource()) {
+        location.describe().forEach(progress::plain);
+        progress.plain("Change source:   " + source.description());
+        progress.line("starting a Kafka broker (KRaft) and a Connect worker in this JVM ...");
+        try (LocalConnect connect = LocalConnect.start(new PrintStream(OutputStream.nullOutputStream()))) {
+          progress.line("Kafka at " + connect.bootstrapServers() + ", Connect worker running");
+          return runWith(connect, source, location, tablePath);
+        } finally {
+          progress.line("Kafka and Connect stopped" + (mode == SourceMode.POSTGRES ? "; stopping PostgreSQL" : "")
+              + (options.storage() == TableStorage.S3 ? "; stopping the S3 server" : ""));
+        }
       }
     }
   }
 
-  private DemoResult runWith(LocalConnect connect, ChangeSource source, Path tablePath) {
+  private DemoResult runWith(LocalConnect connect, ChangeSource source, TableLocation location, String tablePath) {
     OrdersWorkload workload = new OrdersWorkload(options.seed());
     progress.line("creating public.orders with " + OrdersWorkload.INITIAL_ORDERS + " orders; starting "
         + (source instanceof PostgresSource ? "Debezium (initial snapshot, then streaming)" : "the bundled stream"));
     source.start(connect, workload.initialOrders());
     Waits.until("topic " + source.topic(), TOPIC_TIMEOUT, () -> connect.topicExists(source.topic()));
-    connect.startConnector(ConnectorConfigs.SINK_NAME, ConnectorConfigs.mergeSink(options.tableDir()));
+    connect.startConnector(ConnectorConfigs.SINK_NAME, ConnectorConfigs.mergeSink(location));
     progress.line("MergeSink running: " + source.topic() + " -> " + tablePath + " (upserts with deletion vectors, "
         + "commit every " + ConnectorConfigs.COMMIT_INTERVAL_MS + " ms)");
 
-    DeltaTableReader reader = new DeltaTableReader(tablePath, ConnectorConfigs.SINK_NAME, source.topic());
+    DeltaTableReader reader = new DeltaTableReader(location.storage(), tablePath, ConnectorConfigs.SINK_NAME, source.topic());
     for (int round = 1; round <= options.rounds() && !stop.requested(); round++) {
       OrdersWorkload.RoundCounts counts = workload.round(source);
       source.flush();
@@ -93,7 +98,7 @@ final class Demo {
     TableState state = reader.state().orElse(new TableState(-1, 0, Map.of()));
     DemoResult result = new DemoResult(tablePath, state, source.sourceRows(), endOffsets, caughtUp);
     new Summary(progress).print(result, source.sourceTableName(), reader.exists() ? reader.sample(SAMPLE_ROWS)
-        : java.util.List.of());
+        : java.util.List.of(), location.localCopyOf(ConnectorConfigs.ORDERS_TABLE));
     return result;
   }
 

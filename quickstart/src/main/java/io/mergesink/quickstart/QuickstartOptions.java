@@ -14,8 +14,10 @@ import java.util.Locale;
  * @param rounds how many rounds of changes the workload makes after the initial orders
  * @param roundInterval pause between two rounds (the demo's pace; 0 runs them back to back)
  * @param seed seed of the workload's random choices
+ * @param storage where the table lives: the table directory, or an S3 server the demo starts
  */
-record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration roundInterval, long seed) {
+record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration roundInterval, long seed,
+    TableStorage storage) {
   static final Path DEFAULT_TABLE_DIR = Path.of("quickstart-tables");
   static final int DEFAULT_ROUNDS = 20;
   static final Duration DEFAULT_ROUND_INTERVAL = Duration.ofSeconds(1);
@@ -30,8 +32,19 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
       "  --rounds N             rounds of inserts, updates and deletes (default: " + DEFAULT_ROUNDS + ")",
       "  --round-interval-ms N  pause between rounds (default: " + DEFAULT_ROUND_INTERVAL.toMillis() + ")",
       "  --seed N               seed of the workload (default: " + DEFAULT_SEED + ")",
+      "  --storage KIND         local (default): the table directory; s3: bucket '" + TableLocation.BUCKET + "' of a",
+      "                         local S3 server (S3Proxy) the demo starts, its objects kept as files under",
+      "                         the table directory",
       "  --help                 this text",
       "Stop it early with Ctrl-C: it still waits for the sink, prints the summary and keeps the table.");
+
+  /** Local tables with the default storage. */
+  QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration roundInterval, long seed) {
+    this(tableDir, source, rounds, roundInterval, seed, TableStorage.LOCAL);
+  }
+
+  /** Where the table lives. */
+  enum TableStorage { LOCAL, S3 }
 
   /** Where change events come from. */
   enum SourceMode {
@@ -71,6 +84,7 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
     int rounds = DEFAULT_ROUNDS;
     Duration interval = DEFAULT_ROUND_INTERVAL;
     long seed = DEFAULT_SEED;
+    TableStorage storage = TableStorage.LOCAL;
     for (int i = 0; i < args.size(); i += 2) {
       String name = args.get(i);
       if (i + 1 >= args.size()) {
@@ -83,10 +97,19 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
         case "--rounds" -> rounds = nonNegative(name, value);
         case "--round-interval-ms" -> interval = Duration.ofMillis(nonNegative(name, value));
         case "--seed" -> seed = number(name, value);
+        case "--storage" -> storage = tableStorage(value);
         default -> throw new UsageException("unknown option " + name);
       }
     }
-    return new QuickstartOptions(tableDir, source, rounds, interval, seed);
+    return new QuickstartOptions(tableDir, source, rounds, interval, seed, storage);
+  }
+
+  private static TableStorage tableStorage(String value) {
+    try {
+      return TableStorage.valueOf(value.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--storage must be local or s3, not '" + value + "'");
+    }
   }
 
   private static SourceMode sourceMode(String value) {

@@ -15,12 +15,16 @@ final class Summary {
     this.progress = progress;
   }
 
-  void print(DemoResult result, String sourceTable, List<List<String>> sample) {
-    String path = result.table().toString();
+  /**
+   * @param localCopy for a table on the demo's S3 server, the same table as a local directory (the
+   *     server stops with the demo; its objects are plain files); null for a local table
+   */
+  void print(DemoResult result, String sourceTable, List<List<String>> sample, java.nio.file.Path localCopy) {
+    String tableUri = result.table();
     TableState state = result.state();
     progress.plain("");
     progress.plain("== MergeSink quickstart: summary ==");
-    progress.plain("Delta table:    " + path);
+    progress.plain("Delta table:    " + tableUri);
     progress.plain("Delta version:  " + state.version());
     progress.plain("Rows:           " + state.rows() + " (" + sourceTable + ": " + result.sourceRows() + " rows)"
         + (result.caughtUp() && state.rows() == result.sourceRows() ? " - match" : ""));
@@ -37,6 +41,14 @@ final class Summary {
     if (!sample.isEmpty()) {
       progress.plain("Sample (" + (sample.size() - 1) + " of " + state.rows() + " rows, by id):");
       table(sample).forEach(line -> progress.plain("  " + line));
+    }
+    String path = tableUri;
+    if (localCopy != null) {
+      path = localCopy.toString();
+      progress.plain("");
+      progress.plain("The demo's S3 server has stopped. It kept every object as a file named by its key, so the");
+      progress.plain("same table is the local directory " + path + " (on S3, readers take the S3 endpoint and keys");
+      progress.plain("of config/mergesink-s3.json, e.g. Spark's fs.s3a.* settings or DuckDB's CREATE SECRET (TYPE s3)).");
     }
     progress.plain("");
     progress.plain("Read it with Spark (Delta Lake 3.x; e.g. pyspark --packages io.delta:delta-spark_2.12:3.3.0 "

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.quickstart.QuickstartOptions.SourceMode;
+import io.mergesink.quickstart.QuickstartOptions.TableStorage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -53,9 +54,26 @@ class QuickstartIT {
     assertThat(run.output()).contains("PostgreSQL table shop.public.orders: " + run.result().sourceRows() + " rows");
   }
 
+  /** The table on the demo's S3 server; read back from the server's files once it stopped. */
+  @Test
+  void bundledChangesLandInATableOnS3() {
+    Run run = run(SourceMode.BUNDLED, TableStorage.S3);
+
+    String local = tables.resolve(TableLocation.S3_DATA_DIR).resolve("lake/tables/public/orders").toAbsolutePath().toString();
+    assertThat(run.result().table()).isEqualTo("s3://lake/tables/public/orders");
+    assertThat(run.output()).contains("Table root:      s3://lake/tables on a local S3 server (S3Proxy)")
+        .contains("Delta table:    s3://lake/tables/public/orders")
+        .contains("same table is the local directory " + local);
+    assertTable(run, local);
+  }
+
   private Run run(SourceMode mode) {
+    return run(mode, TableStorage.LOCAL);
+  }
+
+  private Run run(SourceMode mode, TableStorage storage) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    QuickstartOptions options = new QuickstartOptions(tables, mode, ROUNDS, Duration.ZERO, SEED);
+    QuickstartOptions options = new QuickstartOptions(tables, mode, ROUNDS, Duration.ZERO, SEED, storage);
     DemoResult result;
     try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
       result = Quickstart.run(options, out, new StopSignal());
@@ -64,11 +82,16 @@ class QuickstartIT {
   }
 
   private void assertSummaryAndTable(Run run) {
-    DemoResult result = run.result();
     String path = tables.resolve("public").resolve("orders").toAbsolutePath().toString();
-    assertThat(result.caughtUp()).as(run.output()).isTrue();
-    assertThat(result.table().toString()).isEqualTo(path);
+    assertThat(run.result().table()).isEqualTo(path);
+    assertTable(run, path);
+    assertThat(run.output()).contains("Delta table:    " + path);
+  }
 
+  /** The table at {@code path} (read by Delta Kernel) and the summary agree with the workload. */
+  private void assertTable(Run run, String path) {
+    DemoResult result = run.result();
+    assertThat(result.caughtUp()).as(run.output()).isTrue();
     List<Row> rows = KernelTables.readRows(path);
     assertThat(rows).as("rows Delta Kernel reads").hasSize((int) result.sourceRows());
     assertThat(new HashSet<>(rows)).as("rows Delta Kernel reads").isEqualTo(expectedRows());
@@ -79,7 +102,6 @@ class QuickstartIT {
 
     assertThat(run.output())
         .contains("== MergeSink quickstart: summary ==")
-        .contains("Delta table:    " + path)
         .contains("Delta version:  " + result.state().version())
         .contains("Rows:           " + rows.size() + " (")
         .contains(" - match")

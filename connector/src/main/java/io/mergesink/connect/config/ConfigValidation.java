@@ -11,6 +11,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import io.mergesink.core.storage.Storages;
+import io.mergesink.core.storage.s3.S3BucketCheck;
+import io.mergesink.core.storage.s3.S3Options;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 
 /**
@@ -23,8 +27,15 @@ import org.apache.kafka.common.config.ConfigValue;
  *   <li>{@code primary.key.mode=record_value} needs {@code primary.key.fields} (upsert mode).
  *   <li>A local {@code table.root} must be absolute and, if it exists, a writable directory;
  *       otherwise its nearest existing ancestor must be a writable directory (so it can be
- *       created). Other file systems (s3a:, abfss:, hdfs:, …) are checked when the task opens
- *       them, because checking needs their credentials.
+ *       created).
+ *   <li>A {@code table.root} scheme without a storage whose commits are atomic (abfs:, gs:, …) is
+ *       refused, naming the scheme and why.
+ *   <li>An S3 root ({@code s3://}, {@code s3a://}) is probed with the S3 options ({@link S3BucketCheck}):
+ *       endpoint reachable, bucket there, region right, credentials accepted, writes allowed,
+ *       conditional writes honoured; each finding goes to the option to change. Access key id and
+ *       secret come together; {@code hadoop.fs.s3a.*} settings, which S3 tables do not use, are
+ *       named with the option to use instead. {@code hdfs://} roots are checked when the task
+ *       opens them.
  *   <li>{@code txn.app.id} must be set when the configuration has no connector {@code name}.
  * </ul>
  *
@@ -46,6 +57,7 @@ public final class ConfigValidation {
   public static void validate(Map<String, String> props, Map<String, ConfigValue> values) {
     checkPrimaryKey(values);
     checkTableRoot(values);
+    checkS3(props, values);
     checkTxnAppId(props, values);
   }
 
@@ -84,8 +96,12 @@ public final class ConfigValidation {
     }
   }
 
-  /** What is wrong with {@code root} as a table root, if anything can be seen from here. */
+  /** What is wrong with {@code root} as a table root, if anything can be seen without credentials. */
   static Optional<String> tableRootProblem(String root) {
+    Optional<String> unsupported = Storages.unsupportedReason(root);
+    if (unsupported.isPresent()) {
+      return unsupported;
+    }
     Path path;
     try {
       if (URI_SCHEME.matcher(root).matches()) {
@@ -129,6 +145,55 @@ public final class ConfigValidation {
           + "' is not writable by the Connect worker (user " + System.getProperty("user.name") + ")");
     }
     return Optional.empty();
+  }
+
+  /** S3 hadoop settings of the old Hadoop route and the option that replaces each. */
+  private static final Map<String, String> S3A_REPLACEMENTS = Map.of(
+      "fs.s3a.endpoint", S3Config.ENDPOINT,
+      "fs.s3a.endpoint.region", S3Config.REGION,
+      "fs.s3a.region", S3Config.REGION,
+      "fs.s3a.path.style.access", S3Config.PATH_STYLE,
+      "fs.s3a.access.key", S3Config.ACCESS_KEY_ID,
+      "fs.s3a.secret.key", S3Config.SECRET_ACCESS_KEY);
+
+  private static void checkS3(Map<String, String> props, Map<String, ConfigValue> values) {
+    if (!valid(values, TABLE_ROOT) || values.get(TABLE_ROOT).value() == null
+        || !Storages.isS3(values.get(TABLE_ROOT).value().toString().trim())) {
+      return;
+    }
+    String root = values.get(TABLE_ROOT).value().toString().trim();
+    for (Map.Entry<String, String> s3a : S3A_REPLACEMENTS.entrySet()) {
+      if (props.containsKey(HADOOP_PREFIX + s3a.getKey())) {
+        values.get(TABLE_ROOT).addErrorMessage(HADOOP_PREFIX + s3a.getKey() + " is not used: S3 tables are written with "
+            + "the AWS SDK, not Hadoop's S3A; set " + s3a.getValue() + " instead");
+      }
+    }
+    String keyId = props.getOrDefault(S3Config.ACCESS_KEY_ID, "").trim();
+    String secret = props.getOrDefault(S3Config.SECRET_ACCESS_KEY, "").trim();
+    if (keyId.isEmpty() != secret.isEmpty()) {
+      String missing = keyId.isEmpty() ? S3Config.ACCESS_KEY_ID : S3Config.SECRET_ACCESS_KEY;
+      String given = keyId.isEmpty() ? S3Config.SECRET_ACCESS_KEY : S3Config.ACCESS_KEY_ID;
+      values.get(missing).addErrorMessage(missing + " must be set with " + given + " (or neither, for the default "
+          + "credential chain)");
+      return;
+    }
+    if (!valid(values, S3Config.REGION, S3Config.ENDPOINT, S3Config.PATH_STYLE, S3Config.ACCESS_KEY_ID,
+        S3Config.SECRET_ACCESS_KEY, S3Config.PART_SIZE, S3Config.REQUEST_TIMEOUT_MS, S3Config.RETRIES)
+        || !values.get(TABLE_ROOT).errorMessages().isEmpty()) {
+      return;
+    }
+    S3Options options;
+    try {
+      options = new MergeSinkConfig(props).storageOptions().s3();
+    } catch (ConfigException e) {
+      return; // another option's own error, reported next to it
+    }
+    S3BucketCheck.problem(root, options).ifPresent(problem -> values.get(switch (problem.subject()) {
+      case ROOT -> TABLE_ROOT;
+      case REGION -> S3Config.REGION;
+      case ENDPOINT -> S3Config.ENDPOINT;
+      case CREDENTIALS -> S3Config.ACCESS_KEY_ID;
+    }).addErrorMessage(problem.message()));
   }
 
   private static void checkTxnAppId(Map<String, String> props, Map<String, ConfigValue> values) {

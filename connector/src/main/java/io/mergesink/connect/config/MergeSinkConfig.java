@@ -3,6 +3,7 @@ package io.mergesink.connect.config;
 import io.mergesink.connect.decode.LogicalTypes;
 import io.mergesink.connect.route.TableNameTemplate;
 import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.storage.StorageOptions;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -83,7 +84,8 @@ public final class MergeSinkConfig extends AbstractConfig {
               + "interval 7 days."),
       new PrefixOption(HADOOP_PREFIX, GROUP_PASSTHROUGH,
           "Every " + HADOOP_PREFIX + "<key>=<value> is set, without the prefix, on the Hadoop configuration of "
-              + "the file system, e.g. hadoop.fs.s3a.endpoint=http://minio:9000."));
+              + "hdfs:// table roots, e.g. hadoop.dfs.client.use.datanode.hostname=true. S3 tables do not use Hadoop: "
+              + "see the " + S3Config.GROUP + " group."));
 
   /** An option family given by a prefix. */
   public record PrefixOption(String prefix, String group, String doc) {}
@@ -98,9 +100,11 @@ public final class MergeSinkConfig extends AbstractConfig {
     ConfigGroup tables = new ConfigGroup(def, GROUP_TABLES);
     tables.option(TABLE_ROOT, Type.STRING).validator(new ConfigDef.NonEmptyString()).importance(Importance.HIGH)
         .width(Width.LONG).displayName("Table root")
-        .doc("Directory (a path or URI: /data/lake, file:/data/lake, s3a://bucket/lake, abfss://...) under which "
-            + "every table lives. Each table is the directory " + TABLE_ROOT + "/<" + TABLE_NAME_FORMAT + ">. Local "
-            + "paths must be writable or creatable by the Connect worker; other file systems are configured with "
+        .doc("Directory under which every table lives: a local or POSIX path (/data/lake, file:/data/lake), "
+            + "hdfs://namenode/lake, or s3://bucket/lake (s3a:// is the same). Each table is the directory "
+            + TABLE_ROOT + "/<" + TABLE_NAME_FORMAT + ">. Other schemes (abfs, abfss, gs, wasb, ...) are refused: "
+            + "MergeSink commits need an atomic put-if-absent, proven only for these. Local paths must be writable "
+            + "or creatable by the Connect worker; S3 is configured in the " + S3Config.GROUP + " group, HDFS with "
             + HADOOP_PREFIX + "* properties.")
         .define();
     tables.option(TABLE_NAME_FORMAT, Type.STRING).defaultValue(TABLE_NAME_FORMAT_DEFAULT)
@@ -120,6 +124,8 @@ public final class MergeSinkConfig extends AbstractConfig {
             + "connector so that it resumes from the offsets in its tables; two connectors writing one table "
             + "need different ids.")
         .define();
+
+    S3Config.define(def);
 
     ConfigGroup writes = new ConfigGroup(def, GROUP_WRITES);
     writes.option(WRITE_MODE, Type.STRING).defaultValue(WriteMode.UPSERT.configName()).oneOf(WriteMode.class)
@@ -361,6 +367,11 @@ public final class MergeSinkConfig extends AbstractConfig {
   /** {@code table.properties.*} without the prefix. */
   public Map<String, String> tableProperties() {
     return stringsWithPrefix(TABLE_PROPERTIES_PREFIX);
+  }
+
+  /** Where tables are stored and how to reach it: the {@code hadoop.*} settings (HDFS) and the S3 options. */
+  public StorageOptions storageOptions() {
+    return new StorageOptions(hadoopProperties(), S3Config.options(this));
   }
 
   /** {@code hadoop.*} without the prefix. */

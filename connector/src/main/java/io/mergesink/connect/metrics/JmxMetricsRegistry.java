@@ -40,6 +40,13 @@ final class JmxMetricsRegistry implements MetricsRegistry {
   }
 
   @Override
+  public MetricName metricName(String name, String description, Map<String, String> extraTags) {
+    Map<String, String> all = new LinkedHashMap<>(tags);
+    all.putAll(extraTags);
+    return metrics.metricName(name, GROUP, description, all);
+  }
+
+  @Override
   public void addMetric(MetricName name, MetricValueProvider<?> valueProvider) {
     metrics.addMetric(name, valueProvider);
   }

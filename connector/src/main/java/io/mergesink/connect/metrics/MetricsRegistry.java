@@ -1,5 +1,6 @@
 package io.mergesink.connect.metrics;
 
+import java.util.Map;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.MetricValueProvider;
 import org.apache.kafka.common.metrics.Sensor;
@@ -13,6 +14,9 @@ import org.apache.kafka.common.metrics.Sensor;
 public interface MetricsRegistry extends AutoCloseable {
   /** The name of metric {@code name} in the task's group. */
   MetricName metricName(String name, String description);
+
+  /** The name of metric {@code name} in the task's group, with {@code extraTags} beside the task's own. */
+  MetricName metricName(String name, String description, Map<String, String> extraTags);
 
   void addMetric(MetricName name, MetricValueProvider<?> valueProvider);
 

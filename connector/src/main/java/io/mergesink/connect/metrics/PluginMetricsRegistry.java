@@ -4,6 +4,7 @@ import io.mergesink.connect.RequiresWorker;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.MetricValueProvider;
 import org.apache.kafka.common.metrics.PluginMetrics;
@@ -37,6 +38,11 @@ final class PluginMetricsRegistry implements MetricsRegistry {
   @Override
   public MetricName metricName(String name, String description) {
     return metrics.metricName(name, description, new LinkedHashMap<>());
+  }
+
+  @Override
+  public MetricName metricName(String name, String description, Map<String, String> extraTags) {
+    return metrics.metricName(name, description, new LinkedHashMap<>(extraTags));
   }
 
   @Override

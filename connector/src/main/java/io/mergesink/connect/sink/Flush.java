@@ -5,6 +5,7 @@ import io.mergesink.connect.buffer.TableChanges;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
+import io.mergesink.core.storage.RequestCounts;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -123,14 +124,15 @@ final class Flush {
       }
       ChangeSet changeSet = ChangeSetAssembler.assemble(sink, changes, txns, append);
       long start = System.nanoTime();
+      RequestCounts requestsBefore = metrics.storageRequests();
       CommitResult result = sink.commit(changeSet, believed);
       long millis = (System.nanoTime() - start) / 1_000_000;
-      metrics.commit(millis, result.counts().rowsWritten());
+      RequestCounts requests = metrics.commit(millis, result.counts().rowsWritten(), requestsBefore);
       LOG.info("Committed table {} version {}: {} upserts, {} deletes{}, {} rows written, {} deleted, {} files added, {} removed, "
-              + "{} deletion vectors updated, positions {} ({} ms, {} attempts, {} replans)",
+              + "{} deletion vectors updated, positions {} ({} ms, {} attempts, {} replans, storage requests {})",
           table, result.version(), changeSet.upserts().size(), changeSet.deletes().size(), changeSet.truncate() ? ", truncate" : "",
           result.counts().rowsWritten(), result.counts().rowsDeleted(), result.counts().filesAdded(), result.counts().filesRemoved(),
-          result.counts().deletionVectorsUpdated(), txns, millis, result.attempts(), result.replans());
+          result.counts().deletionVectorsUpdated(), txns, millis, result.attempts(), result.replans(), requests);
       for (Map.Entry<PartitionState, Long> position : positions.entrySet()) {
         position.getKey().recorded(table, position.getValue());
         position.getKey().buffer().committed(table);

@@ -1,7 +1,13 @@
 package io.mergesink.connect.sink;
 
 import io.mergesink.connect.metrics.MetricsRegistry;
+import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.core.storage.RequestKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.Sensor;
@@ -18,6 +24,7 @@ import org.apache.kafka.common.metrics.stats.Percentiles;
  * before Kafka 4.1 under the same names through JMX directly ({@link MetricsRegistry}).
  */
 final class SinkMetrics implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SinkMetrics.class);
   /** 1,000 buckets, finer for short commits; commits longer than a minute count as a minute. */
   private static final int PERCENTILE_BUCKET_BYTES = 4_000;
   private static final double MAX_TRACKED_COMMIT_MS = 60_000;
@@ -28,12 +35,28 @@ final class SinkMetrics implements AutoCloseable {
   private final Sensor replaysSkipped;
   private final Sensor deadLettered;
   private final Sensor fenced;
+  private final Sensor commitRequests;
+  private final Supplier<RequestCounts> storageRequests;
+  private final List<String> gaugesHeldElsewhere = new ArrayList<>();
 
-  /** @param buffered the number of changes currently buffered */
-  SinkMetrics(MetricsRegistry metrics, LongSupplier buffered) {
+  /**
+   * @param buffered the number of changes currently buffered
+   * @param storageRequests the requests the task's storage made so far
+   */
+  SinkMetrics(MetricsRegistry metrics, LongSupplier buffered, Supplier<RequestCounts> storageRequests) {
     this.metrics = metrics;
-    metrics.addMetric(name("buffered-records", "Changes buffered and not yet committed"),
-        (Gauge<Long>) (config, now) -> buffered.getAsLong());
+    this.storageRequests = storageRequests;
+    for (RequestKind kind : RequestKind.values()) {
+      MetricName name = metrics.metricName("storage-requests-total", "Storage requests made (on S3 one per HTTP "
+          + "request, the SDK's retries not counted again), by kind", Map.of("kind", kind.metricName()));
+      gauge(name, (config, now) -> storageRequests.get().get(kind));
+    }
+    this.commitRequests = metrics.addSensor("mergesink-commit-storage-requests");
+    commitRequests.add(name("commit-storage-requests-avg", "Average storage requests of a table commit, planning included"),
+        new Avg());
+    commitRequests.add(name("commit-storage-requests-max", "Most storage requests of one table commit, planning included"),
+        new Max());
+    gauge(name("buffered-records", "Changes buffered and not yet committed"), (config, now) -> buffered.getAsLong());
     this.commits = metrics.addSensor("mergesink-commits");
     commits.add(name("commit-total", "Table commits made"), new CumulativeCount());
     commits.add(name("commit-latency-avg-ms", "Average time of a table commit, planning included"), new Avg());
@@ -45,11 +68,28 @@ final class SinkMetrics implements AutoCloseable {
     this.replaysSkipped = counter("records-skipped-replay-total", "Records skipped because their table already held them");
     this.deadLettered = counter("records-dlq-total", "Records sent to the dead letter queue");
     this.fenced = counter("fenced-total", "Commits refused because another task took a partition over");
+    if (!gaugesHeldElsewhere.isEmpty()) {
+      LOG.warn("Metrics {} are still registered by an instance of this task that has not stopped; this instance does "
+          + "not report them until it restarts", gaugesHeldElsewhere);
+    }
   }
 
-  void commit(long latencyMs, long rows) {
+  /** The storage's requests so far, to pass to {@link #commit} after the commit. */
+  RequestCounts storageRequests() {
+    return storageRequests.get();
+  }
+
+  /**
+   * Records a commit.
+   *
+   * @return the storage requests the commit made since {@code requestsBefore}
+   */
+  RequestCounts commit(long latencyMs, long rows, RequestCounts requestsBefore) {
     commits.record(latencyMs);
     rowsWritten.record(rows);
+    RequestCounts requests = storageRequests.get().minus(requestsBefore);
+    commitRequests.record(requests.total());
+    return requests;
   }
 
   void replaySkipped() {
@@ -67,6 +107,20 @@ final class SinkMetrics implements AutoCloseable {
   @Override
   public void close() {
     metrics.close();
+  }
+
+  /**
+   * Registers a gauge, unless an earlier instance of this task still holds its name: a worker that
+   * gave up waiting for a task to stop ({@code task.shutdown.graceful.timeout.ms}) may start the task
+   * again while the old instance is still closing. Then this instance goes without the gauge rather
+   * than failing to start. Sensors need no such care: the registry hands out the existing one.
+   */
+  private void gauge(MetricName name, Gauge<Long> gauge) {
+    try {
+      metrics.addMetric(name, gauge);
+    } catch (IllegalArgumentException e) {
+      gaugesHeldElsewhere.add(name.name() + name.tags());
+    }
   }
 
   private Sensor counter(String metric, String description) {

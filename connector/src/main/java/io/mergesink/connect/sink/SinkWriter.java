@@ -63,6 +63,7 @@ public final class SinkWriter implements AutoCloseable {
   private final TableCatalog catalog;
   private final BadRecordHandler badRecords;
   private final SinkMetrics metrics;
+  private final Storage storage;
   private final CompactionOptions compaction;
   private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
   private long lastCommitMillis = System.currentTimeMillis();
@@ -75,11 +76,11 @@ public final class SinkWriter implements AutoCloseable {
     this.router = new TableRouter(config.tableNameTemplate());
     this.appIds = new TxnAppIds(config.txnAppId());
     this.limits = BufferLimits.from(config);
-    Storage storage = Storages.forRoot(config.tableRoot(), config.hadoopProperties());
+    this.storage = openStorage(config);
     this.catalog = new TableCatalog(storage, config, this::writerOptions);
     this.badRecords = new BadRecordHandler(config.errorTolerance(), context.errantRecordReporter());
     this.metrics = new SinkMetrics(MetricsRegistries.forTask(context, config.connectorName(), config.taskId()),
-        this::bufferedChanges);
+        this::bufferedChanges, storage::requests);
     this.compaction = CompactionOptions.defaults()
         .withTargetFileSizeBytes(config.fileTargetSizeBytes())
         .withMinSmallFiles(config.compactionMinFiles())
@@ -208,6 +209,19 @@ public final class SinkWriter implements AutoCloseable {
   @Override
   public void close() {
     metrics.close();
+    storage.close();
+  }
+
+  /**
+   * The storage {@code table.root}'s scheme calls for; a scheme without atomic commits (or an S3
+   * root without a region) stops the task, saying why.
+   */
+  private static Storage openStorage(MergeSinkConfig config) {
+    try {
+      return Storages.forRoot(config.tableRoot(), config.storageOptions());
+    } catch (IllegalArgumentException e) {
+      throw new ConnectException(e.getMessage(), e);
+    }
   }
 
   private void buffer(PartitionState partition, SinkRecord record) throws IOException {

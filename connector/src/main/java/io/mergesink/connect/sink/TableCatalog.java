@@ -62,12 +62,22 @@ final class TableCatalog {
         continue;
       }
       String table = prefix.isEmpty() ? name : prefix + "/" + name;
-      if (!storage.listFrom(LogPaths.logDir(path(table)), "").isEmpty()) {
+      if (isTable(path(table))) {
         found.add(table);
       } else if (depth < maxDepth) {
         discover(child, table, depth + 1, found);
       }
     }
+  }
+
+  /**
+   * Whether {@code root} holds a Delta log: its first commit or {@code _last_checkpoint} (a cleaned-up
+   * log keeps a checkpoint), else any file in {@code _delta_log}. Two lookups rather than a listing,
+   * which on an object store would cost one request per 1,000 commits of history.
+   */
+  private boolean isTable(String root) throws IOException {
+    return storage.exists(LogPaths.commitFile(root, 0)) || storage.exists(LogPaths.lastCheckpointFile(root))
+        || !storage.listFrom(LogPaths.logDir(root), "").isEmpty();
   }
 
   /** The sink of an existing table, or null when there is no table of that name. */

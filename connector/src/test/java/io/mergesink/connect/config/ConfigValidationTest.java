@@ -65,8 +65,10 @@ class ConfigValidationTest {
     assertThat(errors(props).get("table.root")).singleElement().asString().contains("is a relative path");
     props.put("table.root", "file:" + dir.resolve("a/b"));
     assertThat(errors(props)).isEmpty();
-    props.put("table.root", "s3a://bucket/lake");
-    assertThat(errors(props)).isEmpty();
+    props.put("table.root", "abfss://lake@account.dfs.core.windows.net/tables");
+    assertThat(errors(props).get("table.root")).singleElement().asString()
+        .startsWith("table root abfss://lake@account.dfs.core.windows.net/tables: scheme 'abfss' is not supported: "
+            + "MergeSink commits need an atomic put-if-absent");
     props.put("table.root", "");
     assertThat(errors(props).get("table.root")).singleElement().asString().contains("String must be non-empty");
   }

@@ -1,7 +1,10 @@
 package io.mergesink.core.log;
 
 import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.storage.PendingFile;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.storage.StreamOutputFile;
+import java.io.OutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +19,10 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * protocol, metadata, txns, domain metadata, live files and unexpired tombstones, one action per
  * row), then {@code _delta_log/_last_checkpoint}.
  *
- * <p>The Parquet file is built in memory and published with {@link Storage#writeIfAbsent}, so a
- * reader never sees a half-written checkpoint. When a checkpoint of that version already exists
- * (another writer made it) it is kept. A crash after the checkpoint and before
+ * <p>The Parquet file is written in one pass and streamed (uploaded in parts on object stores) to a
+ * {@link PendingFile}, published put-if-absent only once complete, so a reader never sees a
+ * half-written checkpoint and a failure half-way leaves none. When a checkpoint of that version
+ * already exists (another writer made it) it is kept. A crash after the checkpoint and before
  * {@code _last_checkpoint} leaves a stale hint, which readers tolerate.
  */
 public final class CheckpointWriter {
@@ -51,15 +55,24 @@ public final class CheckpointWriter {
     }
 
     storage.mkdirs(LogPaths.logDir(root));
-    storage.writeIfAbsent(LogPaths.checkpointFile(root, snapshot.version()), toParquet(actions));
+    try (PendingFile checkpoint = storage.createPending(LogPaths.checkpointFile(root, snapshot.version()))) {
+      writeParquet(actions, checkpoint.stream());
+      checkpoint.publish();
+    }
     long adds = snapshot.files().size();
     new LastCheckpoint(snapshot.version(), actions.size(), null, adds).write(storage, root);
   }
 
-  /** The actions as one checkpoint Parquet file (Snappy-compressed, one action per row), in memory. */
+  /** The actions as one checkpoint Parquet file, in memory (for tests that assemble checkpoints by hand). */
   static byte[] toParquet(List<Action> actions) throws IOException {
-    InMemoryOutputFile file = new InMemoryOutputFile();
-    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(file)
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    writeParquet(actions, bytes);
+    return bytes.toByteArray();
+  }
+
+  /** Writes the actions as one checkpoint Parquet file (Snappy-compressed, one action per row) to {@code out}, and closes it. */
+  static void writeParquet(List<Action> actions, OutputStream out) throws IOException {
+    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new StreamOutputFile("checkpoint", () -> out))
         .withType(CheckpointSchema.SCHEMA)
         .withCompressionCodec(CompressionCodecName.SNAPPY)
         .build()) {
@@ -68,6 +81,5 @@ public final class CheckpointWriter {
         writer.write(rows.toRow(action));
       }
     }
-    return file.toByteArray();
   }
 }

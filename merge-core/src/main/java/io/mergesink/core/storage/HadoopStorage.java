@@ -5,13 +5,10 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -27,18 +24,20 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.OutputFile;
 
 /**
- * {@link Storage} over Hadoop's {@link FileSystem}, so every scheme Hadoop knows (file, hdfs, s3a,
- * abfs, gs) can hold tables.
+ * {@link Storage} over Hadoop's {@link FileSystem}, for {@code hdfs://} table roots (and, for tests
+ * and tools, Hadoop's local file system).
  *
- * <p>Put-if-absent: on the local file system a commit is written to a unique temporary file and
- * published with a hard link, which the operating system refuses atomically when the target
- * exists. On other file systems the whole file is written under a temporary name and published by
- * {@code rename}, which HDFS refuses atomically when the target exists (as Delta's HDFS log store
- * does), so a commit never appears half-written; object stores without an atomic
- * rename-if-absent or conditional put need their own {@link Storage}.
+ * <p>Put-if-absent: the whole commit is written under a temporary name beside the target and
+ * published by {@code rename}, which HDFS refuses atomically when the target exists (the NameNode
+ * checks and renames in one step; Delta's HDFS log store relies on the same), so of several writers
+ * exactly one wins and no reader sees a partial commit. There is no existence check before the
+ * rename: it would only add a request and a window. On Hadoop's local file system, whose rename
+ * replaces the target, the temporary file is hard linked instead ({@link HardLinkPublish}).
+ * {@link Storages} never gives this storage a scheme whose rename is not known to refuse.
  */
 public final class HadoopStorage implements Storage {
   private final Configuration conf;
+  private final RequestCounter requests = new RequestCounter();
 
   public HadoopStorage(Configuration conf) {
     this.conf = conf;
@@ -51,48 +50,68 @@ public final class HadoopStorage implements Storage {
 
   @Override
   public boolean writeIfAbsent(String path, byte[] content) throws IOException {
-    Path target = new Path(path);
-    FileSystem fs = fileSystem(target);
-    if (isLocal(fs)) {
-      return linkIfAbsent(Paths.get(fs.makeQualified(target).toUri()), content);
-    }
-    if (fs.exists(target)) {
-      return false;
-    }
-    // the whole file first, under a name no reader looks at; then one rename publishes it
-    Path temp = new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
-    try (OutputStream out = fs.create(temp, false)) {
-      out.write(content);
-    }
-    try {
-      return fs.rename(temp, target);
-    } finally {
-      fs.delete(temp, false);
+    try (PendingFile file = createPending(path)) {
+      file.stream().write(content);
+      return file.publish();
     }
   }
 
-  private static boolean linkIfAbsent(java.nio.file.Path targetPath, byte[] content) throws IOException {
-    Files.createDirectories(targetPath.getParent());
-    java.nio.file.Path temp = targetPath.resolveSibling("." + targetPath.getFileName() + "." + UUID.randomUUID() + ".tmp");
-    Files.write(temp, content);
-    try {
-      Files.createLink(targetPath, temp);
-      return true;
-    } catch (FileAlreadyExistsException e) {
-      return false;
-    } finally {
-      Files.deleteIfExists(temp);
+  @Override
+  public PendingFile createPending(String path) throws IOException {
+    requests.count(RequestKind.CONDITIONAL_PUT);
+    Path target = new Path(path);
+    FileSystem fs = fileSystem(target);
+    if (isLocal(fs)) {
+      return HardLinkPublish.pending(Paths.get(fs.makeQualified(target).toUri()));
+    }
+    return new RenamePublish(fs, target);
+  }
+
+  /** A complete temporary file beside the target, renamed onto it; HDFS refuses the rename if the target exists. */
+  private static final class RenamePublish extends TemporaryFilePublish {
+    private final FileSystem fs;
+    private final Path target;
+    private final Path temp;
+
+    private RenamePublish(FileSystem fs, Path target, Path temp) throws IOException {
+      super(fs.create(temp, false));
+      this.fs = fs;
+      this.target = target;
+      this.temp = temp;
+    }
+
+    RenamePublish(FileSystem fs, Path target) throws IOException {
+      this(fs, target, new Path(target.getParent(), temporaryName(target.getName())));
+    }
+
+    @Override
+    boolean publishTemporary() throws IOException {
+      if (fs.rename(temp, target)) {
+        return true;
+      }
+      // HDFS's rename answers false (rather than throwing) when the target exists
+      if (fs.exists(target)) {
+        return false;
+      }
+      throw new IOException("rename of " + temp + " to " + target + " was refused, yet " + target + " does not exist");
+    }
+
+    @Override
+    void deleteTemporary() throws IOException {
+      fs.delete(temp, false);
     }
   }
 
   @Override
   public OutputStream create(String path) throws IOException {
+    requests.count(RequestKind.PUT);
     Path target = new Path(path);
     return fileSystem(target).create(target, true);
   }
 
   @Override
   public InputStream open(String path) throws IOException {
+    requests.count(RequestKind.GET);
     Path target = new Path(path);
     return fileSystem(target).open(target);
   }
@@ -108,6 +127,7 @@ public final class HadoopStorage implements Storage {
 
   @Override
   public byte[] readRange(String path, long offset, int length) throws IOException {
+    requests.count(RequestKind.RANGED_GET);
     Path target = new Path(path);
     byte[] bytes = new byte[length];
     try (FSDataInputStream in = fileSystem(target).open(target)) {
@@ -118,6 +138,7 @@ public final class HadoopStorage implements Storage {
 
   @Override
   public List<FileInfo> listFrom(String directory, String fromName) throws IOException {
+    requests.count(RequestKind.LIST);
     Path dir = new Path(directory);
     FileStatus[] statuses;
     try {
@@ -138,6 +159,7 @@ public final class HadoopStorage implements Storage {
 
   @Override
   public List<String> listDirectories(String directory) throws IOException {
+    requests.count(RequestKind.LIST);
     Path dir = new Path(directory);
     FileStatus[] statuses;
     try {
@@ -157,6 +179,7 @@ public final class HadoopStorage implements Storage {
 
   @Override
   public List<FileInfo> listRecursive(String directory) throws IOException {
+    requests.count(RequestKind.LIST);
     Path dir = new Path(directory);
     FileSystem fs = fileSystem(dir);
     String prefix = fs.makeQualified(dir).toUri().getPath();
@@ -183,12 +206,14 @@ public final class HadoopStorage implements Storage {
 
   @Override
   public boolean exists(String path) throws IOException {
+    requests.count(RequestKind.HEAD);
     Path target = new Path(path);
     return fileSystem(target).exists(target);
   }
 
   @Override
   public boolean delete(String path) throws IOException {
+    requests.count(RequestKind.DELETE);
     Path target = new Path(path);
     return fileSystem(target).delete(target, false);
   }
@@ -201,12 +226,20 @@ public final class HadoopStorage implements Storage {
 
   @Override
   public InputFile parquetInput(String path) throws IOException {
+    requests.count(RequestKind.RANGED_GET);
     return HadoopInputFile.fromPath(new Path(path), conf);
   }
 
   @Override
   public OutputFile parquetOutput(String path) throws IOException {
+    requests.count(RequestKind.PUT);
     return HadoopOutputFile.fromPath(new Path(path), conf);
+  }
+
+  /** One per call of each method, like {@link LocalStorage}. */
+  @Override
+  public RequestCounts requests() {
+    return requests.read();
   }
 
   private FileSystem fileSystem(Path path) throws IOException {

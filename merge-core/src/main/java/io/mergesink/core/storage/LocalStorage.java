@@ -8,7 +8,6 @@ import java.net.URI;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -17,7 +16,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
@@ -32,29 +30,29 @@ import org.apache.parquet.io.OutputFile;
  * stats every entry of a directory it lists, so opening a table would grow with its log history.
  *
  * <p>Put-if-absent: a commit is written to a unique temporary file and published with a hard
- * link, which the operating system refuses atomically when the target exists.
+ * link, which the operating system refuses atomically when the target exists
+ * ({@link HardLinkPublish}).
  */
 public final class LocalStorage implements Storage {
   private static final String FILE_SCHEME = "file:";
 
+  private final RequestCounter requests = new RequestCounter();
+
   @Override
   public boolean writeIfAbsent(String path, byte[] content) throws IOException {
-    Path target = local(path);
-    Files.createDirectories(target.getParent());
-    Path temp = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
-    Files.write(temp, content);
-    try {
-      Files.createLink(target, temp);
-      return true;
-    } catch (FileAlreadyExistsException e) {
-      return false;
-    } finally {
-      Files.deleteIfExists(temp);
-    }
+    requests.count(RequestKind.CONDITIONAL_PUT);
+    return HardLinkPublish.writeIfAbsent(local(path), content);
+  }
+
+  @Override
+  public PendingFile createPending(String path) throws IOException {
+    requests.count(RequestKind.CONDITIONAL_PUT);
+    return HardLinkPublish.pending(local(path));
   }
 
   @Override
   public OutputStream create(String path) throws IOException {
+    requests.count(RequestKind.PUT);
     Path target = local(path);
     Files.createDirectories(target.getParent());
     return Files.newOutputStream(target);
@@ -62,6 +60,7 @@ public final class LocalStorage implements Storage {
 
   @Override
   public InputStream open(String path) throws IOException {
+    requests.count(RequestKind.GET);
     try {
       return Files.newInputStream(local(path));
     } catch (NoSuchFileException e) {
@@ -71,6 +70,7 @@ public final class LocalStorage implements Storage {
 
   @Override
   public byte[] readAll(String path) throws IOException {
+    requests.count(RequestKind.GET);
     try {
       return Files.readAllBytes(local(path));
     } catch (NoSuchFileException e) {
@@ -80,6 +80,7 @@ public final class LocalStorage implements Storage {
 
   @Override
   public byte[] readRange(String path, long offset, int length) throws IOException {
+    requests.count(RequestKind.RANGED_GET);
     byte[] bytes = new byte[length];
     ByteBuffer buffer = ByteBuffer.wrap(bytes);
     try (SeekableByteChannel channel = Files.newByteChannel(local(path), StandardOpenOption.READ)) {
@@ -96,6 +97,7 @@ public final class LocalStorage implements Storage {
 
   @Override
   public List<FileInfo> listFrom(String directory, String fromName) throws IOException {
+    requests.count(RequestKind.LIST);
     List<FileInfo> files = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(local(directory))) {
       for (Path entry : entries) {
@@ -122,6 +124,7 @@ public final class LocalStorage implements Storage {
 
   @Override
   public List<String> listDirectories(String directory) throws IOException {
+    requests.count(RequestKind.LIST);
     List<String> directories = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(local(directory), Files::isDirectory)) {
       for (Path entry : entries) {
@@ -136,6 +139,7 @@ public final class LocalStorage implements Storage {
 
   @Override
   public List<FileInfo> listRecursive(String directory) throws IOException {
+    requests.count(RequestKind.LIST);
     Path root = local(directory);
     List<FileInfo> files = new ArrayList<>();
     try (java.util.stream.Stream<Path> entries = Files.walk(root)) {
@@ -155,11 +159,13 @@ public final class LocalStorage implements Storage {
 
   @Override
   public boolean exists(String path) {
+    requests.count(RequestKind.HEAD);
     return Files.exists(local(path));
   }
 
   @Override
   public boolean delete(String path) throws IOException {
+    requests.count(RequestKind.DELETE);
     return Files.deleteIfExists(local(path));
   }
 
@@ -170,14 +176,22 @@ public final class LocalStorage implements Storage {
 
   @Override
   public InputFile parquetInput(String path) {
+    requests.count(RequestKind.RANGED_GET);
     return new LocalInputFile(local(path));
   }
 
   @Override
   public OutputFile parquetOutput(String path) throws IOException {
+    requests.count(RequestKind.PUT);
     Path target = local(path);
     Files.createDirectories(target.getParent());
     return new LocalOutputFile(target);
+  }
+
+  /** One per call of each method (a Parquet input counts as one ranged read, however it is read). */
+  @Override
+  public RequestCounts requests() {
+    return requests.read();
   }
 
   /** merge-core, like Hadoop, expects {@link FileNotFoundException} for a missing file. */
@@ -185,11 +199,6 @@ public final class LocalStorage implements Storage {
     FileNotFoundException notFound = new FileNotFoundException("no file " + path);
     notFound.initCause(cause);
     return notFound;
-  }
-
-  /** Whether {@code root} (a path or URI) is on the local file system. */
-  public static boolean isLocal(String root) {
-    return root.startsWith(FILE_SCHEME) || URI.create(root.replace(" ", "%20")).getScheme() == null;
   }
 
   private static Path local(String path) {

@@ -12,12 +12,15 @@ import org.apache.parquet.io.OutputFile;
  * ({@code /data/t/_delta_log/00000000000000000000.json}, {@code s3a://bucket/t/part-0.parquet});
  * the engine builds them by joining a table root with Delta's relative paths.
  *
- * <p>The merge logic never touches a file system directly, so an object store slots in by
- * implementing this interface. The one operation with a strict contract is
- * {@link #writeIfAbsent}: it is how two writers race for a Delta version, and exactly one of them
- * may win.
+ * <p>The merge logic never touches a file system directly; {@link Storages} picks the
+ * implementation for a table root by its scheme (docs/design.md, "Storage"). The one operation
+ * with a strict contract is {@link #writeIfAbsent}: it is how two writers race for a Delta
+ * version, and exactly one of them may win.
+ *
+ * <p>Every implementation counts its requests by kind ({@link #requests()}), so that what a commit
+ * or a table open costs on an object store can be measured and kept O(files touched).
  */
-public interface Storage {
+public interface Storage extends AutoCloseable {
 
   /**
    * Atomically creates {@code path} with {@code content} unless it exists. Either the whole file
@@ -27,8 +30,21 @@ public interface Storage {
    */
   boolean writeIfAbsent(String path, byte[] content) throws IOException;
 
-  /** Creates or replaces a file that no other writer races for (data files, DV files, checkpoints). */
+  /**
+   * Creates or replaces a file that no other writer races for (data files, DV files,
+   * {@code _last_checkpoint}). The content is streamed: object stores upload it in parts and never
+   * hold the whole file in memory. A stream whose write or close failed leaves no new file on
+   * object stores (the upload is aborted) and possibly a partial one elsewhere, which the caller
+   * deletes or leaves unreferenced.
+   */
   OutputStream create(String path) throws IOException;
+
+  /**
+   * A file that appears whole or not at all, put-if-absent (a checkpoint, which several writers may
+   * produce for one version): streamed like {@link #create}, visible only after
+   * {@link PendingFile#publish()}, discarded when closed unpublished. The caller closes it.
+   */
+  PendingFile createPending(String path) throws IOException;
 
   /** Opens a file for sequential reading. The caller closes the stream. */
   InputStream open(String path) throws IOException;
@@ -71,7 +87,12 @@ public interface Storage {
 
   boolean exists(String path) throws IOException;
 
-  /** Deletes a file; returns false when it did not exist. */
+  /**
+   * Deletes a file.
+   *
+   * @return false when the file did not exist, as far as the storage can tell: S3's DeleteObject
+   *     answers the same for a missing key, so there it is always true
+   */
   boolean delete(String path) throws IOException;
 
   /** Creates the directory and its parents when missing. */
@@ -82,6 +103,13 @@ public interface Storage {
 
   /** A new file as a Parquet output (created or replaced). */
   OutputFile parquetOutput(String path) throws IOException;
+
+  /** The requests this storage made since it was created, by kind. */
+  RequestCounts requests();
+
+  /** Releases what the storage holds (an S3 client's connection pool); local storage holds nothing. */
+  @Override
+  default void close() {}
 
   /** A file in a listing. */
   record FileInfo(String path, String name, long size, long modificationTime) {}

@@ -56,9 +56,19 @@ import org.apache.hadoop.conf.Configuration;
  * in no particular order. I/O failures surface as {@link UncheckedIOException} so tests stay terse.
  */
 public final class KernelTables {
-  private static final Engine ENGINE = DefaultEngine.create(new Configuration());
+  private static final Configuration CONF = new Configuration();
+  private static final Engine ENGINE = DefaultEngine.create(CONF);
 
   private KernelTables() {}
+
+  /**
+   * Adds Hadoop settings to the reader's configuration, e.g. S3A's endpoint and keys for tables on a
+   * test S3 server ({@link TestS3#kernelReadsS3()}). Settings apply to file systems the reader
+   * has not opened yet.
+   */
+  public static synchronized void configure(java.util.Map<String, String> settings) {
+    settings.forEach(CONF::set);
+  }
 
   /** Every live row of the latest snapshot, values converted to MergeSink's representation. */
   public static List<Row> readRows(String tablePath) {

@@ -1,0 +1,21 @@
+package io.mergesink.core.storage;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/** Counts a storage's requests by kind; thread-safe, cheap enough for every request. */
+public final class RequestCounter {
+  private final AtomicLongArray counts = new AtomicLongArray(RequestKind.values().length);
+
+  public void count(RequestKind kind) {
+    counts.incrementAndGet(kind.ordinal());
+  }
+
+  /** The counts so far. */
+  public RequestCounts read() {
+    long[] copy = new long[counts.length()];
+    for (int i = 0; i < copy.length; i++) {
+      copy[i] = counts.get(i);
+    }
+    return new RequestCounts(copy);
+  }
+}
