@@ -132,8 +132,9 @@ final class TableSink {
     if (writer == null) {
       return new CompactionResult.NothingToCompact(snapshot.version());
     }
-    CompactionOptions scoped = options.withScope(writerOptions.indexScope()).withParquet(writerOptions.parquet());
-    CompactionResult result = new Compactor(storage, scoped).compact(writer.snapshot());
+    Snapshot current = writer.snapshot();
+    CompactionOptions scoped = options.withScope(writerOptions.scope().files(current)).withParquet(writerOptions.parquet());
+    CompactionResult result = new Compactor(storage, scoped).compact(current);
     if (result instanceof CompactionResult.Compacted) {
       snapshot = writer.refresh();
     }

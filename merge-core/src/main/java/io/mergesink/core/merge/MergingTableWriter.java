@@ -67,12 +67,12 @@ public final class MergingTableWriter implements TableWriter {
    */
   public static MergingTableWriter open(Storage storage, SnapshotLoader loader, Snapshot snapshot, int[] keyOrdinals,
       WriterOptions options) throws IOException {
-    NewFiles newFiles = new NewFiles(storage, snapshot.tableRoot(), options.parquet(), options.targetFileSizeBytes(), options.fileTags());
+    NewFiles newFiles = new NewFiles(storage, snapshot.tableRoot(), options.parquet(), options.targetFileSizeBytes(), options.owners());
     if (options.strategy() == MergeStrategy.APPEND) {
       return new MergingTableWriter(storage, loader, snapshot, new int[0], options, null, newFiles, new AppendMerge(newFiles));
     }
     LiveRowIndex index = new LiveRowIndex(storage, snapshot.tableRoot(), KeyedChanges.keySchema(snapshot.schema(), keyOrdinals),
-        options.indexScope());
+        options.scope());
     index.sync(snapshot);
     MergeOperation operation = options.strategy() == MergeStrategy.DELETION_VECTORS
         ? new DeletionVectorMerge(storage, index, newFiles)
