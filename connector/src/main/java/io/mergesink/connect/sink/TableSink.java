@@ -90,6 +90,11 @@ final class TableSink {
     };
   }
 
+  /** The table schema rows are prepared and re-fitted for: that of the latest snapshot this sink read or wrote. */
+  StructType schema() {
+    return snapshot.schema();
+  }
+
   /**
    * Re-fits a buffered row made for an older schema of this table (columns were added since):
    * the new columns read as null.

@@ -85,9 +85,11 @@ public final class MergingTableWriter implements TableWriter {
     long start = System.nanoTime();
     refreshIfStale();
     for (int replans = 0; replans <= MAX_REPLANS; replans++) {
+      // a concurrent schema change may have come between the change set and this plan
+      ChangeSet fitted = ChangeSetRealignment.to(snapshot.tableRoot(), snapshot.schema(), changes);
       KeyedChanges keyed = index == null
-          ? KeyedChanges.forAppend(snapshot.tableRoot(), snapshot.schema(), changes)
-          : KeyedChanges.of(snapshot.tableRoot(), snapshot.schema(), keyOrdinals, changes);
+          ? KeyedChanges.forAppend(snapshot.tableRoot(), snapshot.schema(), fitted)
+          : KeyedChanges.of(snapshot.tableRoot(), snapshot.schema(), keyOrdinals, fitted);
       checkTxns(changes.txnVersions());
       PlannedMerge planned;
       if (changes.truncate()) {
