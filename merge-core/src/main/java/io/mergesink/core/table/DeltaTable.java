@@ -28,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -81,17 +82,19 @@ public final class DeltaTable {
 
   /**
    * Creates the table as version 0, or returns the existing table's latest snapshot when another
-   * writer created it first (the caller decides whether that table fits).
+   * writer created it first (the caller decides whether that table fits). The protocol lists every
+   * feature the schema, the strategy and the spec's table properties need.
    */
   public Snapshot createIfAbsent(TableSpec spec) throws IOException {
     if (!exists()) {
-      boolean deletionVectors = spec.strategy() == MergeStrategy.DELETION_VECTORS;
-      Map<String, String> configuration = new LinkedHashMap<>(spec.properties());
+      Map<String, String> configuration = new LinkedHashMap<>(TableProperties.configuration(spec.properties(), spec.strategy()));
       configuration.putAll(KeyColumns.toProperty(spec.keyColumns()));
-      if (deletionVectors) {
+      Set<String> features = new TreeSet<>(TableProperties.enabledFeatures(spec.properties(), spec.strategy()));
+      if (spec.strategy() == MergeStrategy.DELETION_VECTORS) {
         configuration.put(DELETION_VECTORS_PROPERTY, "true");
+        features.add(Protocol.DELETION_VECTORS);
       }
-      Protocol protocol = ProtocolSupport.protocolFor(spec.schema(), deletionVectors);
+      Protocol protocol = ProtocolSupport.protocolFor(spec.schema(), features);
       Metadata metadata = new Metadata(UUID.randomUUID().toString(), null, null, "parquet", Map.of(), SchemaJson.toJson(spec.schema()),
           List.of(), configuration, System.currentTimeMillis());
       storage.mkdirs(LogPaths.logDir(root));

@@ -81,15 +81,14 @@ public final class ProtocolSupport {
   }
 
   /**
-   * The protocol of a new table: reader 3 / writer 7 with table features when deletion vectors or
-   * timestamp_ntz are needed, otherwise the widely readable reader 1 / writer 2.
+   * The protocol of a new table with {@code schema} that uses {@code features}: reader 3 / writer 7
+   * with table features when a feature (deletion vectors, timestamp_ntz, ...) needs them,
+   * otherwise the widely readable reader 1 / writer 2.
    */
-  public static Protocol protocolFor(StructType schema, boolean deletionVectors) {
-    Set<String> features = new TreeSet<>(schemaFeatures(schema));
-    if (deletionVectors) {
-      features.add(DELETION_VECTORS);
-    }
-    return TableFeatures.withFeatures(Protocol.legacy(1, 2), features);
+  public static Protocol protocolFor(StructType schema, Set<String> features) {
+    Set<String> needed = new TreeSet<>(schemaFeatures(schema));
+    needed.addAll(features);
+    return TableFeatures.withFeatures(Protocol.legacy(1, 2), needed);
   }
 
   /**
