@@ -34,6 +34,7 @@ public final class MergeSinkConfig extends AbstractConfig {
   public static final String TABLE_NAME_FORMAT = "table.name.format";
   public static final String TABLE_NAME_FORMAT_DEFAULT = "${topic}";
   public static final String WRITE_MODE = "write.mode";
+  public static final String APPEND_DELETE_IMAGE = "append.delete.image";
   public static final String MERGE_STRATEGY = "merge.strategy";
   public static final String PRIMARY_KEY_MODE = "primary.key.mode";
   public static final String PRIMARY_KEY_FIELDS = "primary.key.fields";
@@ -81,7 +82,12 @@ public final class MergeSinkConfig extends AbstractConfig {
       new PrefixOption(TABLE_PROPERTIES_PREFIX, GROUP_PASSTHROUGH,
           "Every " + TABLE_PROPERTIES_PREFIX + "<key>=<value> is copied, without the prefix, into the Delta "
               + "configuration of tables this connector creates, e.g. table.properties.delta.logRetentionDuration="
-              + "interval 7 days."),
+              + "interval 7 days. A delta.* property that enables a table feature is honoured when MergeSink meets the "
+              + "feature's requirements (the protocol then lists it: delta.appendOnly=true with write.mode=append, "
+              + "delta.enableDeletionVectors=true, delta.feature.<name>=supported for deletionVectors, timestampNtz, "
+              + "domainMetadata) and refused by validation otherwise (change data feed, column mapping, type widening, "
+              + "row tracking, v2 checkpoints, ...), as are unknown delta.* keys; retention, checkpoint and statistics "
+              + "settings pass."),
       new PrefixOption(HADOOP_PREFIX, GROUP_PASSTHROUGH,
           "Every " + HADOOP_PREFIX + "<key>=<value> is set, without the prefix, on the Hadoop configuration of "
               + "hdfs:// table roots, e.g. hadoop.dfs.client.use.datanode.hostname=true. S3 tables do not use Hadoop: "
@@ -133,6 +139,14 @@ public final class MergeSinkConfig extends AbstractConfig {
         .doc("upsert: the table holds the latest row per primary key; changes are coalesced per key and merged. "
             + "append: every change event becomes a new row with its operation and Kafka position (audit or bronze "
             + "tables); no key is needed.")
+        .define();
+    writes.option(APPEND_DELETE_IMAGE, Type.STRING).defaultValue(DeleteImage.BEFORE.configName()).oneOf(DeleteImage.class)
+        .importance(Importance.MEDIUM).displayName("Append delete image")
+        .doc("With write.mode=append, what the row of a delete holds besides its audit columns. before: the row "
+            + "before the delete when the event carries one (Debezium's before; complete with PostgreSQL REPLICA "
+            + "IDENTITY FULL or MySQL's full row image), else the key. key: the key columns only. With PostgreSQL's "
+            + "default replica identity Debezium fills the NOT NULL columns of before with '' and 0: use key there. "
+            + "The other columns of a delete's row are null, so append tables keep every non-key column nullable.")
         .define();
     writes.option(MERGE_STRATEGY, Type.STRING).defaultValue(MergeStrategy.DELETION_VECTORS.configName())
         .oneOf(TableMergeStrategy.class).importance(Importance.HIGH).displayName("Merge strategy")
@@ -199,7 +213,8 @@ public final class MergeSinkConfig extends AbstractConfig {
     commits.option(LOOKUP_SCOPE, Type.STRING).defaultValue(LookupScope.PARTITION.configName())
         .oneOf(LookupScope.class).importance(Importance.LOW).displayName("Key lookup scope")
         .doc("Which files a task's key index covers. partition: only files written for its own topic-partitions "
-            + "(Debezium always sends a key to the same partition). table: every file, for topics whose keys may "
+            + "(Debezium always sends a key to the same partition); when a topic gains partitions, the sink widens "
+            + "the lookup for that topic to all its partitions by itself. table: every file, for topics whose keys may "
             + "move between partitions; costs more memory.")
         .define();
 
@@ -248,6 +263,10 @@ public final class MergeSinkConfig extends AbstractConfig {
 
   public WriteMode writeMode() {
     return NamedOption.parse(WriteMode.class, WRITE_MODE, getString(WRITE_MODE));
+  }
+
+  public DeleteImage appendDeleteImage() {
+    return NamedOption.parse(DeleteImage.class, APPEND_DELETE_IMAGE, getString(APPEND_DELETE_IMAGE));
   }
 
   /** The configured strategy: deletion vectors or copy-on-write (append is {@link #writeMode()}). */

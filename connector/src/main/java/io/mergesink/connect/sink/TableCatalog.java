@@ -9,6 +9,7 @@ import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.table.TableProperties;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,10 @@ final class TableCatalog {
    *     current partitions)
    */
   TableCatalog(Storage storage, MergeSinkConfig config, Supplier<WriterOptions> writerOptions) {
+    List<TableProperties.Refusal> refusals = TableProperties.refusals(config.tableProperties(), config.effectiveMergeStrategy());
+    if (!refusals.isEmpty()) {
+      throw new ConfigException("table properties new tables cannot take (see docs/design.md, \"Table properties\"): " + refusals);
+    }
     this.storage = storage;
     this.config = config;
     this.audit = config.writeMode() == WriteMode.APPEND ? new AuditColumns() : null;
@@ -128,7 +134,7 @@ final class TableCatalog {
 
   private TableSpec spec(ChangeEvent event) {
     if (audit != null) {
-      return new TableSpec(audit.schema(event), List.of(), config.effectiveMergeStrategy(), config.tableProperties());
+      return new TableSpec(appendSchema(event), List.of(), config.effectiveMergeStrategy(), config.tableProperties());
     }
     List<String> key = keyColumns(event);
     List<StructField> fields = new ArrayList<>();
@@ -136,6 +142,20 @@ final class TableCatalog {
       fields.add(key.contains(field.name()) ? new StructField(field.name(), field.type(), false, field.metadata()) : field);
     }
     return new TableSpec(new StructType(fields), key, config.effectiveMergeStrategy(), config.tableProperties());
+  }
+
+  /**
+   * The schema of a new append table: the event's audit row, with every column but the key and the
+   * audit columns nullable, since the row of a delete may hold its key only (docs/design.md, "Append tables").
+   */
+  private StructType appendSchema(ChangeEvent event) {
+    List<String> key = event.keySchema() == null ? List.of() : event.keySchema().fieldNames();
+    List<StructField> fields = new ArrayList<>();
+    for (StructField field : audit.schema(event).fields()) {
+      boolean keepsNullability = key.contains(field.name()) || AuditColumns.isAuditColumn(field.name());
+      fields.add(keepsNullability ? field : new StructField(field.name(), field.type(), true, field.metadata()));
+    }
+    return new StructType(fields);
   }
 
   /** {@code primary.key.fields} when set, else the record key's columns. */

@@ -19,12 +19,16 @@ import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.KeyColumns;
+import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import java.io.IOException;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One table as a task writes it: turns decoded events into rows of the table's schema (adding
@@ -32,13 +36,14 @@ import java.util.OptionalLong;
  * for the task's current partitions.
  */
 final class TableSink {
+  private static final Logger LOG = LoggerFactory.getLogger(TableSink.class);
   private final String name;
   private final DeltaTable table;
   private final SchemaEvolution evolution;
   private final List<String> configuredKey;
   private final AuditColumns audit;
-  private final Map<StructType, RowAligner> valueAligners = new HashMap<>();
-  private final Map<StructType, RowAligner> keyAligners = new HashMap<>();
+  private final AlignerCache valueAligners;
+  private final AlignerCache keyAligners;
   private final Storage storage;
   private final StructType keySchema;
   private WriterOptions writerOptions;
@@ -51,6 +56,8 @@ final class TableSink {
   TableSink(String name, Storage storage, DeltaTable table, Snapshot snapshot, SchemaEvolution evolution,
       List<String> configuredKey, AuditColumns audit, WriterOptions writerOptions) {
     this.name = name;
+    this.valueAligners = new AlignerCache(name);
+    this.keyAligners = new AlignerCache(name);
     this.storage = storage;
     this.table = table;
     this.snapshot = snapshot;
@@ -66,6 +73,26 @@ final class TableSink {
     return name;
   }
 
+  /** The txn app ids of the latest snapshot this sink read or wrote. */
+  Set<String> txnAppIds() {
+    return snapshot.txnVersions().keySet();
+  }
+
+  /**
+   * Records in the table that the keys of {@code topic} may be in the files of any of its
+   * partitions (docs/design.md, "Topics that grow"), in a metadata commit.
+   *
+   * @return whether the table did not say so yet (two tasks racing may both see that)
+   */
+  boolean lookUpTopicInEveryPartition(String topic) throws IOException {
+    snapshot = table.snapshot();
+    if (PartitionOwners.tableScopeTopics(snapshot.metadata()).contains(topic)) {
+      return false;
+    }
+    snapshot = table.changeConfiguration(configuration -> PartitionOwners.withTableScopeTopic(configuration, topic));
+    return true;
+  }
+
   /** The txn version of {@code appId} in the latest snapshot this sink read or wrote. */
   OptionalLong recordedOffset(String appId) {
     return snapshot.txnVersion(appId);
@@ -79,7 +106,9 @@ final class TableSink {
    */
   ChangeEvent prepare(ChangeEvent event) throws IOException {
     if (audit != null) {
-      Row row = fit(audit.schema(event), audit.row(event));
+      StructType schema = audit.schema(event);
+      makeRoomFor(schema, event);
+      Row row = fit(schema, audit.row(event));
       return event.with(Op.UPSERT, Row.of(), StructType.of(), row, snapshot.schema(), null);
     }
     return switch (event.op()) {
@@ -90,12 +119,17 @@ final class TableSink {
     };
   }
 
+  /** The table schema rows are prepared and re-fitted for: that of the latest snapshot this sink read or wrote. */
+  StructType schema() {
+    return snapshot.schema();
+  }
+
   /**
    * Re-fits a buffered row made for an older schema of this table (columns were added since):
    * the new columns read as null.
    */
   Row refit(StructType rowSchema, Row row) {
-    return rowSchema.equals(snapshot.schema()) ? row : aligner(valueAligners, rowSchema, snapshot.schema()).align(row);
+    return rowSchema.equals(snapshot.schema()) ? row : valueAligners.get(rowSchema, snapshot.schema()).align(row);
   }
 
   /**
@@ -132,8 +166,9 @@ final class TableSink {
     if (writer == null) {
       return new CompactionResult.NothingToCompact(snapshot.version());
     }
-    CompactionOptions scoped = options.withScope(writerOptions.indexScope()).withParquet(writerOptions.parquet());
-    CompactionResult result = new Compactor(storage, scoped).compact(writer.snapshot());
+    Snapshot current = writer.snapshot();
+    CompactionOptions scoped = options.withScope(writerOptions.scope().files(current)).withParquet(writerOptions.parquet());
+    CompactionResult result = new Compactor(storage, scoped).compact(current);
     if (result instanceof CompactionResult.Compacted) {
       snapshot = writer.refresh();
     }
@@ -159,7 +194,7 @@ final class TableSink {
   }
 
   private Row fit(StructType schema, Row row) throws IOException {
-    RowAligner aligner = aligner(valueAligners, schema, snapshot.schema());
+    RowAligner aligner = valueAligners.get(schema, snapshot.schema());
     if (aligner.hasExtraColumns()) {
       if (evolution != SchemaEvolution.ADD_COLUMNS) {
         throw new SchemaMismatchException("table " + name + " has no column(s) " + names(aligner) + " of the record"
@@ -169,8 +204,7 @@ final class TableSink {
       if (writer != null) {
         snapshot = writer.refresh();
       }
-      valueAligners.clear();
-      aligner = aligner(valueAligners, schema, snapshot.schema());
+      aligner = valueAligners.get(schema, snapshot.schema());
     }
     Row aligned = aligner.align(row);
     String problem = RowValidator.problem(snapshot.schema(), aligned, true);
@@ -180,17 +214,46 @@ final class TableSink {
     return aligned;
   }
 
+  /**
+   * Makes the NOT NULL columns of this append table that a row of {@code schema} has no value for
+   * nullable (docs/design.md, "Append tables"): the row of a delete may hold only its key. Tables
+   * made before append tables kept their non-key columns nullable have such columns.
+   *
+   * @throws SchemaMismatchException the table has such columns and may not change (schema.evolution=none)
+   */
+  private void makeRoomFor(StructType schema, ChangeEvent event) throws IOException {
+    if (valueAligners.has(schema, snapshot.schema())) {
+      return; // an aligner exists only for rows that fit the current schema
+    }
+    List<String> missing = new ArrayList<>();
+    for (StructField column : snapshot.schema().fields()) {
+      if (!column.nullable() && schema.indexOf(column.name()) < 0) {
+        missing.add(column.name());
+      }
+    }
+    if (missing.isEmpty()) {
+      return;
+    }
+    if (evolution != SchemaEvolution.ADD_COLUMNS) {
+      throw new SchemaMismatchException("append table " + name + ": column(s) " + missing + " are NOT NULL but the row of this '"
+          + event.sourceOp() + "' event has no value for them (a delete holds its key when it has no full before image); make them "
+          + "nullable, or set schema.evolution=add-columns to let MergeSink do it");
+    }
+    snapshot = table.makeNullable(missing);
+    if (writer != null) {
+      snapshot = writer.refresh();
+    }
+    LOG.info("Append table {}: made column(s) {} nullable at version {}, so that rows of deletes without them fit", name, missing,
+        snapshot.version());
+  }
+
   private Row key(StructType schema, Row key) {
-    return aligner(keyAligners, schema, keySchema()).align(key);
+    return keyAligners.get(schema, keySchema()).align(key);
   }
 
   /** The primary key columns; they never change, since schema evolution only adds nullable columns. */
   private StructType keySchema() {
     return keySchema;
-  }
-
-  private RowAligner aligner(Map<StructType, RowAligner> cache, StructType from, StructType to) {
-    return cache.computeIfAbsent(from, schema -> RowAligner.of(name, schema, to));
   }
 
   private static List<String> names(RowAligner aligner) {

@@ -1,7 +1,12 @@
 package io.mergesink.core.table;
 
+import io.mergesink.core.commit.CommitConflictException;
+import io.mergesink.core.commit.CommitHook;
+import io.mergesink.core.commit.CommitOutcome;
+import io.mergesink.core.commit.Committer;
+import io.mergesink.core.commit.FencedException;
+import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.log.Action;
-import io.mergesink.core.log.LogCodec;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.Metadata;
 import io.mergesink.core.log.Protocol;
@@ -18,10 +23,14 @@ import io.mergesink.core.types.SchemaJson;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 /**
  * A Delta table at a path: create it, read its latest snapshot, open writers, evolve its schema,
@@ -30,6 +39,10 @@ import java.util.UUID;
 public final class DeltaTable {
   private static final String DELETION_VECTORS_PROPERTY = "delta.enableDeletionVectors";
   private static final int MAX_METADATA_ATTEMPTS = 100;
+  private static final String CREATE_OPERATION = "CREATE TABLE";
+  private static final String ADD_COLUMNS_OPERATION = "ADD COLUMNS";
+  private static final String CHANGE_COLUMN_OPERATION = "CHANGE COLUMN";
+  private static final String SET_PROPERTIES_OPERATION = "SET TBLPROPERTIES";
 
   private final Storage storage;
   private final String root;
@@ -72,21 +85,23 @@ public final class DeltaTable {
 
   /**
    * Creates the table as version 0, or returns the existing table's latest snapshot when another
-   * writer created it first (the caller decides whether that table fits).
+   * writer created it first (the caller decides whether that table fits). The protocol lists every
+   * feature the schema, the strategy and the spec's table properties need.
    */
   public Snapshot createIfAbsent(TableSpec spec) throws IOException {
     if (!exists()) {
-      boolean deletionVectors = spec.strategy() == MergeStrategy.DELETION_VECTORS;
-      Map<String, String> configuration = new LinkedHashMap<>(spec.properties());
+      Map<String, String> configuration = new LinkedHashMap<>(TableProperties.configuration(spec.properties(), spec.strategy()));
       configuration.putAll(KeyColumns.toProperty(spec.keyColumns()));
-      if (deletionVectors) {
+      Set<String> features = new TreeSet<>(TableProperties.enabledFeatures(spec.properties(), spec.strategy()));
+      if (spec.strategy() == MergeStrategy.DELETION_VECTORS) {
         configuration.put(DELETION_VECTORS_PROPERTY, "true");
+        features.add(Protocol.DELETION_VECTORS);
       }
-      Protocol protocol = ProtocolSupport.protocolFor(spec.schema(), deletionVectors);
+      Protocol protocol = ProtocolSupport.protocolFor(spec.schema(), features);
       Metadata metadata = new Metadata(UUID.randomUUID().toString(), null, null, "parquet", Map.of(), SchemaJson.toJson(spec.schema()),
           List.of(), configuration, System.currentTimeMillis());
       storage.mkdirs(LogPaths.logDir(root));
-      storage.writeIfAbsent(LogPaths.commitFile(root, 0), LogCodec.serialize(List.<Action>of(protocol, metadata)));
+      committer().create(root, new StagedCommit(List.<Action>of(protocol, metadata), Set.of(), List.of(), CREATE_OPERATION, Map.of()));
     }
     return snapshot();
   }
@@ -136,30 +151,104 @@ public final class DeltaTable {
 
   /**
    * Adds nullable columns at the end of the schema (those already present are skipped) in a
-   * metadata-only commit, retried on top of concurrent commits.
+   * metadata commit, planned again on top of concurrent metadata changes. When a new column needs
+   * a table feature the protocol lacks ({@code timestampNtz}), the same commit upgrades the
+   * protocol, keeping every feature the table had.
    *
    * @return the snapshot after the change (unchanged when every column existed)
    */
   public Snapshot addColumns(List<StructField> columns) throws IOException {
-    for (int attempt = 0; attempt < MAX_METADATA_ATTEMPTS; attempt++) {
-      Snapshot snapshot = snapshot();
-      StructType schema = snapshot.schema();
+    return changeSchema(ADD_COLUMNS_OPERATION, schema -> {
+      StructType added = schema;
       for (StructField column : columns) {
-        if (schema.indexOf(column.name()) < 0) {
-          schema = schema.add(new StructField(column.name(), column.type(), true, column.metadata()));
+        if (added.indexOf(column.name()) < 0) {
+          added = added.add(new StructField(column.name(), column.type(), true, column.metadata()));
         }
       }
-      if (schema.equals(snapshot.schema())) {
+      return added;
+    });
+  }
+
+  /**
+   * Makes top-level columns nullable (Delta allows dropping NOT NULL; files written before keep
+   * their values) in a metadata commit, planned again on top of concurrent metadata changes.
+   *
+   * @return the snapshot after the change (unchanged when every column was nullable already)
+   * @throws IllegalArgumentException a column is not in the schema
+   */
+  public Snapshot makeNullable(List<String> columns) throws IOException {
+    return changeSchema(CHANGE_COLUMN_OPERATION, schema -> {
+      List<StructField> fields = new ArrayList<>(schema.fields());
+      for (String column : columns) {
+        int index = schema.indexOf(column);
+        if (index < 0) {
+          throw new IllegalArgumentException("table " + root + " has no column '" + column + "' to make nullable; columns "
+              + schema.fieldNames());
+        }
+        StructField field = fields.get(index);
+        fields.set(index, new StructField(field.name(), field.type(), true, field.metadata()));
+      }
+      return new StructType(fields);
+    });
+  }
+
+  /**
+   * Changes the table's {@code configuration} (table properties) in a metadata commit: {@code change}
+   * maps the latest configuration to the new one, and is applied again to the winner's when a
+   * concurrent commit changed the metadata first. Writers planning against an older snapshot plan
+   * again when they meet the commit.
+   *
+   * @return the snapshot after the change (unchanged when {@code change} changed nothing)
+   */
+  public Snapshot changeConfiguration(UnaryOperator<Map<String, String>> change) throws IOException {
+    return changeMetadata(SET_PROPERTIES_OPERATION, metadata -> {
+      Map<String, String> next = change.apply(metadata.configuration());
+      return next.equals(metadata.configuration()) ? metadata : metadata.withConfiguration(next);
+    });
+  }
+
+  private Snapshot changeSchema(String operation, UnaryOperator<StructType> change) throws IOException {
+    return changeMetadata(operation, metadata -> {
+      StructType next = change.apply(metadata.schema());
+      return next.equals(metadata.schema()) ? metadata : metadata.withSchema(next);
+    });
+  }
+
+  /**
+   * Commits the metadata {@code change} makes of the latest one, with the protocol its schema needs,
+   * unless it returns the metadata it was given (nothing to change); applied again to the winner's metadata when a concurrent commit
+   * changed the metadata first.
+   */
+  private Snapshot changeMetadata(String operation, UnaryOperator<Metadata> change) throws IOException {
+    Snapshot snapshot = snapshot();
+    for (int attempt = 0; attempt < MAX_METADATA_ATTEMPTS; attempt++) {
+      Metadata changed = change.apply(snapshot.metadata());
+      if (changed == snapshot.metadata()) {
         return snapshot;
       }
-      Metadata current = snapshot.metadata();
-      Metadata evolved = new Metadata(current.id(), current.name(), current.description(), current.provider(), current.formatOptions(),
-          SchemaJson.toJson(schema), current.partitionColumns(), current.configuration(), current.createdTime());
-      if (storage.writeIfAbsent(LogPaths.commitFile(root, snapshot.version() + 1), LogCodec.serialize(List.<Action>of(evolved)))) {
+      List<Action> actions = new ArrayList<>();
+      Protocol protocol = ProtocolSupport.forSchema(snapshot.protocol(), changed.schema());
+      if (!protocol.equals(snapshot.protocol())) {
+        actions.add(protocol);
+      }
+      actions.add(changed);
+      CommitOutcome outcome;
+      try {
+        outcome = committer().commit(snapshot, new StagedCommit(actions, Set.of(), List.of(), operation, Map.of()), Set.of());
+      } catch (FencedException e) {
+        throw new IllegalStateException("a schema change owns no txn and cannot be fenced", e);
+      }
+      if (outcome instanceof CommitOutcome.Committed) {
         return loader.update(snapshot);
       }
+      snapshot = ((CommitOutcome.Replan) outcome).latest();
     }
-    throw new io.mergesink.core.commit.CommitConflictException(root, MAX_METADATA_ATTEMPTS, -1);
+    throw new CommitConflictException(root, MAX_METADATA_ATTEMPTS, snapshot.version() + 1);
+  }
+
+  /** Publishes table creation and metadata changes, with commitInfo and conflict checks like every commit. */
+  private Committer committer() {
+    return new Committer(storage, loader, MAX_METADATA_ATTEMPTS, CommitHook.NONE);
   }
 
   /** The live rows of {@code snapshot}, projected to {@code columns} (all when empty). The caller closes it. */
