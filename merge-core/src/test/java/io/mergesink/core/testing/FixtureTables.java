@@ -45,7 +45,37 @@ public final class FixtureTables {
           new StructField("y", PrimitiveType.STRING, true)), true),
       new StructField("m", new MapType(PrimitiveType.STRING, PrimitiveType.LONG, true), true));
 
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
   private FixtureTables() {}
+
+  /** The names of every fixture table, sorted. */
+  public static List<String> names() {
+    Path root = path("dv-table").getParent();
+    try (java.util.stream.Stream<Path> tables = Files.list(root)) {
+      return tables.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("listing fixtures in " + root, e);
+    }
+  }
+
+  /**
+   * Records (the CSV's, or rendered by {@link SparkStrings}) as sorted JSON arrays, a form in which
+   * two multisets of rows compare equal exactly when they are, and in which a null never reads
+   * like the string "null".
+   */
+  public static List<String> sorted(List<List<String>> records) {
+    List<String> lines = new ArrayList<>(records.size());
+    for (List<String> record : records) {
+      try {
+        lines.add(JSON.writeValueAsString(record));
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    lines.sort(null);
+    return lines;
+  }
 
   /** The local directory of fixture table {@code name}, for example {@code dv-table}. */
   public static Path path(String name) {
