@@ -9,6 +9,7 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Writes a classic single-file checkpoint (PROTOCOL.md, "Checkpoints"):
@@ -51,19 +52,22 @@ public final class CheckpointWriter {
     }
 
     storage.mkdirs(LogPaths.logDir(root));
-    storage.writeIfAbsent(LogPaths.checkpointFile(root, snapshot.version()), toParquet(actions));
+    storage.writeIfAbsent(LogPaths.checkpointFile(root, snapshot.version()), toParquet(actions, CheckpointSchema.SCHEMA));
     long adds = snapshot.files().size();
     new LastCheckpoint(snapshot.version(), actions.size(), null, adds).write(storage, root);
   }
 
-  /** The actions as one checkpoint Parquet file (Snappy-compressed, one action per row), in memory. */
-  static byte[] toParquet(List<Action> actions) throws IOException {
+  /**
+   * The actions as one checkpoint Parquet file of {@code schema} ({@link CheckpointSchema#SCHEMA} or
+   * {@link CheckpointSchema#V2_SCHEMA}; Snappy-compressed, one action per row), in memory.
+   */
+  static byte[] toParquet(List<Action> actions, MessageType schema) throws IOException {
     InMemoryOutputFile file = new InMemoryOutputFile();
     try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(file)
-        .withType(CheckpointSchema.SCHEMA)
+        .withType(schema)
         .withCompressionCodec(CompressionCodecName.SNAPPY)
         .build()) {
-      CheckpointRows rows = new CheckpointRows();
+      CheckpointRows rows = new CheckpointRows(schema);
       for (Action action : actions) {
         writer.write(rows.toRow(action));
       }
