@@ -139,10 +139,13 @@ public final class DeltaTable {
    * metadata-only commit, retried on top of concurrent commits.
    *
    * @return the snapshot after the change (unchanged when every column existed)
+   * @throws UnsupportedTableException when MergeSink cannot write the table (a column-mapped table,
+   *     say, needs physical names and ids for new columns)
    */
   public Snapshot addColumns(List<StructField> columns) throws IOException {
     for (int attempt = 0; attempt < MAX_METADATA_ATTEMPTS; attempt++) {
       Snapshot snapshot = snapshot();
+      ProtocolSupport.checkWritable(root, snapshot.protocol(), snapshot.metadata());
       StructType schema = snapshot.schema();
       for (StructField column : columns) {
         if (schema.indexOf(column.name()) < 0) {
