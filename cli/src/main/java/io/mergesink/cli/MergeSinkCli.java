@@ -3,15 +3,19 @@ package io.mergesink.cli;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.ScopeType;
 
 /**
  * {@code mergesink <command> <table> [options]}. Exit codes: 0 success, 1 the command failed
  * (one line on stderr says why), 2 the command line was wrong.
  */
-@Command(name = "mergesink", mixinStandardHelpOptions = true, versionProvider = MergeSinkCli.Version.class,
+// INHERIT gives every subcommand -h/--help (and -V/--version), so `mergesink vacuum --help` prints
+// usage instead of asking for the table; `mergesink help CMD` does the same.
+@Command(name = "mergesink", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, versionProvider = MergeSinkCli.Version.class,
     description = "Inspect and maintain Delta tables written by MergeSink.",
     subcommands = {DescribeCommand.class, HistoryCommand.class, OffsetsCommand.class, ScanCommand.class, CompactCommand.class,
-        VacuumCommand.class, CheckpointCommand.class})
+        VacuumCommand.class, CheckpointCommand.class, HelpCommand.class})
 public final class MergeSinkCli {
   public static final int EXIT_FAILED = 1;
   public static final int EXIT_USAGE = 2;

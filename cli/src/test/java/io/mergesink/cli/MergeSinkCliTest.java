@@ -18,8 +18,6 @@ import io.mergesink.core.types.DecimalType;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,9 +68,9 @@ class MergeSinkCliTest {
 
   @Test
   void describeShowsSchemaKeyFilesRowsAndDeletionVectors() throws Exception {
-    Result text = run("describe", root);
-    assertThat(text.code).isZero();
-    assertThat(text.out).contains("primary key  id", "amount               decimal(10,2)", "files        12", "116 live", "4 deleted",
+    CliRun text = run("describe", root);
+    assertThat(text.code()).isZero();
+    assertThat(text.out()).contains("primary key  id", "amount               decimal(10,2)", "files        12", "116 live", "4 deleted",
         "1 files above 0.25", "small files  12 below 128.0 MiB");
 
     JsonNode json = json("describe", root, "--json");
@@ -98,9 +96,9 @@ class MergeSinkCliTest {
     assertThat(history.get(1).get("filesAdded").asInt()).isEqualTo(1);
     assertThat(history.get(1).at("/offsets/orders-sink:orders:0").asLong()).isEqualTo(120);
 
-    Result text = run("history", root);
-    assertThat(text.out.lines()).hasSize(COMMITS + 3);
-    assertThat(text.out.lines().skip(1).findFirst().orElseThrow()).startsWith(Long.toString(COMMITS + 1)).contains("orders-sink:orders:1=7");
+    CliRun text = run("history", root);
+    assertThat(text.out().lines()).hasSize(COMMITS + 3);
+    assertThat(text.out().lines().skip(1).findFirst().orElseThrow()).startsWith(Long.toString(COMMITS + 1)).contains("orders-sink:orders:1=7");
   }
 
   @Test
@@ -109,14 +107,14 @@ class MergeSinkCliTest {
     assertThat(offsets.get("txns")).hasSize(2);
     assertThat(offsets.at("/txns/0/appId").asText()).isEqualTo("orders-sink:orders:0");
     assertThat(offsets.at("/txns/0/version").asLong()).isEqualTo(120);
-    assertThat(run("offsets", root).out).contains("orders-sink:orders:1", " 7 ");
+    assertThat(run("offsets", root).out()).contains("orders-sink:orders:1", " 7 ");
   }
 
   @Test
   void scanPrintsLiveRowsAsJsonLinesOrCsvWithProjectionAndLimit() throws Exception {
-    Result jsonLines = run("scan", root);
+    CliRun jsonLines = run("scan", root);
     List<JsonNode> rows = new ArrayList<>();
-    for (String line : jsonLines.out.lines().toList()) {
+    for (String line : jsonLines.out().lines().toList()) {
       rows.add(JSON.readTree(line));
     }
     assertThat(rows).hasSize(116);
@@ -127,9 +125,9 @@ class MergeSinkCliTest {
     assertThat(first.get("at").asText()).isEqualTo("2026-01-01T00:00:00.000105Z");
     assertThat(first.get("tags").toString()).isEqualTo("[\"a\",\"b\"]");
 
-    Result csv = run("scan", root, "--format", "csv", "--columns", "id,name", "--limit", "5");
-    assertThat(csv.code).as(csv.err).isZero();
-    List<String> lines = csv.out.lines().toList();
+    CliRun csv = run("scan", root, "--format", "csv", "--columns", "id,name", "--limit", "5");
+    assertThat(csv.code()).as(csv.err()).isZero();
+    List<String> lines = csv.out().lines().toList();
     assertThat(lines).hasSize(6);
     assertThat(lines.get(0)).isEqualTo("id,name");
     assertThat(lines.get(1)).matches("\\d+,\"name, \"\"\\d+\"\"\"");
@@ -149,7 +147,7 @@ class MergeSinkCliTest {
     assertThat(result.get("rowsPurged").asLong()).isEqualTo(4);
     assertThat(new HashSet<>(KernelTables.readRows(root))).isEqualTo(before);
     assertThat(json("describe", root, "--json").at("/files/count").asInt()).isEqualTo(1);
-    assertThat(run("compact", root).out).startsWith("nothing to compact");
+    assertThat(run("compact", root).out()).startsWith("nothing to compact");
     assertThat(json("history", root, "--json", "-n", "1").get(0).get("operation").asText()).isEqualTo("OPTIMIZE");
   }
 
@@ -164,10 +162,10 @@ class MergeSinkCliTest {
     assertThat(dryRun.get("files")).extracting(f -> f.get("path").asText()).containsExactly("part-orphan.zstd.parquet");
     assertThat(Files.exists(orphan)).isTrue();
 
-    Result refused = run("vacuum", root, "--retain-hours", "0");
-    assertThat(refused.code).isEqualTo(MergeSinkCli.EXIT_FAILED);
-    assertThat(refused.err.lines()).hasSize(1);
-    assertThat(refused.err).contains("--force");
+    CliRun refused = run("vacuum", root, "--retain-hours", "0");
+    assertThat(refused.code()).isEqualTo(MergeSinkCli.EXIT_FAILED);
+    assertThat(refused.err().lines()).hasSize(1);
+    assertThat(refused.err()).contains("--force");
 
     JsonNode shortDry = json("vacuum", root, "--json", "--dry-run", "--retain-hours", "0", "--force");
     List<String> wouldDelete = new ArrayList<>();
@@ -192,41 +190,36 @@ class MergeSinkCliTest {
     assertThat(dir.resolve("orders/_delta_log/00000000000000000013.checkpoint.parquet")).exists();
     assertThat(KernelTables.readRows(root)).hasSize(116);
     assertThat(KernelTables.txnVersion(root, "orders-sink:orders:0")).contains(120L);
-    assertThat(run("checkpoint", root).out).contains("checkpoint written at version 13");
+    assertThat(run("checkpoint", root).out()).contains("checkpoint written at version 13");
   }
 
   @Test
   void errorsAreOneLineWithANonZeroExit() {
-    Result missing = run("describe", dir.resolve("nope").toString());
-    assertThat(missing.code).isEqualTo(MergeSinkCli.EXIT_FAILED);
-    assertThat(missing.err.lines()).hasSize(1);
-    assertThat(missing.err).startsWith("mergesink describe: error: ").contains("nope");
-    assertThat(missing.out).isEmpty();
+    CliRun missing = run("describe", dir.resolve("nope").toString());
+    assertThat(missing.code()).isEqualTo(MergeSinkCli.EXIT_FAILED);
+    assertThat(missing.err().lines()).hasSize(1);
+    assertThat(missing.err()).startsWith("mergesink describe: error: ").contains("nope");
+    assertThat(missing.out()).isEmpty();
 
-    Result badColumn = run("scan", root, "--columns", "id,missing");
-    assertThat(badColumn.code).isEqualTo(MergeSinkCli.EXIT_FAILED);
-    assertThat(badColumn.err.lines()).hasSize(1);
-    assertThat(badColumn.err).contains("no column 'missing'");
+    CliRun badColumn = run("scan", root, "--columns", "id,missing");
+    assertThat(badColumn.code()).isEqualTo(MergeSinkCli.EXIT_FAILED);
+    assertThat(badColumn.err().lines()).hasSize(1);
+    assertThat(badColumn.err()).contains("no column 'missing'");
 
-    Result usage = run("describe");
-    assertThat(usage.code).isEqualTo(MergeSinkCli.EXIT_USAGE);
-    assertThat(usage.err.lines()).hasSize(1);
-    Result unknown = run("frobnicate", root);
-    assertThat(unknown.code).isEqualTo(MergeSinkCli.EXIT_USAGE);
+    CliRun usage = run("describe");
+    assertThat(usage.code()).isEqualTo(MergeSinkCli.EXIT_USAGE);
+    assertThat(usage.err().lines()).hasSize(1);
+    CliRun unknown = run("frobnicate", root);
+    assertThat(unknown.code()).isEqualTo(MergeSinkCli.EXIT_USAGE);
   }
 
   private JsonNode json(String... args) throws Exception {
-    Result result = run(args);
-    assertThat(result.code).as(result.err).isZero();
-    return JSON.readTree(result.out);
+    CliRun result = run(args);
+    assertThat(result.code()).as(result.err()).isZero();
+    return JSON.readTree(result.out());
   }
 
-  private static Result run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = MergeSinkCli.run(args, new PrintWriter(out), new PrintWriter(err));
-    return new Result(code, out.toString(), err.toString());
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
   }
-
-  private record Result(int code, String out, String err) {}
 }

@@ -38,6 +38,14 @@ final class ByteArrayDataOutput implements DataOutput {
     return bytes;
   }
 
+  /** Drops the bytes from {@code newSize} on, so that the next write goes there. */
+  void truncate(int newSize) {
+    if (newSize < 0 || newSize > size) {
+      throw new IndexOutOfBoundsException("cannot truncate " + size + " bytes written to " + newSize);
+    }
+    size = newSize;
+  }
+
   /** Overwrites the four bytes at {@code position} (already written) with {@code value}, big-endian. */
   void setInt(int position, int value) {
     if (position < 0 || position > size - Integer.BYTES) {

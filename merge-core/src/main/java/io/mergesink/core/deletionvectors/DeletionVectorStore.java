@@ -11,7 +11,9 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.zip.CRC32;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
@@ -51,6 +53,11 @@ public final class DeletionVectorStore {
   /** File name of a {@code u} DV: {@code deletion_vector_<uuid>.bin}. */
   public static final String FILE_NAME_PREFIX = "deletion_vector_";
   public static final String FILE_NAME_SUFFIX = ".bin";
+  /**
+   * Table property: the largest serialized deletion vector, in bytes, that writers keep inline in
+   * the log instead of a DV file; absent or 0 puts every DV in a file.
+   */
+  public static final String MAX_INLINE_BYTES_PROPERTY = "mergesink.deletionVectors.maxInlineBytes";
 
   private final Storage storage;
 
@@ -59,21 +66,24 @@ public final class DeletionVectorStore {
   }
 
   /**
-   * Writes all {@code bitmaps}, in order, into one new file
-   * {@code <tableRoot>/deletion_vector_<random uuid>.bin} and returns one {@code u} descriptor per
-   * bitmap (no random prefix; {@code offset} points at that DV's size field). An empty list writes
-   * nothing and returns an empty list. The bitmaps are not modified.
+   * Writes {@code bitmaps}: each whose serialized form takes at most {@code maxInlineBytes} as an
+   * inline descriptor (storage type {@code i}, see {@link #inline}), all others, in order, into one
+   * new file {@code <tableRoot>/deletion_vector_<random uuid>.bin} with one {@code u} descriptor
+   * each (no random prefix; {@code offset} points at that DV's size field). No file is written when
+   * every bitmap is inline or the list is empty. The bitmaps are not modified.
    *
    * <p>The file is built in memory and written in one go. When the write fails, a partial file may
    * remain; no commit references it, and vacuum removes it like any other unreferenced file.
    *
+   * @param maxInlineBytes the largest serialized bitmap kept inline; 0 writes every bitmap to the file
+   * @return the descriptors in bitmap order and the DV file written, if any
    * @throws IllegalArgumentException when a bitmap holds a negative row index or the file would
    *     exceed the largest array (just under 2 GiB, within the int32 offsets of the descriptor)
    * @throws IOException when the storage fails
    */
-  public List<DeletionVectorDescriptor> write(String tableRoot, List<Roaring64NavigableMap> bitmaps) throws IOException {
+  public Written write(String tableRoot, List<Roaring64NavigableMap> bitmaps, int maxInlineBytes) throws IOException {
     if (bitmaps.isEmpty()) {
-      return List.of();
+      return new Written(List.of(), Optional.empty());
     }
     UUID uuid = UUID.randomUUID();
     ByteArrayDataOutput file = new ByteArrayDataOutput(estimatedFileBytes(bitmaps));
@@ -84,17 +94,55 @@ public final class DeletionVectorStore {
       file.writeInt(0); // the size field, set once the bitmap is written
       RoaringBitmapArrayCodec.serialize(bitmap, file);
       int length = file.size() - offset - SIZE_FIELD_BYTES;
+      if (length <= maxInlineBytes) {
+        descriptors.add(inline(Arrays.copyOfRange(file.array(), offset + SIZE_FIELD_BYTES, file.size()), bitmap.getLongCardinality()));
+        file.truncate(offset);
+        continue;
+      }
       file.setInt(offset, length);
       file.writeInt(crc32(file.array(), offset + SIZE_FIELD_BYTES, length));
       descriptors.add(new DeletionVectorDescriptor(DeletionVectorDescriptor.UUID_RELATIVE, Z85.encodeUuid(uuid),
           offset, length, bitmap.getLongCardinality()));
     }
-
-    try (OutputStream out = storage.create(join(tableRoot, fileName(uuid)))) {
+    if (file.size() == FILE_FORMAT_VERSION_BYTES) {
+      return new Written(List.copyOf(descriptors), Optional.empty());
+    }
+    String path = join(tableRoot, fileName(uuid));
+    try (OutputStream out = storage.create(path)) {
       out.write(file.array(), 0, file.size());
     }
-    return List.copyOf(descriptors);
+    return new Written(List.copyOf(descriptors), Optional.of(path));
   }
+
+  /**
+   * The {@value #MAX_INLINE_BYTES_PROPERTY} of a table's configuration, 0 when absent.
+   *
+   * @throws IllegalArgumentException when the value is not a non-negative integer
+   */
+  public static int maxInlineBytes(Map<String, String> tableConfiguration) {
+    String value = tableConfiguration.get(MAX_INLINE_BYTES_PROPERTY);
+    if (value == null) {
+      return 0;
+    }
+    try {
+      int bytes = Integer.parseInt(value.trim());
+      if (bytes >= 0) {
+        return bytes;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("table property " + MAX_INLINE_BYTES_PROPERTY + " must be a number of bytes >= 0, found '"
+        + value + "'");
+  }
+
+  /**
+   * What {@link #write} wrote.
+   *
+   * @param descriptors one per bitmap, in order
+   * @param file the storage path of the new DV file; empty when every DV is inline
+   */
+  public record Written(List<DeletionVectorDescriptor> descriptors, Optional<String> file) {}
 
   /**
    * Reads the bitmap a descriptor points to, from the log ({@code i}) or from its file
@@ -176,19 +224,21 @@ public final class DeletionVectorStore {
   /**
    * An inline descriptor (storage type {@code i}) for {@code bitmap}: the serialized bitmap,
    * zero-padded to a multiple of 4 bytes and Z85-encoded; {@code sizeInBytes} is the length
-   * before padding, which is how Delta Kernel and Spark decode it (they drop the padding).
-   * No offset.
+   * before padding, which is how Delta Kernel and Spark decode it (they drop the padding; both
+   * parse the bytes with the same RoaringBitmapArray reader as a DV file's bitmap). No offset.
    *
-   * <p>Caution: Delta Kernel Java 4.0.0 fails to scan tables with inline DVs (its
-   * {@code DeletionVectorDescriptor.isInline()} compares strings with {@code ==}, so an "i" parsed
-   * from the log is taken for a file path). Table writers should use {@link #write} until readers
-   * are fixed; {@code DeletionVectorKernelScanTest} pins the behaviour.
+   * <p>Delta Kernel before 4.2.0 cannot scan inline DVs (it compared the storage type with
+   * {@code ==}); Trino refuses them ("Unsupported storage type for deletion vector: i"). Writers
+   * therefore inline only where a table asks for it (docs/design.md, "Table format").
    */
   public static DeletionVectorDescriptor inline(Roaring64NavigableMap bitmap) {
-    byte[] bytes = RoaringBitmapArrayCodec.serialize(bitmap);
-    int paddedLength = (bytes.length + Z85.BYTES_PER_BLOCK - 1) / Z85.BYTES_PER_BLOCK * Z85.BYTES_PER_BLOCK;
-    return new DeletionVectorDescriptor(DeletionVectorDescriptor.INLINE, Z85.encode(Arrays.copyOf(bytes, paddedLength)),
-        null, bytes.length, bitmap.getLongCardinality());
+    return inline(RoaringBitmapArrayCodec.serialize(bitmap), bitmap.getLongCardinality());
+  }
+
+  private static DeletionVectorDescriptor inline(byte[] bitmapBytes, long cardinality) {
+    int paddedLength = (bitmapBytes.length + Z85.BYTES_PER_BLOCK - 1) / Z85.BYTES_PER_BLOCK * Z85.BYTES_PER_BLOCK;
+    return new DeletionVectorDescriptor(DeletionVectorDescriptor.INLINE, Z85.encode(Arrays.copyOf(bitmapBytes, paddedLength)),
+        null, bitmapBytes.length, cardinality);
   }
 
   private static Roaring64NavigableMap readInline(DeletionVectorDescriptor dv) throws CorruptDeletionVectorException {

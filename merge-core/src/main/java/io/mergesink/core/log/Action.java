@@ -1,8 +1,8 @@
 package io.mergesink.core.log;
 
 /**
- * One line of a Delta commit file (PROTOCOL.md, "Actions"). Actions MergeSink does not model
- * ({@code cdc}, {@code checkpointMetadata}, {@code sidecar}, ...) are skipped when reading.
+ * One line of a Delta commit file or one row of a checkpoint (PROTOCOL.md, "Actions"). Actions
+ * MergeSink does not model ({@code cdc}, ...) are skipped when reading.
  */
 public sealed interface Action
-    permits Protocol, Metadata, AddFile, RemoveFile, SetTransaction, DomainMetadata, CommitInfo {}
+    permits Protocol, Metadata, AddFile, RemoveFile, SetTransaction, DomainMetadata, CommitInfo, Sidecar, CheckpointMetadata {}

@@ -38,6 +38,9 @@ final class ActionJsonReader {
       case ActionNames.DOMAIN_METADATA -> new DomainMetadata(
           text(node, "domain", key), text(node, "configuration", key), node.path("removed").asBoolean(false));
       case ActionNames.COMMIT_INFO -> new CommitInfo(mapper.convertValue(object(node, key), FREE_FORM));
+      case ActionNames.SIDECAR -> new Sidecar(text(node, "path", key), longValue(node, "sizeInBytes", key),
+          longValue(node, "modificationTime", key), optStringMap(node.get("tags")));
+      case ActionNames.CHECKPOINT_METADATA -> new CheckpointMetadata(longValue(node, "version", key), optStringMap(node.get("tags")));
       default -> null;
     };
   }

@@ -34,6 +34,18 @@ final class ActionJsonWriter {
     } else if (action instanceof CommitInfo c) {
       gen.writeFieldName(ActionNames.COMMIT_INFO);
       mapper.writeValue(gen, c.values());
+    } else if (action instanceof Sidecar s) {
+      gen.writeObjectFieldStart(ActionNames.SIDECAR);
+      gen.writeStringField("path", s.path());
+      gen.writeNumberField("sizeInBytes", s.sizeInBytes());
+      gen.writeNumberField("modificationTime", s.modificationTime());
+      writeMap("tags", s.tags());
+      gen.writeEndObject();
+    } else if (action instanceof CheckpointMetadata c) {
+      gen.writeObjectFieldStart(ActionNames.CHECKPOINT_METADATA);
+      gen.writeNumberField("version", c.version());
+      writeMap("tags", c.tags());
+      gen.writeEndObject();
     } else {
       throw new IllegalArgumentException("unknown action type " + action.getClass().getName());
     }

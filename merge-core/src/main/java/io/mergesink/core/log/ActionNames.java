@@ -9,6 +9,8 @@ final class ActionNames {
   static final String TXN = "txn";
   static final String DOMAIN_METADATA = "domainMetadata";
   static final String COMMIT_INFO = "commitInfo";
+  static final String SIDECAR = "sidecar";
+  static final String CHECKPOINT_METADATA = "checkpointMetadata";
 
   private ActionNames() {}
 }

@@ -21,24 +21,69 @@ import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.io.InputFile;
 
 /**
- * Reads classic Parquet checkpoints (PROTOCOL.md, "Checkpoints"), single-file or multi-part, as
- * written by Spark/Delta and by {@link CheckpointWriter}. Columns this class does not know
- * ({@code cdc}, {@code add.stats_parsed}, {@code checkpointMetadata}, ...) are ignored.
+ * Reads checkpoints (PROTOCOL.md, "Checkpoints"): classic Parquet ones, single-file or multi-part,
+ * as written by Spark/Delta and by {@link CheckpointWriter}, and V2 ones ("V2 Spec": UUID-named
+ * JSON or Parquet, or classic-named), whose {@code add} and {@code remove} actions may live in
+ * sidecar files under {@code _delta_log/_sidecars/}. Columns this class does not know ({@code cdc},
+ * {@code add.stats_parsed}, ...) are ignored.
  */
 public final class CheckpointReader {
+  private static final String JSON_SUFFIX = ".json";
+
   private CheckpointReader() {}
 
   /**
-   * The actions of all parts, in part order and row order within a part.
+   * The table state of a checkpoint: the actions of its files in order and row order, then those
+   * of the sidecars it names, in the order it names them. The V2 structure itself ({@code sidecar},
+   * {@code checkpointMetadata}) is not part of the result.
    *
-   * @throws IOException when a part cannot be read
-   * @throws LogFormatException when a row misses a required field; the message names file and row
+   * @param root the table root, where sidecars are found
+   * @param checkpointFiles the checkpoint's files, in part order
+   * @throws IOException when a file or sidecar cannot be read (a missing sidecar too)
+   * @throws LogFormatException when a row misses a required field, a V2 checkpoint names another
+   *     version than its file name, or a sidecar holds other actions than add and remove; the
+   *     message names file and row
    */
-  public static List<Action> read(Storage storage, List<String> checkpointPartPaths) throws IOException {
+  public static List<Action> read(Storage storage, String root, List<String> checkpointFiles) throws IOException {
     List<Action> actions = new ArrayList<>();
-    for (String path : checkpointPartPaths) {
-      readPart(storage.parquetInput(path), path, actions);
+    List<Sidecar> sidecars = new ArrayList<>();
+    for (String path : checkpointFiles) {
+      List<Action> fileActions = path.endsWith(JSON_SUFFIX) ? LogCodec.parse(storage.readAll(path), path) : readParquet(storage, path);
+      for (Action action : fileActions) {
+        if (action instanceof Sidecar sidecar) {
+          sidecars.add(sidecar);
+        } else if (action instanceof CheckpointMetadata metadata) {
+          checkVersion(path, metadata);
+        } else {
+          actions.add(action);
+        }
+      }
     }
+    for (Sidecar sidecar : sidecars) {
+      String path = LogPaths.sidecarFile(root, sidecar.path());
+      for (Action action : readParquet(storage, path)) {
+        if (!(action instanceof AddFile) && !(action instanceof RemoveFile)) {
+          throw new LogFormatException("sidecar " + path + " holds a " + action.getClass().getSimpleName()
+              + " action; sidecars hold only add and remove actions");
+        }
+        actions.add(action);
+      }
+    }
+    return actions;
+  }
+
+  private static void checkVersion(String path, CheckpointMetadata metadata) {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    java.util.Optional<LogPaths.CheckpointName> parsed = LogPaths.checkpointName(name);
+    if (parsed.isPresent() && parsed.get().version() != metadata.version()) {
+      throw new LogFormatException("checkpoint " + path + " says it is of version " + metadata.version()
+          + " (checkpointMetadata) but its name says " + parsed.get().version());
+    }
+  }
+
+  private static List<Action> readParquet(Storage storage, String path) throws IOException {
+    List<Action> actions = new ArrayList<>();
+    readPart(storage.parquetInput(path), path, actions);
     return actions;
   }
 
@@ -116,6 +161,16 @@ public final class CheckpointReader {
           Math.toIntExact(required(optLong(g, "minWriterVersion"), "protocol.minWriterVersion", where)),
           stringSet(g, "readerFeatures"),
           stringSet(g, "writerFeatures"));
+    }
+    if ((g = group(row, ActionNames.SIDECAR)) != null) {
+      return new Sidecar(
+          required(string(g, "path"), "sidecar.path", where),
+          required(optLong(g, "sizeInBytes"), "sidecar.sizeInBytes", where),
+          required(optLong(g, "modificationTime"), "sidecar.modificationTime", where),
+          stringMap(g, "tags"));
+    }
+    if ((g = group(row, ActionNames.CHECKPOINT_METADATA)) != null) {
+      return new CheckpointMetadata(required(optLong(g, "version"), "checkpointMetadata.version", where), stringMap(g, "tags"));
     }
     if ((g = group(row, ActionNames.DOMAIN_METADATA)) != null) {
       Boolean removed = optBoolean(g, "removed");

@@ -11,13 +11,19 @@ import java.util.Collection;
 import java.util.Map;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.schema.MessageType;
 
 /** Turns an action into a checkpoint row: the action's column set, every other column null. */
 final class CheckpointRows {
   /** A checkpoint changes no data: Spark writes {@code dataChange=false} for its adds and removes. */
   private static final boolean CHECKPOINT_DATA_CHANGE = false;
 
-  private final SimpleGroupFactory factory = new SimpleGroupFactory(CheckpointSchema.SCHEMA);
+  private final SimpleGroupFactory factory;
+
+  /** @param schema {@link CheckpointSchema#SCHEMA} or {@link CheckpointSchema#V2_SCHEMA} */
+  CheckpointRows(MessageType schema) {
+    this.factory = new SimpleGroupFactory(schema);
+  }
 
   Group toRow(Action action) {
     Group row = factory.newGroup();
@@ -43,6 +49,16 @@ final class CheckpointRows {
       g.append("domain", d.domain());
       g.append("configuration", d.configuration());
       g.append("removed", d.removed());
+    } else if (action instanceof CheckpointMetadata c) {
+      Group g = row.addGroup(ActionNames.CHECKPOINT_METADATA);
+      g.append("version", c.version());
+      map(g, "tags", c.tags());
+    } else if (action instanceof Sidecar s) {
+      Group g = row.addGroup(ActionNames.SIDECAR);
+      g.append("path", s.path());
+      g.append("sizeInBytes", s.sizeInBytes());
+      g.append("modificationTime", s.modificationTime());
+      map(g, "tags", s.tags());
     } else {
       throw new IllegalArgumentException("a checkpoint holds no " + action.getClass().getSimpleName() + " actions");
     }

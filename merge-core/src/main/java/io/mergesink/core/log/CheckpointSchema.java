@@ -4,7 +4,7 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 
 /**
- * The Parquet schema of a classic checkpoint (PROTOCOL.md, "Checkpoint Schema") exactly as Spark
+ * The Parquet schemas of checkpoints (PROTOCOL.md, "Checkpoint Schema"), the classic one exactly as Spark
  * 4.0 / Delta 4.0 writes it: one optional top-level group per action type, maps as
  * {@code MAP}/{@code key_value}, lists as 3-level {@code LIST}/{@code list}/{@code element}.
  * {@code add.stats} is the JSON string; no {@code stats_parsed}.
@@ -22,8 +22,7 @@ final class CheckpointSchema {
       + "  optional int64 maxRowIndex;\n"
       + "}\n";
 
-  static final MessageType SCHEMA = MessageTypeParser.parseMessageType(
-      "message spark_schema {\n"
+  private static final String ACTIONS = ""
       + "optional group txn {\n"
       + "  optional binary appId (STRING);\n"
       + "  optional int64 version;\n"
@@ -76,6 +75,25 @@ final class CheckpointSchema {
       + "  optional binary domain (STRING);\n"
       + "  optional binary configuration (STRING);\n"
       + "  optional boolean removed;\n"
+      + "}\n";
+
+  /** The schema of a classic (V1 spec) checkpoint. */
+  static final MessageType SCHEMA = MessageTypeParser.parseMessageType("message spark_schema {\n" + ACTIONS + "}");
+
+  /**
+   * The schema of a V2 spec checkpoint (PROTOCOL.md, "V2 Spec"): the V1 columns plus
+   * {@code checkpointMetadata} and {@code sidecar}.
+   */
+  static final MessageType V2_SCHEMA = MessageTypeParser.parseMessageType("message spark_schema {\n" + ACTIONS
+      + "optional group checkpointMetadata {\n"
+      + "  optional int64 version;\n"
+      + "  optional group tags" + STRING_MAP
+      + "}\n"
+      + "optional group sidecar {\n"
+      + "  optional binary path (STRING);\n"
+      + "  optional int64 sizeInBytes;\n"
+      + "  optional int64 modificationTime;\n"
+      + "  optional group tags" + STRING_MAP
       + "}\n"
       + "}");
 

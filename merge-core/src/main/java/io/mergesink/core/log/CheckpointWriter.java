@@ -12,6 +12,7 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Writes a classic single-file checkpoint (PROTOCOL.md, "Checkpoints"):
@@ -56,27 +57,30 @@ public final class CheckpointWriter {
 
     storage.mkdirs(LogPaths.logDir(root));
     try (PendingFile checkpoint = storage.createPending(LogPaths.checkpointFile(root, snapshot.version()))) {
-      writeParquet(actions, checkpoint.stream());
+      writeParquet(actions, CheckpointSchema.SCHEMA, checkpoint.stream());
       checkpoint.publish();
     }
     long adds = snapshot.files().size();
     new LastCheckpoint(snapshot.version(), actions.size(), null, adds).write(storage, root);
   }
 
-  /** The actions as one checkpoint Parquet file, in memory (for tests that assemble checkpoints by hand). */
-  static byte[] toParquet(List<Action> actions) throws IOException {
+  /**
+   * The actions as one checkpoint Parquet file of {@code schema} ({@link CheckpointSchema#SCHEMA} or
+   * {@link CheckpointSchema#V2_SCHEMA}), in memory (for tests that assemble checkpoints by hand).
+   */
+  static byte[] toParquet(List<Action> actions, MessageType schema) throws IOException {
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    writeParquet(actions, bytes);
+    writeParquet(actions, schema, bytes);
     return bytes.toByteArray();
   }
 
-  /** Writes the actions as one checkpoint Parquet file (Snappy-compressed, one action per row) to {@code out}, and closes it. */
-  static void writeParquet(List<Action> actions, OutputStream out) throws IOException {
+  /** Writes the actions as one checkpoint Parquet file of {@code schema} (Snappy-compressed, one action per row) to {@code out}, and closes it. */
+  static void writeParquet(List<Action> actions, MessageType schema, OutputStream out) throws IOException {
     try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new StreamOutputFile("checkpoint", () -> out))
-        .withType(CheckpointSchema.SCHEMA)
+        .withType(schema)
         .withCompressionCodec(CompressionCodecName.SNAPPY)
         .build()) {
-      CheckpointRows rows = new CheckpointRows();
+      CheckpointRows rows = new CheckpointRows(schema);
       for (Action action : actions) {
         writer.write(rows.toRow(action));
       }

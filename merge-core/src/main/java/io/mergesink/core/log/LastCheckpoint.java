@@ -17,9 +17,16 @@ import java.util.Optional;
  * @param size the number of actions in the checkpoint
  * @param parts the number of files of a multi-part checkpoint, null for a single file
  * @param numOfAddFiles the number of {@code add} actions, or null
+ * @param v2CheckpointFile the file name (in {@code _delta_log}) of the V2 checkpoint the hint points
+ *     to ({@code v2Checkpoint.path}), or null for a classic checkpoint; read, not written
  */
-public record LastCheckpoint(long version, long size, Integer parts, Long numOfAddFiles) {
+public record LastCheckpoint(long version, long size, Integer parts, Long numOfAddFiles, String v2CheckpointFile) {
   private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** A hint to a classic checkpoint. */
+  public LastCheckpoint(long version, long size, Integer parts, Long numOfAddFiles) {
+    this(version, size, parts, numOfAddFiles, null);
+  }
 
   /** The JSON MergeSink writes: {@code {"version":V,"size":N,"numOfAddFiles":A}}. */
   public byte[] toJson() {
@@ -52,11 +59,13 @@ public record LastCheckpoint(long version, long size, Integer parts, Long numOfA
     }
     JsonNode parts = node.get("parts");
     JsonNode adds = node.get("numOfAddFiles");
+    JsonNode v2Path = node.path("v2Checkpoint").get("path");
     return Optional.of(new LastCheckpoint(
         node.get("version").asLong(),
         node.path("size").asLong(0),
         parts == null || parts.isNull() ? null : parts.asInt(),
-        adds == null || adds.isNull() ? null : adds.asLong()));
+        adds == null || adds.isNull() ? null : adds.asLong(),
+        v2Path == null || !v2Path.isTextual() ? null : v2Path.asText()));
   }
 
   /**

@@ -54,8 +54,8 @@ public final class LogCodec {
   }
 
   /**
-   * The actions of a commit file in file order. Blank lines and actions MergeSink does not model
-   * ({@code cdc}, {@code checkpointMetadata}, {@code sidecar}, ...) are skipped.
+   * The actions of a commit file (or JSON V2 checkpoint) in file order. Blank lines and actions
+   * MergeSink does not model ({@code cdc}, ...) are skipped.
    *
    * @param fileName the file's name or path, used in error messages
    * @throws LogFormatException when a line is not a JSON object or an action lacks a required field;

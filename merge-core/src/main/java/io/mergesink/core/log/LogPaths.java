@@ -25,6 +25,11 @@ public final class LogPaths {
   private static final Pattern COMMIT = Pattern.compile("(\\d{20})\\.json");
   private static final Pattern CHECKPOINT =
       Pattern.compile("(\\d{20})\\.checkpoint(?:\\.(\\d{10})\\.(\\d{10}))?\\.parquet");
+  /** A UUID-named V2 checkpoint: {@code <version>.checkpoint.<uuid>.json} or {@code .parquet}. */
+  private static final Pattern UUID_CHECKPOINT =
+      Pattern.compile("(\\d{20})\\.checkpoint\\.[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\.(?:json|parquet)");
+  /** The directory of V2 checkpoints' sidecar files, within {@code _delta_log}. */
+  public static final String SIDECAR_DIR = "_sidecars";
   private static final int RADIX_HEX = 16;
   private static final String HEX_DIGITS = "0123456789ABCDEF";
   /** Characters left as they are when encoding a path: RFC 3986 unreserved plus '/'. */
@@ -65,6 +70,19 @@ public final class LogPaths {
         + String.format("%0" + PART_DIGITS + "d", parts) + ".parquet";
   }
 
+  /**
+   * The storage path of a sidecar file a V2 checkpoint names: a relative (URI-encoded) path lies
+   * in {@code _delta_log/_sidecars/}, an absolute one is taken as it is.
+   */
+  public static String sidecarFile(String root, String sidecarPath) {
+    return resolve(logDir(root) + "/" + SIDECAR_DIR, sidecarPath);
+  }
+
+  /** The storage path of a checkpoint file named in the log directory ({@code _last_checkpoint}'s V2 path). */
+  public static String logFile(String root, String fileName) {
+    return logDir(root) + "/" + fileName;
+  }
+
   public static String lastCheckpointFile(String root) {
     return logDir(root) + "/" + LAST_CHECKPOINT;
   }
@@ -84,16 +102,23 @@ public final class LogPaths {
   }
 
   /**
-   * The version of a classic checkpoint file name, single-file ({@code V.checkpoint.parquet}) or
-   * multi-part ({@code V.checkpoint.0000000001.0000000002.parquet}); empty for other names
-   * (including V2 checkpoints with UUIDs, which MergeSink does not read).
+   * The version of a checkpoint file name: classic single-file ({@code V.checkpoint.parquet}),
+   * multi-part ({@code V.checkpoint.0000000001.0000000002.parquet}) or UUID-named V2
+   * ({@code V.checkpoint.<uuid>.json|parquet}); empty for other names.
    */
   public static OptionalLong checkpointVersion(String fileName) {
     return checkpointName(fileName).map(c -> OptionalLong.of(c.version())).orElse(OptionalLong.empty());
   }
 
-  /** The version and part of a classic checkpoint file name, empty for other names. */
+  /**
+   * The version and part of a checkpoint file name (a single-file or UUID-named checkpoint is part
+   * 1 of 1), empty for other names.
+   */
   public static Optional<CheckpointName> checkpointName(String fileName) {
+    Matcher uuid = UUID_CHECKPOINT.matcher(fileName);
+    if (uuid.matches()) {
+      return Optional.of(new CheckpointName(Long.parseLong(uuid.group(1)), 1, 1));
+    }
     Matcher m = CHECKPOINT.matcher(fileName);
     if (!m.matches()) {
       return Optional.empty();

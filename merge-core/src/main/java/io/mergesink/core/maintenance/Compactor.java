@@ -72,8 +72,14 @@ public final class Compactor {
     this.deletionVectors = new DeletionVectorStore(storage);
   }
 
-  /** What a run on {@code snapshot} would rewrite; nothing is written. */
+  /**
+   * What a run on {@code snapshot} would rewrite; nothing is written.
+   *
+   * @throws io.mergesink.core.table.UnsupportedTableException when MergeSink cannot write the table,
+   *     as {@link #compact} would
+   */
   public CompactionPlan plan(Snapshot snapshot) {
+    ProtocolSupport.checkWritable(snapshot.tableRoot(), snapshot.protocol(), snapshot.metadata());
     return planner.plan(snapshot);
   }
 

@@ -7,6 +7,7 @@ import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.RemoveFile;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.table.ProtocolSupport;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,8 +44,12 @@ public final class Vacuum {
    *
    * @param retention tombstones and files younger than this are kept
    * @throws IllegalArgumentException when the retention is negative
+   * @throws io.mergesink.core.table.UnsupportedTableException when MergeSink cannot write the table:
+   *     vacuum deletes files, so it checks the writer protocol of every table (PROTOCOL.md, "VACUUM
+   *     Protocol Check")
    */
   public VacuumPlan plan(Snapshot snapshot, Duration retention, long nowMillis) throws IOException {
+    ProtocolSupport.checkWritable(snapshot.tableRoot(), snapshot.protocol(), snapshot.metadata());
     if (retention.isNegative()) {
       throw new IllegalArgumentException("vacuum retention must not be negative, found " + retention);
     }

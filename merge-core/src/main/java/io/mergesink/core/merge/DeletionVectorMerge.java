@@ -78,10 +78,10 @@ final class DeletionVectorMerge implements MergeOperation {
           marked.add(marking);
         }
       }
-      List<DeletionVectorDescriptor> descriptors = deletionVectors.write(root, marked.stream().map(Marking::deleted).toList());
-      if (!descriptors.isEmpty()) {
-        written.add(DeletionVectorStore.absolutePath(root, descriptors.get(0)));
-      }
+      DeletionVectorStore.Written dvs = deletionVectors.write(root, marked.stream().map(Marking::deleted).toList(),
+          DeletionVectorStore.maxInlineBytes(snapshot.metadata().configuration()));
+      dvs.file().ifPresent(written::add);
+      List<DeletionVectorDescriptor> descriptors = dvs.descriptors();
       Map<String, Marking> writtenMarkings = new HashMap<>();
       for (int i = 0; i < marked.size(); i++) {
         Marking marking = marked.get(i);

@@ -17,18 +17,18 @@ final class Converters {
    *
    * @throws IllegalArgumentException when the file's type cannot be read as {@code read}
    */
-  static Converter of(DataType read, Type file, ValueSink sink, String column) {
+  static Converter of(DataType read, Type file, ColumnMatch match, ValueSink sink, String column) {
     if (file.isPrimitive()) {
       return PrimitiveConverters.of(read, file.asPrimitiveType(), sink, column);
     }
     if (read instanceof StructType struct && !ParquetProjection.isList(file) && !ParquetProjection.isMap(file)) {
-      return new StructConverter(struct, file.asGroupType(), sink, column);
+      return new StructConverter(struct, file.asGroupType(), match, sink, column);
     }
     if (read instanceof ArrayType array && ParquetProjection.isList(file)) {
-      return new ListConverter(array, file.asGroupType(), sink, column);
+      return new ListConverter(array, file.asGroupType(), match, sink, column);
     }
     if (read instanceof MapType map && ParquetProjection.isMap(file)) {
-      return new MapConverter(map, file.asGroupType(), sink, column);
+      return new MapConverter(map, file.asGroupType(), match, sink, column);
     }
     throw new IllegalArgumentException("column '" + column + "' is read as " + read
         + " but the file stores it as Parquet " + file);

@@ -34,15 +34,26 @@ public final class DataFileReader {
    * @throws IllegalArgumentException when a column of the file cannot be read as the requested type
    */
   public static CloseableIterator<Row> read(Storage storage, String path, StructType readSchema) throws IOException {
+    return read(storage, path, readSchema, ColumnMatch.BY_NAME);
+  }
+
+  /**
+   * {@link #read(Storage, String, StructType)} with the fields of {@code readSchema} (a physical
+   * schema: see {@link io.mergesink.core.types.ColumnMapping#physicalSchema}) found as
+   * {@code match} says. A value stored as a narrower type than the read type is widened
+   * (PROTOCOL.md, "Type Widening").
+   */
+  public static CloseableIterator<Row> read(Storage storage, String path, StructType readSchema, ColumnMatch match)
+      throws IOException {
     ParquetFileReader reader = open(storage, path);
     try {
-      MessageType requested = ParquetProjection.clip(readSchema, reader.getFooter().getFileMetaData().getSchema());
+      MessageType requested = ParquetProjection.clip(readSchema, reader.getFooter().getFileMetaData().getSchema(), match);
       if (requested.getFieldCount() == 0) {
         long rows = reader.getRecordCount();
         reader.close();
         return new NullRows(rows, readSchema.size());
       }
-      RowMaterializer materializer = new RowMaterializer(readSchema, requested);
+      RowMaterializer materializer = new RowMaterializer(readSchema, requested, match);
       return new ParquetRowIterator(path, reader, requested, materializer);
     } catch (IllegalArgumentException e) {
       reader.close();

@@ -15,14 +15,14 @@ final class ListConverter extends GroupConverter {
   private final Converter repeated;
   private List<Object> elements;
 
-  ListConverter(ArrayType read, GroupType file, ValueSink sink, String column) {
+  ListConverter(ArrayType read, GroupType file, ColumnMatch match, ValueSink sink, String column) {
     this.sink = sink;
     Type repeatedType = file.getType(0);
     String elementColumn = column + "." + ParquetSchemas.LIST_ELEMENT_NAME;
     if (ParquetProjection.isElement(repeatedType, file.getName())) {
-      this.repeated = Converters.of(read.elementType(), repeatedType, value -> elements.add(value), elementColumn);
+      this.repeated = Converters.of(read.elementType(), repeatedType, match, value -> elements.add(value), elementColumn);
     } else {
-      this.repeated = new ElementConverter(read, repeatedType.asGroupType(), elementColumn);
+      this.repeated = new ElementConverter(read, repeatedType.asGroupType(), match, elementColumn);
     }
   }
 
@@ -46,8 +46,8 @@ final class ListConverter extends GroupConverter {
     private final Converter element;
     private Object value;
 
-    ElementConverter(ArrayType read, GroupType repeatedGroup, String column) {
-      this.element = Converters.of(read.elementType(), repeatedGroup.getType(0), v -> value = v, column);
+    ElementConverter(ArrayType read, GroupType repeatedGroup, ColumnMatch match, String column) {
+      this.element = Converters.of(read.elementType(), repeatedGroup.getType(0), match, v -> value = v, column);
     }
 
     @Override

@@ -44,7 +44,7 @@ public final class LongColumnReader {
   public static boolean read(Storage storage, String path, String column, RowValueConsumer consumer) throws IOException {
     try (ParquetFileReader reader = DataFileReader.open(storage, path)) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-      Type field = ParquetProjection.findField(fileSchema, column);
+      Type field = ColumnMatch.findByName(fileSchema, column);
       if (field == null || !field.isPrimitive() || !isPlainInteger(field.asPrimitiveType())) {
         return false;
       }

@@ -17,9 +17,9 @@ final class MapConverter extends GroupConverter {
   private final EntryConverter entries;
   private Map<Object, Object> map;
 
-  MapConverter(MapType read, GroupType file, ValueSink sink, String column) {
+  MapConverter(MapType read, GroupType file, ColumnMatch match, ValueSink sink, String column) {
     this.sink = sink;
-    this.entries = new EntryConverter(read, file.getType(0).asGroupType(), column);
+    this.entries = new EntryConverter(read, file.getType(0).asGroupType(), match, column);
   }
 
   @Override
@@ -42,12 +42,12 @@ final class MapConverter extends GroupConverter {
     private Object key;
     private Object value;
 
-    EntryConverter(MapType read, GroupType keyValue, String column) {
+    EntryConverter(MapType read, GroupType keyValue, ColumnMatch match, String column) {
       fields = new Converter[keyValue.getFieldCount()];
-      fields[0] = Converters.of(read.keyType(), keyValue.getType(0), k -> key = k,
+      fields[0] = Converters.of(read.keyType(), keyValue.getType(0), match, k -> key = k,
           column + "." + ParquetSchemas.MAP_KEY_NAME);
       if (fields.length > 1) {
-        fields[1] = Converters.of(read.valueType(), keyValue.getType(1), v -> value = v,
+        fields[1] = Converters.of(read.valueType(), keyValue.getType(1), match, v -> value = v,
             column + "." + ParquetSchemas.MAP_VALUE_NAME);
       }
     }

@@ -16,13 +16,16 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * Converters from a Parquet primitive column to the in-memory value of a Delta type, accepting the
- * physical layouts other writers use: INT8/INT16 in INT32, longs widened from INT32, doubles from
- * FLOAT, timestamps as INT64 of any unit or INT96, decimals as INT32, INT64, FIXED_LEN_BYTE_ARRAY
- * or BINARY (rescaled to the read type's scale when that is exact).
+ * physical layouts other writers use: INT8/INT16 in INT32, timestamps as INT64 of any unit or
+ * INT96, decimals as INT32, INT64, FIXED_LEN_BYTE_ARRAY or BINARY; and the values of files written
+ * before a column was widened (PROTOCOL.md, "Type Widening"): integers read as longs, doubles or
+ * decimals, floats as doubles, dates as timestamp_ntz (midnight), decimals rescaled to a larger
+ * scale.
  */
 final class PrimitiveConverters {
   private static final long MICROS_PER_MILLI = 1_000L;
   private static final long NANOS_PER_MICRO = 1_000L;
+  private static final long MICROS_PER_DAY = 86_400_000_000L;
 
   private PrimitiveConverters() {}
 
@@ -95,7 +98,8 @@ final class PrimitiveConverters {
           sink.set(value);
         }
       };
-      case DOUBLE -> physical != PrimitiveTypeName.DOUBLE && physical != PrimitiveTypeName.FLOAT ? null
+      case DOUBLE -> physical != PrimitiveTypeName.DOUBLE && physical != PrimitiveTypeName.FLOAT && !isInt32Integer(physical, annotation)
+          ? null
           : new PrimitiveConverter() {
             @Override
             public void addDouble(double value) {
@@ -104,6 +108,11 @@ final class PrimitiveConverters {
 
             @Override
             public void addFloat(float value) {
+              sink.set((double) value);
+            }
+
+            @Override
+            public void addInt(int value) {
               sink.set((double) value);
             }
           };
@@ -116,8 +125,20 @@ final class PrimitiveConverters {
           sink.set(bytes);
         }
       } : null;
-      case TIMESTAMP, TIMESTAMP_NTZ -> timestamp(physical, annotation, sink);
+      case TIMESTAMP -> timestamp(physical, annotation, sink);
+      case TIMESTAMP_NTZ -> annotation instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation ? new PrimitiveConverter() {
+        @Override
+        public void addInt(int days) {
+          sink.set(Math.multiplyExact(days, MICROS_PER_DAY));
+        }
+      } : timestamp(physical, annotation, sink);
     };
+  }
+
+  /** An INT32 holding an integer (byte, short or int), not a date or a decimal. */
+  private static boolean isInt32Integer(PrimitiveTypeName physical, LogicalTypeAnnotation annotation) {
+    return physical == PrimitiveTypeName.INT32
+        && (annotation == null || annotation instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation);
   }
 
   private static PrimitiveConverter timestamp(PrimitiveTypeName physical, LogicalTypeAnnotation annotation,
@@ -159,7 +180,8 @@ final class PrimitiveConverters {
 
   private static PrimitiveConverter decimal(DecimalType read, PrimitiveTypeName physical,
                                             LogicalTypeAnnotation annotation, ValueSink sink) {
-    int fileScale = annotation instanceof DecimalLogicalTypeAnnotation decimal ? decimal.getScale() : read.scale();
+    // An integer column (no DECIMAL annotation) read as a decimal was widened from an integer type.
+    int fileScale = annotation instanceof DecimalLogicalTypeAnnotation decimal ? decimal.getScale() : 0;
     int readScale = read.scale();
     return switch (physical) {
       case INT32, INT64 -> new PrimitiveConverter() {

@@ -10,8 +10,8 @@ import org.apache.parquet.schema.MessageType;
 final class RowMaterializer extends RecordMaterializer<Row> {
   private final StructConverter root;
 
-  RowMaterializer(StructType readSchema, MessageType requestedSchema) {
-    this.root = new StructConverter(readSchema, requestedSchema, null, "");
+  RowMaterializer(StructType readSchema, MessageType requestedSchema, ColumnMatch match) {
+    this.root = new StructConverter(readSchema, requestedSchema, match, null, "");
   }
 
   @Override

@@ -21,35 +21,22 @@ final class StructConverter extends GroupConverter {
   /**
    * @param sink receives each assembled row; null for the root, whose row {@link #current()} returns
    */
-  StructConverter(StructType read, GroupType file, ValueSink sink, String column) {
+  StructConverter(StructType read, GroupType file, ColumnMatch match, ValueSink sink, String column) {
     this.width = read.size();
     this.sink = sink;
     this.children = new Converter[file.getFieldCount()];
     String prefix = column.isEmpty() ? "" : column + ".";
     for (int i = 0; i < children.length; i++) {
       Type fileField = file.getType(i);
-      int ordinal = ordinalOf(read, fileField.getName());
+      int ordinal = match.ordinalIn(read, fileField);
       if (ordinal < 0) {
         children[i] = DiscardingConverter.of(fileField);
       } else {
         StructField field = read.field(ordinal);
-        children[i] = Converters.of(field.type(), fileField, value -> values[ordinal] = value,
+        children[i] = Converters.of(field.type(), fileField, match, value -> values[ordinal] = value,
             prefix + field.name());
       }
     }
-  }
-
-  private static int ordinalOf(StructType read, String fileName) {
-    int exact = read.indexOf(fileName);
-    if (exact >= 0) {
-      return exact;
-    }
-    for (int i = 0; i < read.size(); i++) {
-      if (read.field(i).name().equalsIgnoreCase(fileName)) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   @Override

@@ -4,8 +4,6 @@ import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
 import io.mergesink.core.log.AddFile;
-import io.mergesink.core.log.LogPaths;
-import io.mergesink.core.parquet.DataFileReader;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.types.StructType;
@@ -19,13 +17,13 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
  * Reads the live rows of a snapshot: every live file in turn, projected to the requested
- * columns, without the rows its deletion vector marks. Files are opened one at a time; the
- * caller closes the iterator.
+ * columns ({@link LogicalFileReader}: partition values, column mapping, widened types), without
+ * the rows its deletion vector marks. Files are opened one at a time; the caller closes the
+ * iterator.
  */
 public final class TableScan implements CloseableIterator<Row> {
-  private final Storage storage;
   private final String tableRoot;
-  private final StructType readSchema;
+  private final LogicalFileReader reader;
   private final Iterator<AddFile> files;
   private final DeletionVectorStore deletionVectors;
   private CloseableIterator<Row> current;
@@ -33,25 +31,24 @@ public final class TableScan implements CloseableIterator<Row> {
   private long rowIndex;
   private Row next;
 
-  private TableScan(Storage storage, Snapshot snapshot, StructType readSchema) {
-    this.storage = storage;
+  private TableScan(Storage storage, Snapshot snapshot, LogicalFileReader reader) {
     this.tableRoot = snapshot.tableRoot();
-    this.readSchema = readSchema;
+    this.reader = reader;
     this.files = new ArrayList<>(snapshot.files().values()).iterator();
     this.deletionVectors = new DeletionVectorStore(storage);
   }
 
   /**
    * @param columns the columns to read, in the order wanted; empty for all columns
+   * @throws IllegalArgumentException see {@link LogicalFileReader#of}
    */
   public static TableScan of(Storage storage, Snapshot snapshot, List<String> columns) {
-    StructType schema = columns.isEmpty() ? snapshot.schema() : snapshot.schema().select(columns);
-    return new TableScan(storage, snapshot, schema);
+    return new TableScan(storage, snapshot, LogicalFileReader.of(storage, snapshot, columns));
   }
 
   /** The schema of the rows returned. */
   public StructType schema() {
-    return readSchema;
+    return reader.schema();
   }
 
   @Override
@@ -99,7 +96,7 @@ public final class TableScan implements CloseableIterator<Row> {
     }
     AddFile file = files.next();
     deleted = file.deletionVector() == null ? null : deletionVectors.read(tableRoot, file.deletionVector());
-    current = DataFileReader.read(storage, LogPaths.resolve(tableRoot, file.path()), readSchema);
+    current = reader.read(file);
     rowIndex = 0;
     return true;
   }

@@ -13,10 +13,11 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * The commits and complete classic checkpoints of {@code _delta_log} from a start version, found by
- * one listing ({@link #list}) or by looking names up from a checkpoint on ({@link #probe}). Other
- * files ({@code .crc}, {@code _last_checkpoint}, temp files, V2 checkpoints, log compactions) are
- * ignored.
+ * The commits and complete checkpoints (classic, multi-part and UUID-named V2) of {@code _delta_log}
+ * from a start version, found by one listing ({@link #list}) or by looking names up from a
+ * checkpoint on ({@link #probe}). Other files ({@code .crc}, {@code _last_checkpoint}, temp files,
+ * log compactions, the {@code _sidecars} directory) are ignored. Of several complete checkpoints of
+ * one version any may be used (PROTOCOL.md, "Checkpoints": they hold the same state).
  */
 final class LogListing {
   private final String root;
@@ -50,7 +51,7 @@ final class LogListing {
    * single-file checkpoint if there is one. The cost is two lookups per version after the
    * checkpoint, however long the history before it.
    *
-   * <p>A newer multi-part checkpoint has a name no reader can guess, so a hint that missed one
+   * <p>A newer multi-part or UUID-named checkpoint has a name no reader can guess, so a hint that missed one
    * (a writer stopped between checkpoint and hint) costs replaying more commits, not a wrong
    * state. Unlike a listing this cannot see past a missing commit: a log with a gap after the
    * checkpoint reads as ending before the gap. Log cleanup deletes lower versions first, so
@@ -67,9 +68,14 @@ final class LogListing {
     }
     LogListing listing = new LogListing(root, checkpointVersion);
     for (int part = 1; part <= parts; part++) {
-      String path = hint.parts() == null
-          ? LogPaths.checkpointFile(root, checkpointVersion)
-          : LogPaths.checkpointPartFile(root, checkpointVersion, part, parts);
+      String path;
+      if (hint.v2CheckpointFile() != null) {
+        path = LogPaths.logFile(root, hint.v2CheckpointFile());
+      } else if (hint.parts() == null) {
+        path = LogPaths.checkpointFile(root, checkpointVersion);
+      } else {
+        path = LogPaths.checkpointPartFile(root, checkpointVersion, part, parts);
+      }
       if (!storage.exists(path)) {
         return Optional.empty();
       }

@@ -2,12 +2,14 @@ package io.mergesink.core.snapshot;
 
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.AddFile;
+import io.mergesink.core.log.CheckpointMetadata;
 import io.mergesink.core.log.CommitInfo;
 import io.mergesink.core.log.DomainMetadata;
 import io.mergesink.core.log.Metadata;
 import io.mergesink.core.log.Protocol;
 import io.mergesink.core.log.RemoveFile;
 import io.mergesink.core.log.SetTransaction;
+import io.mergesink.core.log.Sidecar;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,7 +91,9 @@ final class LogReplay {
         } else {
           domains.put(domain.domain(), domain);
         }
-      } else if (!(action instanceof RemoveFile) && !(action instanceof CommitInfo)) {
+      } else if (!(action instanceof RemoveFile) && !(action instanceof CommitInfo) && !(action instanceof Sidecar)
+          && !(action instanceof CheckpointMetadata)) {
+        // V2 checkpoint structure (sidecar, checkpointMetadata) takes no part in replay (PROTOCOL.md, "Action Reconciliation").
         throw new IllegalStateException("unhandled action type " + action.getClass().getName());
       }
     }

@@ -7,6 +7,7 @@ import io.mergesink.core.log.Metadata;
 import io.mergesink.core.log.Protocol;
 import io.mergesink.core.log.RemoveFile;
 import io.mergesink.core.log.SetTransaction;
+import io.mergesink.core.types.ColumnMapping;
 import io.mergesink.core.types.StructType;
 import java.util.Collection;
 import java.util.Collections;
@@ -25,6 +26,7 @@ import java.util.OptionalLong;
  * {@link io.mergesink.core.log.LogPaths#resolve} for storage paths.
  */
 public final class Snapshot {
+  private static final String COLUMN_MAPPING_FEATURE = "columnMapping";
   private final String tableRoot;
   private final long version;
   private final Protocol protocol;
@@ -83,6 +85,18 @@ public final class Snapshot {
   /** The parsed {@code metadata().schemaString()}. */
   public StructType schema() {
     return schema;
+  }
+
+  /**
+   * The column mapping mode the table uses: its {@code delta.columnMapping.mode}, honoured only
+   * when the protocol supports column mapping (reader version 2, or the {@code columnMapping}
+   * reader feature); {@link ColumnMapping.Mode#NONE} otherwise (PROTOCOL.md, "Column Mapping").
+   *
+   * @throws IllegalArgumentException when the property names no mode
+   */
+  public ColumnMapping.Mode columnMapping() {
+    boolean supported = protocol.minReaderVersion() == 2 || protocol.supportsReaderFeature(COLUMN_MAPPING_FEATURE);
+    return supported ? ColumnMapping.mode(metadata.configuration()) : ColumnMapping.Mode.NONE;
   }
 
   /** Live files keyed by their path as written in the log (URI-encoded, not decoded). */

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * version. When the hint is missing, unreadable or points at a checkpoint that is gone, the loader
  * lists from version 0 instead; when it is stale, the lookups or the listing from its version still
  * find newer checkpoints ({@link LogListing#probe} says what lookups cannot see). Only
- * file names that parse as commits or classic checkpoints count ({@code .crc} and temp files are
- * ignored).
+ * file names that parse as commits or checkpoints (classic, multi-part, UUID-named V2) count
+ * ({@code .crc} and temp files are ignored).
  *
  * <p>Thread-safe: it holds no state besides the storage.
  */
@@ -155,7 +155,7 @@ public final class SnapshotLoader {
   private Snapshot replay(String root, LogSegment segment) throws IOException {
     LogReplay replay = new LogReplay(root);
     if (segment.checkpointVersion() != null) {
-      replay.apply(CheckpointReader.read(storage, segment.checkpointParts()));
+      replay.apply(CheckpointReader.read(storage, root, segment.checkpointParts()));
       replay.checkpointLoaded(segment.checkpointVersion());
     }
     for (String commit : segment.commits()) {

@@ -219,9 +219,14 @@ public final class DeltaTable {
    * unless it returns the metadata it was given (nothing to change); applied again to the winner's metadata when a concurrent commit
    * changed the metadata first.
    */
+  /**
+   * @throws UnsupportedTableException when MergeSink cannot write the table (a column-mapped table,
+   *     say, needs physical names and ids for new columns)
+   */
   private Snapshot changeMetadata(String operation, UnaryOperator<Metadata> change) throws IOException {
     Snapshot snapshot = snapshot();
     for (int attempt = 0; attempt < MAX_METADATA_ATTEMPTS; attempt++) {
+      ProtocolSupport.checkWritable(root, snapshot.protocol(), snapshot.metadata());
       Metadata changed = change.apply(snapshot.metadata());
       if (changed == snapshot.metadata()) {
         return snapshot;

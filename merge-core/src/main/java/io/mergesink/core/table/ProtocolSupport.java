@@ -25,7 +25,13 @@ public final class ProtocolSupport {
 
   static final int MAX_READER_VERSION = 3;
   static final int MAX_WRITER_VERSION = 7;
-  private static final Set<String> READER_FEATURES = TableFeatures.supportedNames(TableFeatures.Kind.READER_WRITER);
+  /**
+   * What MergeSink reads correctly (TableFeatures): deletion vectors, timestamp_ntz, column mapping
+   * (physical names and field ids), type widening (files with the old types), V2 checkpoints
+   * (UUID-named, sidecars) and VACUUM protocol check (nothing to do for readers). Writing needs
+   * more (WRITER_FEATURES).
+   */
+  private static final Set<String> READER_FEATURES = TableFeatures.readableReaderFeatures();
   /**
    * Among them {@code appendOnly} and {@code invariants}, legacy features every writer-v7 table
    * lists; supporting them means honouring {@code delta.appendOnly} and refusing schemas with invariants.
@@ -40,9 +46,6 @@ public final class ProtocolSupport {
   public static void checkReadable(String tableRoot, Protocol protocol) {
     if (protocol.minReaderVersion() > MAX_READER_VERSION) {
       throw new UnsupportedTableException(tableRoot, "reader version " + protocol.minReaderVersion() + " (supported: up to " + MAX_READER_VERSION + ")");
-    }
-    if (protocol.minReaderVersion() == 2) {
-      throw new UnsupportedTableException(tableRoot, "reader version 2 (column mapping)");
     }
     Set<String> unsupported = unsupported(protocol.readerFeatures(), READER_FEATURES);
     if (!unsupported.isEmpty()) {

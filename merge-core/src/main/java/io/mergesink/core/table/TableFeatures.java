@@ -23,8 +23,10 @@ public final class TableFeatures {
    * A table feature.
    *
    * @param unsupportedBecause null when MergeSink meets the feature's writer (and reader) requirements
+   * @param readable whether MergeSink reads tables with the feature correctly (true for every
+   *     supported feature; a reader-writer feature may be readable before it is writable)
    */
-  public record Feature(String name, Kind kind, String unsupportedBecause) {
+  public record Feature(String name, Kind kind, String unsupportedBecause, boolean readable) {
     public boolean supported() {
       return unsupportedBecause == null;
     }
@@ -46,16 +48,16 @@ public final class TableFeatures {
     unsupported(features, "allowColumnDefaults", Kind.WRITER, "MergeSink does not fill column defaults");
     unsupported(features, "identityColumns", Kind.WRITER, "MergeSink does not generate identity values");
     unsupported(features, "changeDataFeed", Kind.WRITER, "MergeSink does not write change data files yet");
-    unsupported(features, "columnMapping", Kind.READER_WRITER, "MergeSink reads and writes columns by their names only");
-    unsupported(features, "typeWidening", Kind.READER_WRITER, "MergeSink does not record type changes yet");
-    unsupported(features, "typeWidening-preview", Kind.READER_WRITER, "MergeSink does not record type changes yet");
+    readOnly(features, "columnMapping", "MergeSink reads column-mapped tables but cannot write them yet (new columns need physical names and ids)");
+    readOnly(features, "typeWidening", "MergeSink does not record type changes yet");
+    readOnly(features, "typeWidening-preview", "MergeSink does not record type changes yet");
     unsupported(features, "rowTracking", Kind.WRITER, "MergeSink does not assign row ids and commit versions yet");
-    unsupported(features, "v2Checkpoint", Kind.READER_WRITER, "MergeSink reads and writes classic (V1) checkpoints only");
+    readOnly(features, "v2Checkpoint", "MergeSink reads V2 checkpoints but writes classic (V1) ones only");
     unsupported(features, "catalogManaged", Kind.READER_WRITER, "MergeSink commits to the file system, not through a catalog");
     unsupported(features, "icebergCompatV1", Kind.WRITER, "MergeSink does not keep Iceberg metadata compatible");
     unsupported(features, "icebergCompatV2", Kind.WRITER, "MergeSink does not keep Iceberg metadata compatible");
     unsupported(features, "clustering", Kind.WRITER, "MergeSink does not record clustering columns");
-    unsupported(features, "vacuumProtocolCheck", Kind.READER_WRITER, "MergeSink's vacuum does not check the writer protocol");
+    readOnly(features, "vacuumProtocolCheck", "MergeSink's vacuum does not check the writer protocol");
     unsupported(features, "inCommitTimestamp", Kind.WRITER, "MergeSink does not write in-commit timestamps");
     unsupported(features, "variantType", Kind.READER_WRITER, "MergeSink has no variant type");
     unsupported(features, "variantType-preview", Kind.READER_WRITER, "MergeSink has no variant type");
@@ -73,6 +75,21 @@ public final class TableFeatures {
     Set<String> names = new TreeSet<>();
     for (Feature feature : FEATURES.values()) {
       if (feature.supported() && (kind == Kind.WRITER || feature.kind() == Kind.READER_WRITER)) {
+        names.add(feature.name());
+      }
+    }
+    return Collections.unmodifiableSet(names);
+  }
+
+  /**
+   * Names of the reader-writer features MergeSink reads correctly: the supported ones and those it
+   * reads but does not write yet (column mapping, type widening, V2 checkpoints, VACUUM protocol
+   * check, which asks nothing of readers).
+   */
+  static Set<String> readableReaderFeatures() {
+    Set<String> names = new TreeSet<>();
+    for (Feature feature : FEATURES.values()) {
+      if (feature.readable() && feature.kind() == Kind.READER_WRITER) {
         names.add(feature.name());
       }
     }
@@ -157,10 +174,15 @@ public final class TableFeatures {
   }
 
   private static void supported(Map<String, Feature> features, String name, Kind kind) {
-    features.put(name, new Feature(name, kind, null));
+    features.put(name, new Feature(name, kind, null, true));
   }
 
   private static void unsupported(Map<String, Feature> features, String name, Kind kind, String reason) {
-    features.put(name, new Feature(name, kind, reason));
+    features.put(name, new Feature(name, kind, reason, false));
+  }
+
+  /** A reader-writer feature MergeSink reads correctly but cannot write yet, for {@code reason}. */
+  private static void readOnly(Map<String, Feature> features, String name, String reason) {
+    features.put(name, new Feature(name, Kind.READER_WRITER, reason, true));
   }
 }

@@ -72,6 +72,16 @@ public final class SchemaJson {
     return struct;
   }
 
+  /**
+   * The type named {@code name} as schema JSON writes a type without nested fields
+   * ({@code "long"}, {@code "decimal(12,2)"}), as in {@code delta.typeChanges}.
+   *
+   * @throws IllegalArgumentException for an unknown name; the message names {@code where}
+   */
+  public static DataType parseTypeName(String name, String where) {
+    return parsePrimitive(name, where);
+  }
+
   private static void writeType(JsonGenerator gen, DataType type) throws IOException {
     if (type instanceof PrimitiveType primitive) {
       gen.writeString(primitive.deltaName());

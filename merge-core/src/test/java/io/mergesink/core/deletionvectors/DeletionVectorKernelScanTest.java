@@ -1,7 +1,6 @@
 package io.mergesink.core.deletionvectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,7 +11,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +19,7 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
 /**
  * Our deletion vectors in a real table: a copy of the Spark fixture {@code types-table} gets a
  * commit that replaces the DV of the file holding ids 2 (row 0) and 3 (row 1, deleted by Spark)
- * with one of ours deleting both rows; Delta Kernel's scan must then return only id 1.
+ * with one of ours deleting both rows, in a DV file or inline; Delta Kernel's scan must then return only id 1.
  */
 class DeletionVectorKernelScanTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -35,7 +33,7 @@ class DeletionVectorKernelScanTest {
   void kernelAppliesADeletionVectorFileWrittenByTheStore() throws IOException {
     copyFixture();
     DeletionVectorDescriptor ours = new DeletionVectorStore(HadoopStorage.withDefaults())
-        .write(table.toString(), List.of(Roaring64NavigableMap.bitmapOf(0, 1))).get(0);
+        .write(table.toString(), List.of(Roaring64NavigableMap.bitmapOf(0, 1)), 0).descriptors().get(0);
 
     commitNewDeletionVector(ours);
 
@@ -44,23 +42,17 @@ class DeletionVectorKernelScanTest {
   }
 
   /**
-   * Delta Kernel 4.0.0 cannot scan a table with an inline DV: {@code DeletionVectorDescriptor.isInline()}
-   * compares the storage type with {@code ==}, which is false for the (not interned) "i" parsed from
-   * the log, so Kernel treats the bitmap as a file path. Inline DVs decode correctly in Kernel when
-   * called directly ({@code DeletionVectorStoreTest}), but MergeSink must not write them while Kernel
-   * is a reader we promise. When this test fails, Kernel has fixed the bug.
+   * Delta Kernel 4.0.0 could not scan a table with an inline DV (its {@code isInline()} compared the
+   * storage type with {@code ==}); from 4.2.0 on it can, and it must read ours like a DV file.
    */
   @Test
-  void kernel400FailsToScanInlineDeletionVectors() throws IOException {
+  void kernelAppliesAnInlineDeletionVector() throws IOException {
     copyFixture();
-    DeletionVectorDescriptor inline = DeletionVectorStore.inline(Roaring64NavigableMap.bitmapOf(0));
+    DeletionVectorDescriptor inline = DeletionVectorStore.inline(Roaring64NavigableMap.bitmapOf(0, 1));
 
     commitNewDeletionVector(inline);
 
-    assertThat(new io.delta.kernel.internal.actions.DeletionVectorDescriptor(new String("i"), inline.pathOrInlineDv(),
-        Optional.empty(), inline.sizeInBytes(), inline.cardinality()).isInline()).isFalse();
-    assertThatThrownBy(() -> KernelTables.readRows(table.toString()))
-        .hasMessageContaining(inline.pathOrInlineDv() + " which cannot be turned into a relative path");
+    assertThat(KernelTables.readRows(table.toString())).extracting(row -> row.get(0)).containsExactly(1);
   }
 
   /** Commits version 3: remove the file with Spark's DV, add it back with {@code dv}. */

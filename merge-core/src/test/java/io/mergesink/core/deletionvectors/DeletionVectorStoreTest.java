@@ -32,7 +32,7 @@ class DeletionVectorStoreTest {
   void writesOneFileWithAllBitmapsThatDeltaKernelReads() throws IOException {
     List<Roaring64NavigableMap> bitmaps = List.of(small(), multiContainer());
 
-    List<DeletionVectorDescriptor> dvs = store.write(table.toString(), bitmaps);
+    List<DeletionVectorDescriptor> dvs = store.write(table.toString(), bitmaps, 0).descriptors();
 
     assertThat(dvs).hasSize(2);
     String uuid = Z85.decodeUuid(dvs.get(0).pathOrInlineDv()).toString();
@@ -69,10 +69,52 @@ class DeletionVectorStoreTest {
       assertThat(dv.sizeInBytes()).isEqualTo(bytes.length);
       assertThat(dv.cardinality()).isEqualTo(bitmap.getLongCardinality());
       assertThat(dv.pathOrInlineDv()).isEqualTo(Base85Codec.encodeBytes(bytes));
-      // Kernel's decoding of inline bytes; its table scan of inline DVs is broken (DeletionVectorKernelScanTest).
+      // Kernel's decoding of inline bytes; DeletionVectorKernelScanTest scans a table with one.
       assertThat(kernelRead(dv, null)).containsExactly(bitmap.toArray());
       assertThat(store.read(table.toString(), dv).toArray()).containsExactly(bitmap.toArray());
     }
+  }
+
+  @Test
+  void bitmapsUpToTheInlineLimitStayInlineAndTheOthersShareOneFile() throws IOException {
+    Roaring64NavigableMap one = Roaring64NavigableMap.bitmapOf(5);
+    int oneBytes = RoaringBitmapArrayCodec.serialize(one).length;
+    List<Roaring64NavigableMap> bitmaps = List.of(multiContainer(), one, small());
+    assertThat(RoaringBitmapArrayCodec.serialize(small()).length).isGreaterThan(oneBytes);
+
+    DeletionVectorStore.Written written = store.write(table.toString(), bitmaps, oneBytes);
+
+    List<DeletionVectorDescriptor> dvs = written.descriptors();
+    assertThat(dvs).extracting(DeletionVectorDescriptor::storageType).containsExactly("u", "i", "u");
+    assertThat(dvs.get(1)).isEqualTo(DeletionVectorStore.inline(one));
+    assertThat(dvs.get(2).offset()).as("the inline bitmap left no gap in the file")
+        .isEqualTo(1 + 4 + dvs.get(0).sizeInBytes() + 4);
+    assertThat(written.file()).hasValue(DeletionVectorStore.absolutePath(table.toString(), dvs.get(0)));
+    assertThat(listFiles()).hasSize(1);
+    for (int i = 0; i < bitmaps.size(); i++) {
+      String root = dvs.get(i).isInline() ? null : table.toString();
+      assertThat(kernelRead(dvs.get(i), root)).containsExactly(bitmaps.get(i).toArray());
+    }
+  }
+
+  @Test
+  void allInlineWritesNoFile() throws IOException {
+    DeletionVectorStore.Written written = store.write(table.toString(), List.of(small(), multiContainer()), Integer.MAX_VALUE);
+
+    assertThat(written.descriptors()).allMatch(DeletionVectorDescriptor::isInline);
+    assertThat(written.file()).isEmpty();
+    assertThat(listFiles()).isEmpty();
+  }
+
+  @Test
+  void inlineLimitComesFromTheTableProperty() {
+    assertThat(DeletionVectorStore.maxInlineBytes(java.util.Map.of())).isZero();
+    assertThat(DeletionVectorStore.maxInlineBytes(java.util.Map.of(DeletionVectorStore.MAX_INLINE_BYTES_PROPERTY, " 256 ")))
+        .isEqualTo(256);
+    assertThatThrownBy(() -> DeletionVectorStore.maxInlineBytes(java.util.Map.of(DeletionVectorStore.MAX_INLINE_BYTES_PROPERTY, "-1")))
+        .hasMessage("table property mergesink.deletionVectors.maxInlineBytes must be a number of bytes >= 0, found '-1'");
+    assertThatThrownBy(() -> DeletionVectorStore.maxInlineBytes(java.util.Map.of(DeletionVectorStore.MAX_INLINE_BYTES_PROPERTY, "1k")))
+        .hasMessageContaining("found '1k'");
   }
 
   @Test
@@ -86,13 +128,13 @@ class DeletionVectorStoreTest {
 
   @Test
   void emptyListWritesNoFile() throws IOException {
-    assertThat(store.write(table.toString(), List.of())).isEmpty();
+    assertThat(store.write(table.toString(), List.of(), 0).descriptors()).isEmpty();
     assertThat(listFiles()).isEmpty();
   }
 
   @Test
   void readsRandomPrefixAndAbsolutePathDescriptors() throws IOException {
-    DeletionVectorDescriptor written = store.write(table.toString(), List.of(small())).get(0);
+    DeletionVectorDescriptor written = store.write(table.toString(), List.of(small()), 0).descriptors().get(0);
     Path file = table.resolve(listFiles().get(0));
     Files.createDirectories(table.resolve("ab"));
     Files.move(file, table.resolve("ab").resolve(file.getFileName()));
@@ -134,7 +176,7 @@ class DeletionVectorStoreTest {
 
   @Test
   void aCorruptChecksumNamesFileOffsetExpectedAndFound() throws IOException {
-    DeletionVectorDescriptor dv = store.write(table.toString(), List.of(small())).get(0);
+    DeletionVectorDescriptor dv = store.write(table.toString(), List.of(small()), 0).descriptors().get(0);
     Path file = table.resolve(listFiles().get(0));
     byte[] bytes = Files.readAllBytes(file);
     bytes[dv.offset() + 4 + dv.sizeInBytes() - 1] ^= 1;
@@ -152,7 +194,7 @@ class DeletionVectorStoreTest {
 
   @Test
   void aSizeFieldThatDisagreesWithTheDescriptorIsCorrupt() throws IOException {
-    List<DeletionVectorDescriptor> dvs = store.write(table.toString(), List.of(small(), small()));
+    List<DeletionVectorDescriptor> dvs = store.write(table.toString(), List.of(small(), small()), 0).descriptors();
     DeletionVectorDescriptor first = dvs.get(0);
     DeletionVectorDescriptor last = dvs.get(1);
     DeletionVectorDescriptor firstTooLong = new DeletionVectorDescriptor("u", first.pathOrInlineDv(), first.offset(),
@@ -171,7 +213,7 @@ class DeletionVectorStoreTest {
 
   @Test
   void aCardinalityThatDisagreesWithTheBitmapIsCorrupt() throws IOException {
-    DeletionVectorDescriptor dv = store.write(table.toString(), List.of(small())).get(0);
+    DeletionVectorDescriptor dv = store.write(table.toString(), List.of(small()), 0).descriptors().get(0);
     DeletionVectorDescriptor wrong = new DeletionVectorDescriptor("u", dv.pathOrInlineDv(), dv.offset(),
         dv.sizeInBytes(), dv.cardinality() + 1);
 

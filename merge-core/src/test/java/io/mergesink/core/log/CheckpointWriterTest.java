@@ -108,7 +108,7 @@ class CheckpointWriterTest {
     state.addAll(v4.files().values());
     String part1 = root + "/_delta_log/00000000000000000004.checkpoint.0000000001.0000000002.parquet";
     String part2 = root + "/_delta_log/00000000000000000004.checkpoint.0000000002.0000000002.parquet";
-    storage.writeIfAbsent(part1, CheckpointWriter.toParquet(state.subList(0, 4)));
+    storage.writeIfAbsent(part1, CheckpointWriter.toParquet(state.subList(0, 4), CheckpointSchema.SCHEMA));
     new LastCheckpoint(4, state.size(), 2, null).write(storage, root);
     deleteHistoryBefore(table, 4);
     Files.delete(table.resolve("_delta_log/00000000000000000004.json"));
@@ -118,7 +118,7 @@ class CheckpointWriterTest {
         .isInstanceOf(io.mergesink.core.snapshot.InvalidTableException.class)
         .hasMessageContaining("00000000000000000000.json is missing and no checkpoint precedes it");
 
-    storage.writeIfAbsent(part2, CheckpointWriter.toParquet(state.subList(4, state.size())));
+    storage.writeIfAbsent(part2, CheckpointWriter.toParquet(state.subList(4, state.size()), CheckpointSchema.SCHEMA));
     Snapshot latest = loader.latest(root);
     assertThat(latest.lastCheckpointVersion()).hasValue(4);
     assertThat(latest.version()).isEqualTo(6);
@@ -145,7 +145,7 @@ class CheckpointWriterTest {
   @Test
   void readsSparkCheckpointLikeTheJsonItSummarizes() throws IOException {
     Path table = Fixtures.table("dv-table");
-    List<Action> actions = CheckpointReader.read(storage,
+    List<Action> actions = CheckpointReader.read(storage, table.toString(),
         List.of(table.resolve("_delta_log/00000000000000000005.checkpoint.parquet").toString()));
 
     assertThat(actions).hasSize(20);

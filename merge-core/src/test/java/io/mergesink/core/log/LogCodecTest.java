@@ -108,11 +108,20 @@ class LogCodecTest {
   void unknownActionsAndBlankLinesAreSkipped() {
     String commit = "{\"cdc\":{\"path\":\"_change_data/x.parquet\",\"size\":1,\"dataChange\":false}}\n"
         + "\n"
-        + "{\"checkpointMetadata\":{\"version\":3}}\n"
+        + "{\"someFutureAction\":{\"version\":3}}\n"
         + "{\"txn\":{\"appId\":\"a\",\"version\":1}}\n";
 
     assertThat(LogCodec.parse(commit.getBytes(StandardCharsets.UTF_8)))
         .containsExactly(new SetTransaction("a", 1, null));
+  }
+
+  @Test
+  void v2CheckpointActionsRoundTrip() {
+    List<Action> actions = List.of(new CheckpointMetadata(3, null),
+        new Sidecar("00000000000000000003.checkpoint.0000000001.0000000001.x.parquet", 11407, 1796128133752L, Map.of("k", "v")));
+
+    assertThat(LogCodec.parse(LogCodec.serialize(actions))).isEqualTo(actions);
+    assertThat(LogCodec.toJson(actions.get(0))).isEqualTo("{\"checkpointMetadata\":{\"version\":3}}");
   }
 
   @Test

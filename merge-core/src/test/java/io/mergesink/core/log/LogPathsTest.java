@@ -27,8 +27,13 @@ class LogPathsTest {
     assertThat(LogPaths.checkpointVersion("00000000000000000005.checkpoint.parquet")).hasValue(5);
     assertThat(LogPaths.checkpointName("00000000000000000005.checkpoint.0000000002.0000000003.parquet"))
         .hasValue(new CheckpointName(5, 2, 3));
-    assertThat(LogPaths.checkpointVersion("00000000000000000005.checkpoint.80a083e8-7026-4e79-81be-64bd76c43a11.parquet"))
-        .isEmpty();
+    assertThat(LogPaths.checkpointName("00000000000000000005.checkpoint.80a083e8-7026-4e79-81be-64bd76c43a11.parquet"))
+        .hasValue(new CheckpointName(5, 1, 1));
+    assertThat(LogPaths.checkpointName("00000000000000000003.checkpoint.edb927f1-7b47-4bc8-96d9-2f9a27c85c84.json"))
+        .hasValue(new CheckpointName(3, 1, 1));
+    assertThat(LogPaths.checkpointVersion("00000000000000000003.checkpoint.edb927f1-7b47-4bc8.json")).isEmpty();
+    assertThat(LogPaths.checkpointVersion("00000000000000000003.checkpoint.0000000001.0000000001.3f96fcc6-7126-4d79-9c98-e3d30085a098.parquet"))
+        .as("a sidecar's name").isEmpty();
     assertThat(LogPaths.checkpointVersion("_last_checkpoint")).isEmpty();
   }
 

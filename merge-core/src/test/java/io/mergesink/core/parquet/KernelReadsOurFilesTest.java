@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.types.ByteType;
 import io.delta.kernel.types.DateType;
@@ -61,7 +62,7 @@ class KernelReadsOurFilesTest {
     int row = 0;
     try (CloseableIterator<ColumnarBatch> batches = DefaultEngine.create(new Configuration()).getParquetHandler()
         .readParquetFiles(Utils.singletonCloseableIterator(FileStatus.of(path, file.sizeBytes(), 0)), schema,
-            Optional.empty())) {
+            Optional.empty()).map(FileReadResult::getData)) {
       while (batches.hasNext()) {
         ColumnarBatch batch = batches.next();
         for (int r = 0; r < batch.getSize(); r++, row++) {

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The Spark-written tables under {@code src/test/resources/fixtures/<name>/} (copies of
@@ -45,19 +46,80 @@ public final class FixtureTables {
           new StructField("y", PrimitiveType.STRING, true)), true),
       new StructField("m", new MapType(PrimitiveType.STRING, PrimitiveType.LONG, true), true));
 
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+  private static Path extractedRoot;
+
   private FixtureTables() {}
 
-  /** The local directory of fixture table {@code name}, for example {@code dv-table}. */
+  /** The names of every fixture table, sorted. */
+  public static List<String> names() {
+    Path root = path("dv-table").getParent();
+    try (java.util.stream.Stream<Path> tables = Files.list(root)) {
+      return tables.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("listing fixtures in " + root, e);
+    }
+  }
+
+  /**
+   * Records (the CSV's, or rendered by {@link SparkStrings}) as sorted JSON arrays, a form in which
+   * two multisets of rows compare equal exactly when they are, and in which a null never reads
+   * like the string "null".
+   */
+  public static List<String> sorted(List<List<String>> records) {
+    List<String> lines = new ArrayList<>(records.size());
+    for (List<String> record : records) {
+      try {
+        lines.add(JSON.writeValueAsString(record));
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    lines.sort(null);
+    return lines;
+  }
+
+  /**
+   * The local directory of fixture table {@code name}, for example {@code dv-table}. Read from the
+   * test classes directory, or, when another module's tests use merge-core's test jar, from a copy
+   * extracted once per JVM into a temporary directory.
+   */
   public static Path path(String name) {
     URL url = FixtureTables.class.getResource("/fixtures/" + name);
     if (url == null) {
       throw new IllegalArgumentException("no fixture table '" + name + "' under src/test/resources/fixtures/");
     }
     try {
+      if ("jar".equals(url.getProtocol())) {
+        return extracted().resolve(name);
+      }
       return Path.of(url.toURI());
     } catch (URISyntaxException e) {
       throw new IllegalStateException("fixture URL " + url + " is not a file URI", e);
     }
+  }
+
+  /** Every fixture, extracted from the test jar that holds this class into a temporary directory (once). */
+  private static synchronized Path extracted() throws URISyntaxException {
+    if (extractedRoot == null) {
+      URL url = FixtureTables.class.getResource("/fixtures");
+      try (java.nio.file.FileSystem jar = java.nio.file.FileSystems.newFileSystem(url.toURI(), Map.of());
+           java.util.stream.Stream<Path> files = Files.walk(jar.getPath("/fixtures"))) {
+        Path target = Files.createTempDirectory("mergesink-fixtures");
+        for (Path file : (Iterable<Path>) files::iterator) {
+          Path copy = target.resolve(jar.getPath("/fixtures").relativize(file).toString());
+          if (Files.isDirectory(file)) {
+            Files.createDirectories(copy);
+          } else {
+            Files.copy(file, copy);
+          }
+        }
+        extractedRoot = target;
+      } catch (IOException e) {
+        throw new UncheckedIOException("extracting the fixtures from " + url, e);
+      }
+    }
+    return extractedRoot;
   }
 
   /** Copies fixture table {@code name} into {@code target} (data and log only) and returns the copy's root. */
@@ -101,8 +163,8 @@ public final class FixtureTables {
     }
   }
 
-  /** RFC 4180 records; quoted fields may hold commas, doubled quotes and line breaks. */
-  static List<List<String>> parseCsv(String text) {
+  /** RFC 4180 records; quoted fields may hold commas, doubled quotes and line breaks; an empty unquoted field is null. */
+  public static List<List<String>> parseCsv(String text) {
     List<List<String>> records = new ArrayList<>();
     List<String> record = new ArrayList<>();
     StringBuilder field = new StringBuilder();

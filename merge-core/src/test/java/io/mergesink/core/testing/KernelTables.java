@@ -2,7 +2,7 @@ package io.mergesink.core.testing;
 
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.Table;
+import io.delta.kernel.TableManager;
 import io.delta.kernel.data.ArrayValue;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
@@ -10,8 +10,8 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.MapValue;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.internal.InternalScanFileUtils;
-import io.delta.kernel.internal.SnapshotImpl;
 import io.delta.kernel.internal.data.ScanStateRow;
 import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.types.BinaryType;
@@ -45,12 +45,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * The independent reader of every test: reads Delta tables with Delta Kernel 4.0.0 (default
- * engine on Hadoop's local file system) and converts what Kernel returns into MergeSink's own
- * schema model and in-memory values (see {@link DataType}), so tests compare with {@link Row}s.
+ * The independent reader of every test: reads Delta tables with Delta Kernel (the version of the
+ * {@code delta.kernel.version} property, 4.4.0; default engine on Hadoop's local file system) and
+ * converts what Kernel returns into MergeSink's own schema model and in-memory values (see
+ * {@link DataType}), so tests compare with {@link Row}s.
  *
  * <p>Rows come from the latest snapshot with deletion vectors applied (Kernel's selection vector),
  * in no particular order. I/O failures surface as {@link UncheckedIOException} so tests stay terse.
@@ -75,7 +77,7 @@ public final class KernelTables {
     Snapshot snapshot = latestSnapshot(tablePath);
     Scan scan = snapshot.getScanBuilder().build();
     io.delta.kernel.data.Row scanState = scan.getScanState(ENGINE);
-    io.delta.kernel.types.StructType physicalReadSchema = ScanStateRow.getPhysicalDataReadSchema(ENGINE, scanState);
+    io.delta.kernel.types.StructType physicalReadSchema = ScanStateRow.getPhysicalDataReadSchema(scanState);
     List<Row> rows = new ArrayList<>();
     try (CloseableIterator<FilteredColumnarBatch> scanFiles = scan.getScanFiles(ENGINE)) {
       while (scanFiles.hasNext()) {
@@ -98,8 +100,33 @@ public final class KernelTables {
 
   /** The version of the latest {@code txn} action of {@code appId}, empty when there is none. */
   public static Optional<Long> txnVersion(String tablePath, String appId) {
-    return ((SnapshotImpl) latestSnapshot(tablePath)).getLatestTransactionVersion(ENGINE, appId);
+    return latestSnapshot(tablePath).getLatestTransactionVersion(ENGINE, appId);
   }
+
+  /** The protocol of the latest snapshot as Kernel reconciles it. */
+  public static KernelProtocol protocol(String tablePath) {
+    io.delta.kernel.internal.actions.Protocol protocol = latestSnapshot(tablePath).getProtocol();
+    return new KernelProtocol(protocol.getMinReaderVersion(), protocol.getMinWriterVersion(),
+        Set.copyOf(protocol.getReaderFeatures()), Set.copyOf(protocol.getWriterFeatures()));
+  }
+
+  /** The table properties ({@code metaData.configuration}) of the latest snapshot. */
+  public static Map<String, String> properties(String tablePath) {
+    return Map.copyOf(latestSnapshot(tablePath).getTableProperties());
+  }
+
+  /** The partition columns of the latest snapshot. */
+  public static List<String> partitionColumns(String tablePath) {
+    return List.copyOf(latestSnapshot(tablePath).getPartitionColumnNames());
+  }
+
+  /** The configuration of metadata domain {@code domain}, empty when the domain is absent or removed. */
+  public static Optional<String> domainMetadata(String tablePath, String domain) {
+    return latestSnapshot(tablePath).getDomainMetadata(domain);
+  }
+
+  /** A protocol as Kernel reports it (feature sets empty below reader 3 / writer 7). */
+  public record KernelProtocol(int minReaderVersion, int minWriterVersion, Set<String> readerFeatures, Set<String> writerFeatures) {}
 
   /** The schema of the latest snapshot in MergeSink's schema model. */
   public static StructType schema(String tablePath) {
@@ -107,14 +134,15 @@ public final class KernelTables {
   }
 
   private static Snapshot latestSnapshot(String tablePath) {
-    return Table.forPath(ENGINE, tablePath).getLatestSnapshot(ENGINE);
+    return TableManager.loadSnapshot(tablePath).build(ENGINE);
   }
 
   private static void readScanFile(io.delta.kernel.data.Row scanState, io.delta.kernel.data.Row scanFile,
       io.delta.kernel.types.StructType physicalReadSchema, List<Row> rows) throws IOException {
     FileStatus file = InternalScanFileUtils.getAddFileStatus(scanFile);
     CloseableIterator<ColumnarBatch> physicalData = ENGINE.getParquetHandler()
-        .readParquetFiles(Utils.singletonCloseableIterator(file), physicalReadSchema, Optional.empty());
+        .readParquetFiles(Utils.singletonCloseableIterator(file), physicalReadSchema, Optional.empty())
+        .map(FileReadResult::getData);
     try (CloseableIterator<FilteredColumnarBatch> logicalData =
         Scan.transformPhysicalData(ENGINE, scanState, scanFile, physicalData)) {
       while (logicalData.hasNext()) {

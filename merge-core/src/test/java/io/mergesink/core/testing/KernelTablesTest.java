@@ -3,15 +3,11 @@ package io.mergesink.core.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.core.data.Row;
-import io.mergesink.core.types.DataType;
-import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,30 +16,11 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** {@link KernelTables} against the Spark fixtures and their PROVENANCE.md / EXPECTED_ROWS.csv. */
+/**
+ * {@link KernelTables} against the Spark fixtures' PROVENANCE.md (their rows: {@link KernelReadsEveryFixtureTest}):
+ * versions, txns, schema and the in-memory representation of every type.
+ */
 class KernelTablesTest {
-  private static final DateTimeFormatter SPARK_TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
-
-  @Test
-  void dvTableRowsAreTheLiveRowsWithDeletionVectorsApplied() {
-    String table = FixtureTables.path("dv-table").toString();
-
-    List<Row> rows = KernelTables.readRows(table);
-
-    assertThat(rows).hasSize(883);
-    assertThat(renderById(table, rows)).isEqualTo(expectedById("dv-table"));
-  }
-
-  @Test
-  void cowTableRowsMatchExpectedRows() {
-    String table = FixtureTables.path("cow-table").toString();
-
-    List<Row> rows = KernelTables.readRows(table);
-
-    assertThat(rows).hasSize(200);
-    assertThat(renderById(table, rows)).isEqualTo(expectedById("cow-table"));
-  }
-
   @Test
   void dvTableVersionAndTxnVersionsMatchProvenance() {
     String table = FixtureTables.path("dv-table").toString();
@@ -100,43 +77,6 @@ class KernelTablesTest {
     Object[] allNull = new Object[16];
     allNull[0] = 2;
     assertThat(byId.get(2)).isEqualTo(Row.of(allNull));
-  }
-
-  /** Each row rendered as Spark's CAST(... AS STRING) renders it in EXPECTED_ROWS.csv, keyed by id. */
-  private static Map<String, List<String>> renderById(String table, List<Row> rows) {
-    StructType schema = KernelTables.schema(table);
-    Map<String, List<String>> byId = new TreeMap<>();
-    for (Row row : rows) {
-      List<String> rendered = new ArrayList<>();
-      for (int i = 0; i < schema.size(); i++) {
-        rendered.add(render(row.get(i), schema.field(i).type()));
-      }
-      assertThat(byId.put(rendered.get(0), rendered)).as("duplicate id %s", rendered.get(0)).isNull();
-    }
-    return byId;
-  }
-
-  private static Map<String, List<String>> expectedById(String fixture) {
-    Map<String, List<String>> byId = new TreeMap<>();
-    for (List<String> record : FixtureTables.expectedRows(fixture)) {
-      byId.put(record.get(0), record);
-    }
-    return byId;
-  }
-
-  private static String render(Object value, DataType type) {
-    if (value == null) {
-      return null;
-    } else if (type == PrimitiveType.TIMESTAMP) {
-      long micros = (Long) value;
-      LocalDateTime time = LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
-          (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC);
-      String fraction = time.getNano() == 0 ? "" : ("." + String.format("%06d", time.getNano() / 1000)).replaceAll("0+$", "");
-      return SPARK_TIMESTAMP.format(time) + fraction;
-    } else if (value instanceof BigDecimal decimal) {
-      return decimal.toPlainString();
-    }
-    return value.toString();
   }
 
   private static long micros(LocalDateTime utc) {

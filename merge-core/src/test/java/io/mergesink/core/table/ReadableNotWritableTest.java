@@ -1,0 +1,56 @@
+package io.mergesink.core.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.storage.LocalStorage;
+import io.mergesink.core.testing.FixtureTables;
+import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.types.StructField;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Tables MergeSink reads but does not write yet open for reading, and every way of writing to them
+ * (a writer, a schema change) is refused naming what is missing, before a byte is written: adding
+ * a column to a column-mapped table without a physical name and id would corrupt it.
+ */
+class ReadableNotWritableTest {
+  @TempDir Path dir;
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "column-mapping-name-table | writer features [columnMapping]",
+      "column-mapping-id-table | writer features [columnMapping]",
+      "type-widening-table | writer features [typeWidening]",
+      "v2-checkpoint-table | writer features [v2Checkpoint]",
+      "partitioned-table | partition columns [region, day]"})
+  void readsButRefusesWrites(String fixture, String refusal) throws IOException {
+    Path root = FixtureTables.copy(fixture, dir.resolve(fixture));
+    List<String> log = list(root.resolve("_delta_log"));
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), root.toString());
+
+    assertThat(table.snapshot().files()).isNotEmpty();
+    assertThatThrownBy(() -> table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), List.of("id")))
+        .isInstanceOf(UnsupportedTableException.class)
+        .hasMessage("table " + root + " uses " + refusal + ", which MergeSink does not support; it was left untouched");
+    assertThatThrownBy(() -> table.addColumns(List.of(new StructField("added", PrimitiveType.STRING, true))))
+        .isInstanceOf(UnsupportedTableException.class)
+        .hasMessageContaining(refusal);
+    assertThat(list(root.resolve("_delta_log"))).isEqualTo(log);
+  }
+
+  private static List<String> list(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+}
