@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 /**
  * The benchmark jar's entry point: {@code java -Xmx8g -jar bench/target/mergesink-bench.jar <suite> [options]}
- * with suite {@code merge-core} ({@link MergeCoreBenchmark}) or {@code e2e} ({@link E2eBenchmark}).
+ * with suite {@code merge-core} ({@link MergeCoreBenchmark}), {@code e2e} ({@link E2eBenchmark}) or {@code peers} ({@link PeersBenchmark}).
  * The Spark comparison lives in the separate {@code bench-spark} module, so this jar never pulls Spark.
  */
 public final class Bench {
@@ -18,9 +18,11 @@ public final class Bench {
     switch (suite) {
       case MergeCoreBenchmark.SUITE -> MergeCoreBenchmark.main(args);
       case E2eBenchmark.SUITE -> E2eBenchmark.main(args);
+      case PeersBenchmark.SUITE -> PeersBenchmark.main(args);
       case SinkTaskProfile.SUITE -> SinkTaskProfile.main(args);
       default -> {
-        System.err.println("expected a suite name first (" + MergeCoreBenchmark.SUITE + ", " + E2eBenchmark.SUITE + " or " + SinkTaskProfile.SUITE
+        System.err.println("expected a suite name first (" + MergeCoreBenchmark.SUITE + ", " + E2eBenchmark.SUITE + ", " + PeersBenchmark.SUITE + " or "
+            + SinkTaskProfile.SUITE
             + "), found " + Arrays.toString(args));
         System.exit(USAGE_ERROR);
       }

@@ -40,7 +40,7 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <pre>
  * java -Xmx8g -jar bench/target/mergesink-bench.jar e2e [--quick] [--events=N] [--keys=K] [--repeats=R]
- *     [--only=insert-only,uniform,skewed,latency] [--tasks=1,2] [--formats=json,avro] [--commit-interval-ms=MS]
+ *     [--only=insert-only,uniform,skewed,latency] [--tasks=1,2] [--formats=json,json-fast,avro] [--commit-interval-ms=MS]
  *     [--dir=PATH] [--latency-events=N] [--latency-rate=EVENTS_PER_S]
  * </pre>
  *

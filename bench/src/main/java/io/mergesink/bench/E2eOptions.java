@@ -21,7 +21,7 @@ record E2eOptions(long events, long keys, int repeats, List<String> workloads, L
     long commitIntervalMs, Path directory, long latencyEvents, double latencyRate) {
   static final String LATENCY = "latency";
   static final String USAGE = "usage: java -Xmx8g -jar mergesink-bench.jar e2e [--quick] [--events=N] [--keys=K] [--repeats=R]"
-      + " [--only=insert-only,uniform,skewed,latency] [--tasks=1,2] [--formats=json,avro] [--commit-interval-ms=MS] [--dir=PATH]"
+      + " [--only=insert-only,uniform,skewed,latency] [--tasks=1,2] [--formats=json,json-fast,avro] [--commit-interval-ms=MS] [--dir=PATH]"
       + " [--latency-events=N] [--latency-rate=EVENTS_PER_S]";
   private static final long FULL_EVENTS = 500_000;
   private static final long FULL_KEYS = 1_000_000;

@@ -11,7 +11,9 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import io.mergesink.connect.MergeSinkConnector;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.connect.components.Versioned;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.errors.DataException;
@@ -41,7 +43,7 @@ import org.apache.kafka.connect.storage.ConverterType;
  * JsonConverter comes from the worker's own libraries (connect-json is part of every Connect
  * runtime). Not thread-safe: Connect configures one converter per task.
  */
-public final class DebeziumJsonConverter implements Converter {
+public final class DebeziumJsonConverter implements Converter, Versioned {
   private static final JsonNodeFactory EXACT_DECIMALS = JsonNodeFactory.withExactBigDecimals(true);
   /** Parses schemas as JsonConverter does: floats as BigDecimal (default values keep every digit), nothing after the value. */
   private static final ObjectMapper SCHEMA_MAPPER = JsonMapper.builder()
@@ -58,6 +60,11 @@ public final class DebeziumJsonConverter implements Converter {
   /** The {@code schema.content} schema: every record is a payload of it. Null without that option. */
   private SchemaCache.Entry fixedSchema;
   private long handedToKafka;
+
+  @Override
+  public String version() {
+    return MergeSinkConnector.VERSION;
+  }
 
   @Override
   public ConfigDef config() {

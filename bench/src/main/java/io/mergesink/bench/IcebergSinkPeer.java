@@ -1,0 +1,103 @@
+package io.mergesink.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The Apache Iceberg Kafka Connect sink (1.12.0) appending to a table of a Hadoop catalog on local
+ * disk. It appends only (Iceberg 1.12's sink has no upsert mode), so it stands against MergeSink's
+ * {@code write.mode=append}. Debezium envelopes go through Iceberg's own {@code DebeziumTransform}
+ * (the row plus a {@code _cdc} struct of operation, time and Kafka position, as MergeSink's append
+ * rows carry {@code _op}, {@code _ts_ms} and {@code _kafka_*}); the table is created by the sink
+ * ({@code auto-create}), Parquet with zstd (Iceberg's default, as MergeSink's). Its coordinator
+ * commits every {@code iceberg.control.commit.interval-ms}, set to MergeSink's commit interval
+ * (its default is 5 minutes), and then commits the connector's Kafka offsets.
+ */
+final class IcebergSinkPeer implements Peer {
+  private static final String CONNECTOR_CLASS = "org.apache.iceberg.connect.IcebergSinkConnector";
+  private static final String NAMESPACE = "bench";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final EmbeddedConnect connect;
+  private final Path warehouse;
+  private final RecordFormat format;
+  private final long commitIntervalMs;
+
+  IcebergSinkPeer(EmbeddedConnect connect, Path warehouse, RecordFormat format, long commitIntervalMs) {
+    this.connect = connect;
+    this.warehouse = warehouse;
+    this.format = format;
+    this.commitIntervalMs = commitIntervalMs;
+  }
+
+  @Override
+  public String optionName() {
+    return "iceberg";
+  }
+
+  @Override
+  public String label() {
+    return "Iceberg sink append (Hadoop catalog), JsonConverter";
+  }
+
+  @Override
+  public void prepare(String topic, E2eWorkload workload) {
+    connect.createTopic(controlTopic(topic), 1);
+  }
+
+  @Override
+  public Map<String, String> connectorConfig(String topic, String connector, int tasks) {
+    Map<String, String> config = new HashMap<>(format.connectorConfig());
+    config.put("connector.class", CONNECTOR_CLASS);
+    config.put("tasks.max", Integer.toString(tasks));
+    config.put("topics", topic);
+    config.put("iceberg.tables", NAMESPACE + "." + tableName(topic));
+    config.put("iceberg.tables.auto-create-enabled", "true");
+    config.put("iceberg.catalog.type", "hadoop");
+    config.put("iceberg.catalog.warehouse", warehouse.toUri().toString());
+    config.put("iceberg.control.topic", controlTopic(topic));
+    config.put("iceberg.control.commit.interval-ms", Long.toString(commitIntervalMs));
+    config.put("iceberg.kafka.bootstrap.servers", connect.bootstrapServers());
+    config.put("transforms", "debezium");
+    config.put("transforms.debezium.type", "org.apache.iceberg.connect.transforms.DebeziumTransform");
+    return config;
+  }
+
+  /**
+   * Counts the rows of the table's current snapshot ({@code total-records} of its summary, read
+   * from the Hadoop catalog's metadata files): every change event is appended; tombstones carry no
+   * row and are skipped by the sink.
+   */
+  @Override
+  public String verify(String topic, E2eWorkload workload, StreamCounts counts) throws IOException {
+    Path metadata = warehouse.resolve(NAMESPACE).resolve(tableName(topic)).resolve("metadata");
+    String version = Files.readString(metadata.resolve("version-hint.text"), StandardCharsets.UTF_8).trim();
+    JsonNode table = JSON.readTree(metadata.resolve("v" + version + ".metadata.json").toFile());
+    long current = table.path("current-snapshot-id").asLong();
+    long rows = -1;
+    for (JsonNode snapshot : table.path("snapshots")) {
+      if (snapshot.path("snapshot-id").asLong() == current) {
+        rows = snapshot.path("summary").path("total-records").asLong(-1);
+      }
+    }
+    if (rows != counts.changeEvents()) {
+      throw new IllegalStateException("Iceberg table " + metadata.getParent() + " has " + rows + " rows in snapshot " + current + " where "
+          + counts.changeEvents() + " change events (and " + counts.tombstones() + " tombstones) were produced");
+    }
+    return String.format("%,d rows = change events", rows);
+  }
+
+  private static String controlTopic(String topic) {
+    return "control-" + topic;
+  }
+
+  private static String tableName(String topic) {
+    return topic.replace('-', '_');
+  }
+}
