@@ -19,10 +19,11 @@ public final class Bench {
       case MergeCoreBenchmark.SUITE -> MergeCoreBenchmark.main(args);
       case E2eBenchmark.SUITE -> E2eBenchmark.main(args);
       case PeersBenchmark.SUITE -> PeersBenchmark.main(args);
+      case BufferMemory.SUITE -> BufferMemory.main(args);
       case SinkTaskProfile.SUITE -> SinkTaskProfile.main(args);
       default -> {
-        System.err.println("expected a suite name first (" + MergeCoreBenchmark.SUITE + ", " + E2eBenchmark.SUITE + ", " + PeersBenchmark.SUITE + " or "
-            + SinkTaskProfile.SUITE
+        System.err.println("expected a suite name first (" + MergeCoreBenchmark.SUITE + ", " + E2eBenchmark.SUITE + ", " + PeersBenchmark.SUITE + ", " + BufferMemory.SUITE
+            + " or " + SinkTaskProfile.SUITE
             + "), found " + Arrays.toString(args));
         System.exit(USAGE_ERROR);
       }
