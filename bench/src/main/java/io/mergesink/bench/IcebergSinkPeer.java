@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -56,11 +55,8 @@ final class IcebergSinkPeer implements Peer {
 
   @Override
   public Map<String, String> connectorConfig(String topic, String connector, int tasks) {
-    Map<String, String> config = new HashMap<>(format.connectorConfig());
-    config.put("connector.class", CONNECTOR_CLASS);
-    config.put("tasks.max", Integer.toString(tasks));
-    config.put("topics", topic);
-    config.put("iceberg.tables", NAMESPACE + "." + tableName(topic));
+    Map<String, String> config = Peer.baseConfig(format, CONNECTOR_CLASS, tasks, topic);
+    config.put("iceberg.tables", NAMESPACE + "." + Peer.tableName(topic));
     config.put("iceberg.tables.auto-create-enabled", "true");
     config.put("iceberg.catalog.type", "hadoop");
     config.put("iceberg.catalog.warehouse", warehouse.toUri().toString());
@@ -79,7 +75,7 @@ final class IcebergSinkPeer implements Peer {
    */
   @Override
   public String verify(String topic, E2eWorkload workload, StreamCounts counts) throws IOException {
-    Path metadata = warehouse.resolve(NAMESPACE).resolve(tableName(topic)).resolve("metadata");
+    Path metadata = warehouse.resolve(NAMESPACE).resolve(Peer.tableName(topic)).resolve("metadata");
     // the newest vN.metadata.json: the Hadoop catalog's version-hint.text is written after it, best effort
     long version = -1;
     try (Stream<Path> files = Files.list(metadata)) {
@@ -108,9 +104,5 @@ final class IcebergSinkPeer implements Peer {
 
   private static String controlTopic(String topic) {
     return "control-" + topic;
-  }
-
-  private static String tableName(String topic) {
-    return topic.replace('-', '_');
   }
 }

@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.connect.data.Struct;
 import org.postgresql.PGConnection;
@@ -54,7 +53,7 @@ final class JdbcSinkPeer implements Peer {
 
   @Override
   public void prepare(String topic, E2eWorkload workload) throws IOException {
-    String table = tableName(topic);
+    String table = Peer.tableName(topic);
     postgres.execute("DROP TABLE IF EXISTS " + table,
         "CREATE TABLE " + table + " (id bigint PRIMARY KEY, name text, balance numeric(12,2), updated_at timestamp(6), quantity integer)");
     if (workload.kind() == E2eWorkload.Kind.INSERT_ONLY) {
@@ -98,10 +97,7 @@ final class JdbcSinkPeer implements Peer {
 
   @Override
   public Map<String, String> connectorConfig(String topic, String connector, int tasks) {
-    Map<String, String> config = new HashMap<>(format.connectorConfig());
-    config.put("connector.class", CONNECTOR_CLASS);
-    config.put("tasks.max", Integer.toString(tasks));
-    config.put("topics", topic);
+    Map<String, String> config = Peer.baseConfig(format, CONNECTOR_CLASS, tasks, topic);
     config.put("connection.url", postgres.jdbcUrl());
     config.put("connection.username", LocalPostgres.USER);
     config.put("connection.password", LocalPostgres.PASSWORD);
@@ -110,7 +106,7 @@ final class JdbcSinkPeer implements Peer {
     config.put("primary.key.mode", "record_key");
     config.put("primary.key.fields", "id");
     config.put("schema.evolution", "none");
-    config.put("collection.name.format", tableName(topic));
+    config.put("collection.name.format", Peer.tableName(topic));
     config.put("batch.size", Integer.toString(batchSize));
     config.put("use.reduction.buffer", "true");
     return config;
@@ -118,7 +114,7 @@ final class JdbcSinkPeer implements Peer {
 
   @Override
   public String verify(String topic, E2eWorkload workload, StreamCounts counts) throws IOException {
-    String table = tableName(topic);
+    String table = Peer.tableName(topic);
     long rows = 0;
     long wrong = 0;
     String firstWrong = null;
@@ -146,9 +142,5 @@ final class JdbcSinkPeer implements Peer {
           + " live keys; " + wrong + " wrong row(s)" + (firstWrong == null ? "" : ", first: " + firstWrong));
     }
     return String.format("%,d rows = live keys, last versions", rows);
-  }
-
-  private static String tableName(String topic) {
-    return topic.replace('-', '_');
   }
 }

@@ -9,7 +9,6 @@ import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -66,10 +65,7 @@ final class MergeSinkPeer implements Peer {
   /** The e2e suite's MergeSink configuration, with {@code write.mode} as given. */
   static Map<String, String> config(RecordFormat format, Path root, String writeMode, String topic, String connector, int tasks,
       long commitIntervalMs) {
-    Map<String, String> config = new HashMap<>(format.connectorConfig());
-    config.put("connector.class", MergeSinkConnector.class.getName());
-    config.put("tasks.max", Integer.toString(tasks));
-    config.put("topics", topic);
+    Map<String, String> config = Peer.baseConfig(format, MergeSinkConnector.class.getName(), tasks, topic);
     config.put(MergeSinkConfig.TABLE_ROOT, root.toAbsolutePath().toString());
     config.put(MergeSinkConfig.WRITE_MODE, writeMode);
     config.put(MergeSinkConfig.MERGE_STRATEGY, MergeStrategy.DELETION_VECTORS.configName());

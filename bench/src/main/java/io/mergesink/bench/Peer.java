@@ -1,6 +1,7 @@
 package io.mergesink.bench;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -33,6 +34,20 @@ interface Peer {
    * @throws IllegalStateException the table is wrong
    */
   String verify(String topic, E2eWorkload workload, StreamCounts counts) throws IOException;
+
+  /** What every peer's connector configuration starts with: its converters, class, task count and topic. */
+  static Map<String, String> baseConfig(RecordFormat format, String connectorClass, int tasks, String topic) {
+    Map<String, String> config = new HashMap<>(format.connectorConfig());
+    config.put("connector.class", connectorClass);
+    config.put("tasks.max", Integer.toString(tasks));
+    config.put("topics", topic);
+    return config;
+  }
+
+  /** A table name for {@code topic} that SQL and Iceberg take unquoted. */
+  static String tableName(String topic) {
+    return topic.replace('-', '_');
+  }
 
   /**
    * What was produced to a run's topic, priming included.
