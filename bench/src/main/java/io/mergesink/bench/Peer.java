@@ -27,6 +27,16 @@ interface Peer {
   Map<String, String> connectorConfig(String topic, String connector, int tasks);
 
   /**
+   * Whether the table shows what the sink has acknowledged: {@code counts} were produced and the
+   * connector's consumer group has committed all of them. True for sinks that commit offsets only
+   * after their writes are visible; the Iceberg sink commits its offsets with its data files'
+   * announcement, one coordinator commit before the rows are in a snapshot.
+   */
+  default boolean visible(String topic, StreamCounts counts) throws IOException {
+    return true;
+  }
+
+  /**
    * Checks the run's final table against the stream: an upsert sink must hold exactly the
    * workload's live keys in their last versions; an append sink one row per record it appends.
    *

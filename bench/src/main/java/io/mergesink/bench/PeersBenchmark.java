@@ -6,6 +6,7 @@ import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.localpg.LocalPostgres;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,10 +35,11 @@ import org.apache.kafka.common.TopicPartition;
  * ({@link Peer#prepare}: the mixed workload starts on a table holding its preloaded keys for the
  * upsert sinks); the connector starts, gets one change per partition and is awaited (so tables exist
  * and tasks have opened them) and paused; the measured events are produced; the clock runs from
- * the resume until the connector's consumer group has committed every partition's end offset, which
- * each sink does only for what it has made durable (the JDBC sink after its statements, MergeSink
- * after its Delta commit, the Iceberg sink after its Iceberg commit). Then the table is checked
- * ({@link Peer#verify}) or the suite fails.
+ * the resume until the connector's consumer group has committed every partition's end offset and
+ * the table shows it ({@link Peer#visible}): the JDBC sink commits offsets after its statements,
+ * MergeSink after its Delta commit; the Iceberg sink's tasks commit theirs with the announcement of
+ * their data files, so its run also waits until the current snapshot holds every row. Then the
+ * table is checked ({@link Peer#verify}) or the suite fails.
  *
  * <pre>
  * java -Xmx8g -jar bench/target/mergesink-bench.jar peers [--quick] [--events=N] [--keys=K] [--repeats=R]
@@ -166,9 +168,10 @@ public final class PeersBenchmark {
     }
     connect.flush();
     Map<TopicPartition, Long> primedEnds = connect.endOffsets(topic);
+    Peer.StreamCounts primedCounts = counter.counts();
     EmbeddedConnect.await(connector + " to commit its priming records", () -> {
       connect.requireNoFailedTask(connector);
-      return caughtUp(connector, primedEnds);
+      return caughtUp(peer, topic, connector, primedEnds, primedCounts);
     });
     connect.pauseConnector(connector, tasks);
     for (long i = 0; i < options.events(); i++) {
@@ -176,10 +179,11 @@ public final class PeersBenchmark {
     }
     connect.flush();
     Map<TopicPartition, Long> ends = connect.endOffsets(topic);
+    Peer.StreamCounts counts = counter.counts();
 
     long begin = System.nanoTime();
     connect.resumeConnector(connector);
-    while (!caughtUp(connector, ends)) {
+    while (!caughtUp(peer, topic, connector, ends, counts)) {
       if (System.nanoTime() - begin > CATCH_UP_TIMEOUT_NANOS) {
         throw new IllegalStateException(connector + " did not catch up on " + ends + " in " + CATCH_UP_TIMEOUT_NANOS / 1e9 + " s");
       }
@@ -190,19 +194,26 @@ public final class PeersBenchmark {
     double putMs = max(EmbeddedConnect.connectTaskMetric(connector, "sink-task-metrics", "put-batch-avg-time-ms"));
     double commitMs = max(EmbeddedConnect.connectTaskMetric(connector, "connector-task-metrics", "offset-commit-avg-time-ms"));
     connect.deleteConnector(connector);
-    String check = peer.verify(topic, workload, new Peer.StreamCounts(counter.changes, counter.tombstones));
+    String check = peer.verify(topic, workload, counts);
     return new PeersReport.Run(options.events() / seconds, seconds, putMs, commitMs, check);
   }
 
-  /** Whether the connector's consumer group has committed every partition of {@code ends} up to its end. */
-  private boolean caughtUp(String connector, Map<TopicPartition, Long> ends) {
+  /**
+   * Whether the connector's consumer group has committed every partition of {@code ends} up to its
+   * end and the peer's table shows it ({@link Peer#visible}).
+   */
+  private boolean caughtUp(Peer peer, String topic, String connector, Map<TopicPartition, Long> ends, Peer.StreamCounts counts) {
     Map<TopicPartition, Long> committed = connect.committedOffsets("connect-" + connector);
     for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
       if (end.getValue() > 0 && committed.getOrDefault(end.getKey(), 0L) < end.getValue()) {
         return false;
       }
     }
-    return true;
+    try {
+      return peer.visible(topic, counts);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the table of " + connector, e);
+    }
   }
 
   /**
@@ -277,6 +288,10 @@ public final class PeersBenchmark {
   private final class Counter {
     private long changes;
     private long tombstones;
+
+    Peer.StreamCounts counts() {
+      return new Peer.StreamCounts(changes, tombstones);
+    }
 
     void send(String topic, ChangeEncoder encoder, E2eWorkload.Change change) {
       connect.send(topic, PARTITIONS, encoder, change, null);
