@@ -23,6 +23,7 @@ public final class TableProperties {
   public static final String FEATURE_PREFIX = "delta.feature.";
   private static final String DELTA_PREFIX = "delta.";
   private static final Set<String> FEATURE_VALUES = Set.of("supported", "enabled");
+  private static final String CLUSTERING = "clustering";
   /** Properties that change nothing MergeSink must do when it writes, by lower-case key. */
   private static final Set<String> HARMLESS = lowerCase(
       "delta.logRetentionDuration", "delta.deletedFileRetentionDuration", "delta.checkpointRetentionDuration",
@@ -122,6 +123,10 @@ public final class TableProperties {
     if (!FEATURE_VALUES.contains(value.toLowerCase(Locale.ROOT))) {
       return Optional.of("expected 'supported'");
     }
+    if (name.equalsIgnoreCase(CLUSTERING)) {
+      return Optional.of("a clustered table needs its clustering columns (Spark's CLUSTER BY); MergeSink writes to clustered tables"
+          + " but does not create them");
+    }
     Optional<TableFeatures.Feature> feature = TableFeatures.named(name);
     if (feature.isEmpty() || !feature.get().supported()) {
       return Optional.of(TableFeatures.whyUnsupported(name));
@@ -212,7 +217,7 @@ public final class TableProperties {
     refused.put("delta.ignoreprotocoldefaults", "MergeSink chooses the protocol versions from the features in use");
     refused.put("delta.compatibility.symlinkformatmanifest.enabled", "MergeSink does not generate symlink manifests");
     refused.put("delta.universalformat.enabledformats", TableFeatures.whyUnsupported("icebergCompatV2"));
-    refused.put("delta.columnmapping.maxcolumnid", TableFeatures.whyUnsupported("columnMapping"));
+    refused.put("delta.columnmapping.maxcolumnid", "MergeSink keeps the largest column id of a column-mapped table itself, as Delta does");
     refused.put("delta.parquet.compression.codec", "MergeSink compresses data files with the connector's parquet.compression");
     refused.put("delta.parquet.format.version", "MergeSink writes Parquet data pages v1");
     return refused;
