@@ -103,6 +103,12 @@ public record AddFile(
         baseRowId, defaultRowCommitVersion, clusteringProvider);
   }
 
+  /** This file with other statistics JSON (or none). */
+  public AddFile withStats(String newStats) {
+    return new AddFile(path, partitionValues, size, modificationTime, dataChange, newStats, tags, deletionVector,
+        baseRowId, defaultRowCommitVersion, clusteringProvider);
+  }
+
   /** This file with the given row tracking fields. */
   public AddFile withRowTracking(Long newBaseRowId, Long newDefaultRowCommitVersion) {
     return new AddFile(path, partitionValues, size, modificationTime, dataChange, stats, tags, deletionVector,

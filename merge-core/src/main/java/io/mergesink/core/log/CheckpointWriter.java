@@ -36,8 +36,25 @@ public final class CheckpointWriter {
   public static final String POLICY_PROPERTY = "delta.checkpointPolicy";
   private static final String V2_POLICY = "v2";
   private static final String V2_FEATURE = "v2Checkpoint";
+  /** With true, checkpoints must hold {@code stats_parsed} and {@code partitionValues_parsed}, which MergeSink does not write. */
+  public static final String STATS_AS_STRUCT_PROPERTY = "delta.checkpoint.writeStatsAsStruct";
+  /** With false, checkpoints must not hold the JSON {@code stats} (PROTOCOL.md, "Checkpoints"). */
+  public static final String STATS_AS_JSON_PROPERTY = "delta.checkpoint.writeStatsAsJson";
 
   private CheckpointWriter() {}
+
+  /**
+   * Why MergeSink cannot write the checkpoints the table asks for, empty when it can: a table with
+   * {@value #STATS_AS_STRUCT_PROPERTY}{@code =true} wants statistics and partition values as
+   * structs, which MergeSink does not write (it writes them as JSON). Checkpoints are optional, so
+   * such a table is written without them.
+   */
+  public static java.util.Optional<String> whyNot(Metadata metadata) {
+    return Boolean.parseBoolean(metadata.configuration().getOrDefault(STATS_AS_STRUCT_PROPERTY, "false").trim())
+        ? java.util.Optional.of(STATS_AS_STRUCT_PROPERTY + "=true asks checkpoints for stats_parsed and partitionValues_parsed, "
+            + "which MergeSink does not write")
+        : java.util.Optional.empty();
+  }
 
   /** Whether checkpoints of the table are UUID-named V2 ones. */
   public static boolean writesV2(Protocol protocol, Metadata metadata) {
@@ -56,8 +73,13 @@ public final class CheckpointWriter {
    *
    * @throws IOException when the checkpoint or {@code _last_checkpoint} cannot be written; a failure
    *     before the checkpoint is published leaves nothing behind
+   * @throws IllegalStateException when the table asks for a checkpoint MergeSink cannot write ({@link #whyNot})
    */
   public static void write(Storage storage, String root, Snapshot snapshot, long nowMillis) throws IOException {
+    whyNot(snapshot.metadata()).ifPresent(reason -> {
+      throw new IllegalStateException("table " + root + ": no checkpoint written: " + reason);
+    });
+    boolean statsAsJson = Boolean.parseBoolean(snapshot.metadata().configuration().getOrDefault(STATS_AS_JSON_PROPERTY, "true").trim());
     long minTombstoneTimestamp = nowMillis - TombstoneRetention.millis(snapshot.metadata());
     boolean v2 = writesV2(snapshot.protocol(), snapshot.metadata());
     List<Action> actions = new ArrayList<>();
@@ -68,7 +90,9 @@ public final class CheckpointWriter {
     actions.add(snapshot.metadata());
     actions.addAll(snapshot.transactions().values());
     actions.addAll(snapshot.domainMetadata().values());
-    actions.addAll(snapshot.files().values());
+    for (AddFile file : snapshot.files().values()) {
+      actions.add(statsAsJson ? file : file.withStats(null));
+    }
     for (RemoveFile tombstone : snapshot.tombstones()) {
       if (tombstone.deletionTimestamp() != null && tombstone.deletionTimestamp() > minTombstoneTimestamp) {
         actions.add(tombstone);

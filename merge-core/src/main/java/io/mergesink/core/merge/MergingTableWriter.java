@@ -46,6 +46,7 @@ public final class MergingTableWriter implements TableWriter {
   private Snapshot snapshot;
   private boolean snapshotStale;
   private long lastCheckpointVersion;
+  private boolean checkpointsSkipped;
 
   private MergingTableWriter(Storage storage, SnapshotLoader loader, Snapshot snapshot, int[] keyOrdinals, WriterOptions options,
       LiveRowIndex index, NewFiles newFiles, MergeOperation operation) {
@@ -95,6 +96,10 @@ public final class MergingTableWriter implements TableWriter {
           : KeyedChanges.of(snapshot.tableRoot(), snapshot.schema(), keyOrdinals, fitted);
       checkTxns(changes.txnVersions());
       PlannedMerge planned;
+      if (changes.truncate() && snapshot.metadata().appendOnly()) {
+        throw new InvalidChangeSetException(snapshot.tableRoot(), "a truncate of an append-only table (delta.appendOnly=true), whose"
+            + " commits must not remove data");
+      }
       if (changes.truncate()) {
         planned = truncation.plan(snapshot, keyed, changes.txnVersions());
       } else if (changes.hasRowChanges()) {
@@ -199,6 +204,13 @@ public final class MergingTableWriter implements TableWriter {
   private boolean maybeCheckpoint() {
     long interval = options.checkpointInterval();
     if (snapshot.version() / interval <= lastCheckpointVersion / interval) {
+      return false;
+    }
+    if (CheckpointWriter.whyNot(snapshot.metadata()).isPresent()) {
+      if (!checkpointsSkipped) {
+        LOG.info("Table {}: writing no checkpoints: {}", snapshot.tableRoot(), CheckpointWriter.whyNot(snapshot.metadata()).get());
+        checkpointsSkipped = true;
+      }
       return false;
     }
     try {

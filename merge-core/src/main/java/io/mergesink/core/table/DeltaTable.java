@@ -155,6 +155,11 @@ public final class DeltaTable {
           + snapshot.protocol().minReaderVersion() + ", writer " + snapshot.protocol().minWriterVersion()
           + ") with merge strategy deletion-vectors; use copy-on-write");
     }
+    if (strategy == MergeStrategy.DELETION_VECTORS && !ProtocolSupport.enablesDeletionVectors(snapshot.metadata())) {
+      // PROTOCOL.md, "Deletion Vectors": writers must only write new deletion vectors while the property is true
+      throw new UnsupportedTableException(root, DELETION_VECTORS_PROPERTY + "=false (new deletion vectors are not allowed) with merge"
+          + " strategy deletion-vectors; use copy-on-write");
+    }
     int[] keyOrdinals = strategy == MergeStrategy.APPEND ? new int[0] : KeyColumns.ordinals(snapshot.schema(), primaryKey);
     return MergingTableWriter.open(storage, loader, snapshot, keyOrdinals, options);
   }

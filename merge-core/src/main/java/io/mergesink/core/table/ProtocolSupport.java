@@ -43,7 +43,6 @@ public final class ProtocolSupport {
    */
   private static final Set<String> WRITER_FEATURES = TableFeatures.supportedNames(TableFeatures.Kind.WRITER);
   private static final String INVARIANTS_METADATA_KEY = "delta.invariants";
-  private static final String APPEND_ONLY_PROPERTY = "delta.appendOnly";
 
   private ProtocolSupport() {}
 
@@ -90,7 +89,12 @@ public final class ProtocolSupport {
 
   /** Whether the table refuses deletes and updates ({@code delta.appendOnly=true}). */
   public static boolean isAppendOnly(Metadata metadata) {
-    return Boolean.parseBoolean(metadata.configuration().getOrDefault(APPEND_ONLY_PROPERTY, "false"));
+    return metadata.appendOnly();
+  }
+
+  /** Whether writers may add deletion vectors: {@code delta.enableDeletionVectors=true} (PROTOCOL.md, "Deletion Vectors"). */
+  public static boolean enablesDeletionVectors(Metadata metadata) {
+    return Boolean.parseBoolean(metadata.configuration().getOrDefault(Metadata.ENABLE_DELETION_VECTORS, "false").trim());
   }
 
   /** Whether the table may carry deletion vectors. */

@@ -1,5 +1,6 @@
 package io.mergesink.core.table;
 
+import io.mergesink.core.log.CheckpointWriter;
 import io.mergesink.core.merge.MergeStrategy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +29,7 @@ public final class TableProperties {
   private static final Set<String> HARMLESS = lowerCase(
       "delta.logRetentionDuration", "delta.deletedFileRetentionDuration", "delta.checkpointRetentionDuration",
       "delta.sampleRetentionDuration", "delta.enableExpiredLogCleanup", "delta.enableFullRetentionRollback",
-      "delta.checkpointInterval", "delta.checkpoint.writeStatsAsJson", "delta.checkpoint.writeStatsAsStruct",
+      "delta.checkpointInterval", "delta.checkpoint.writeStatsAsJson",
       "delta.dataSkippingNumIndexedCols", "delta.dataSkippingStatsColumns", "delta.isolationLevel",
       "delta.autoOptimize.autoCompact", "delta.autoOptimize.optimizeWrite", "delta.targetFileSize",
       "delta.tuneFileSizesForRewrites", "delta.randomizeFilePrefixes", "delta.randomPrefixLength");
@@ -105,6 +106,10 @@ public final class TableProperties {
     }
     if (lower.startsWith(FEATURE_PREFIX)) {
       return featureProblem(featureName(key), value);
+    }
+    if (lower.equals(CheckpointWriter.STATS_AS_STRUCT_PROPERTY.toLowerCase(Locale.ROOT))) {
+      return value.equalsIgnoreCase("false") ? Optional.empty()
+          : Optional.of("MergeSink writes checkpoint statistics as JSON (delta.checkpoint.writeStatsAsJson), not as structs");
     }
     if (lower.startsWith("delta.constraints.")) {
       return Optional.of(TableFeatures.whyUnsupported("checkConstraints"));
