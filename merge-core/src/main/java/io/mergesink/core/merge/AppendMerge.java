@@ -25,7 +25,7 @@ final class AppendMerge implements MergeOperation {
 
   @Override
   public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes, Map<String, Long> txns) throws IOException {
-    DataFileRoller roller = newFiles.roller(snapshot.schema());
+    DataFileRoller roller = newFiles.roller(snapshot);
     try {
       for (Row row : changes.upserts()) {
         roller.write(UnchangedFiller.withNulls(row));

@@ -5,6 +5,8 @@ import io.mergesink.core.commit.CommitOutcome;
 import io.mergesink.core.commit.Committer;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.StagedCommit;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.generated.GeneratedColumns;
 import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
 import io.mergesink.core.log.CheckpointWriter;
@@ -12,6 +14,7 @@ import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.Storage;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +46,7 @@ public final class MergingTableWriter implements TableWriter {
   private Snapshot snapshot;
   private boolean snapshotStale;
   private long lastCheckpointVersion;
+  private boolean checkpointsSkipped;
 
   private MergingTableWriter(Storage storage, SnapshotLoader loader, Snapshot snapshot, int[] keyOrdinals, WriterOptions options,
       LiveRowIndex index, NewFiles newFiles, MergeOperation operation) {
@@ -71,7 +75,7 @@ public final class MergingTableWriter implements TableWriter {
     if (options.strategy() == MergeStrategy.APPEND) {
       return new MergingTableWriter(storage, loader, snapshot, new int[0], options, null, newFiles, new AppendMerge(newFiles));
     }
-    LiveRowIndex index = new LiveRowIndex(storage, snapshot.tableRoot(), KeyedChanges.keySchema(snapshot.schema(), keyOrdinals),
+    LiveRowIndex index = new LiveRowIndex(storage, snapshot.tableRoot(), KeyedChanges.keySchema(snapshot.schema(), keyOrdinals).fieldNames(),
         options.scope());
     index.sync(snapshot);
     MergeOperation operation = options.strategy() == MergeStrategy.DELETION_VECTORS
@@ -86,12 +90,16 @@ public final class MergingTableWriter implements TableWriter {
     refreshIfStale();
     for (int replans = 0; replans <= MAX_REPLANS; replans++) {
       // a concurrent schema change may have come between the change set and this plan
-      ChangeSet fitted = ChangeSetRealignment.to(snapshot.tableRoot(), snapshot.schema(), changes);
+      ChangeSet fitted = withGeneratedValues(ChangeSetRealignment.to(snapshot.tableRoot(), snapshot.schema(), changes));
       KeyedChanges keyed = index == null
           ? KeyedChanges.forAppend(snapshot.tableRoot(), snapshot.schema(), fitted)
           : KeyedChanges.of(snapshot.tableRoot(), snapshot.schema(), keyOrdinals, fitted);
       checkTxns(changes.txnVersions());
       PlannedMerge planned;
+      if (changes.truncate() && snapshot.metadata().appendOnly()) {
+        throw new InvalidChangeSetException(snapshot.tableRoot(), "a truncate of an append-only table (delta.appendOnly=true), whose"
+            + " commits must not remove data");
+      }
       if (changes.truncate()) {
         planned = truncation.plan(snapshot, keyed, changes.txnVersions());
       } else if (changes.hasRowChanges()) {
@@ -172,7 +180,7 @@ public final class MergingTableWriter implements TableWriter {
     try {
       if (committed.version() == snapshot.version() + 1) {
         // no other commit came between: the next snapshot is known without reading the log
-        snapshot = snapshot.withCommit(committed.version(), planned.commit().actions());
+        snapshot = snapshot.withCommit(committed.version(), committed.actions());
       } else {
         snapshot = loader.update(snapshot);
         if (index != null) {
@@ -196,6 +204,13 @@ public final class MergingTableWriter implements TableWriter {
   private boolean maybeCheckpoint() {
     long interval = options.checkpointInterval();
     if (snapshot.version() / interval <= lastCheckpointVersion / interval) {
+      return false;
+    }
+    if (CheckpointWriter.whyNot(snapshot.metadata()).isPresent()) {
+      if (!checkpointsSkipped) {
+        LOG.info("Table {}: writing no checkpoints: {}", snapshot.tableRoot(), CheckpointWriter.whyNot(snapshot.metadata()).get());
+        checkpointsSkipped = true;
+      }
       return false;
     }
     try {
@@ -222,6 +237,23 @@ public final class MergingTableWriter implements TableWriter {
             "txn " + txn.getKey() + " would move back from " + current + " to " + txn.getValue());
       }
     }
+  }
+
+  /** {@code changes} with the generated columns of the snapshot's schema computed (docs/design.md, "Generated columns"). */
+  private ChangeSet withGeneratedValues(ChangeSet changes) {
+    GeneratedColumns generated = GeneratedColumns.of(snapshot.schema());
+    if (generated.isEmpty() || changes.upserts().isEmpty()) {
+      return changes;
+    }
+    List<Row> filled = new ArrayList<>(changes.upserts().size());
+    for (Row row : changes.upserts()) {
+      try {
+        filled.add(generated.fill(row));
+      } catch (IllegalArgumentException e) {
+        throw new InvalidChangeSetException(snapshot.tableRoot(), "upsert " + row + ": " + e.getMessage());
+      }
+    }
+    return changes.withUpserts(filled, changes.rowSchema().orElse(snapshot.schema()));
   }
 
   private static PlannedMerge txnOnly(Map<String, Long> txns) {
