@@ -2,7 +2,10 @@ package io.mergesink.connect.reliability;
 
 import io.mergesink.connect.MergeSinkConnector;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
@@ -55,13 +58,33 @@ final class Workloads {
       if (dice < 13) {
         log.upsert(id);
       } else if (dice < 17) {
-        if (log.model().containsKey(id)) {
+        if (log.contains(id)) {
           log.delete(id, random.nextBoolean());
         } else {
           log.upsert(id);
         }
       } else {
         log.changeKey(id, keys + random.nextInt(keys));
+      }
+    }
+  }
+
+  /**
+   * {@code count} changes of keys the source table has now (written before): updates, and deletes
+   * (half with tombstones) of about one in three.
+   */
+  static void touchExisting(RecordLog log, int count, Random random) {
+    List<Long> existing = new ArrayList<>(log.ids());
+    Collections.sort(existing);
+    for (int i = 0; i < count && !existing.isEmpty(); i++) {
+      int index = random.nextInt(existing.size());
+      long id = existing.get(index);
+      if (random.nextInt(3) == 0) {
+        log.delete(id, random.nextBoolean());
+        existing.set(index, existing.get(existing.size() - 1));
+        existing.remove(existing.size() - 1);
+      } else {
+        log.upsert(id);
       }
     }
   }
