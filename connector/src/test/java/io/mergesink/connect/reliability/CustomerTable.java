@@ -1,5 +1,6 @@
 package io.mergesink.connect.reliability;
 
+import io.mergesink.connect.testing.CustomerEvents;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,6 +24,8 @@ final class CustomerTable {
   static final String TIER = "tier";
   private static final long EPOCH_2026_MICROS = 1_767_225_600_000_000L;
   private static final long EPOCH_2026_MILLIS = 1_767_225_600_000L;
+  /** Debezium's PostgreSQL {@code source} block, as the other tests' events have it. */
+  private static final Schema SOURCE = CustomerEvents.VALUE.field("source").schema();
 
   /** Whether the source's {@code name} column is {@code NOT NULL}. */
   enum NameColumn {
@@ -59,19 +62,10 @@ final class CustomerTable {
       rowBuilder.field(TIER, Schema.OPTIONAL_STRING_SCHEMA);
     }
     this.row = rowBuilder.build();
-    Schema source = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
-        .field("version", Schema.STRING_SCHEMA)
-        .field("connector", Schema.STRING_SCHEMA)
-        .field("name", Schema.STRING_SCHEMA)
-        .field("ts_ms", Schema.INT64_SCHEMA)
-        .field("db", Schema.STRING_SCHEMA)
-        .field("schema", Schema.STRING_SCHEMA)
-        .field("table", Schema.STRING_SCHEMA)
-        .build();
     this.envelope = SchemaBuilder.struct().name("pg.public.customers.Envelope")
         .field("before", row)
         .field("after", row)
-        .field("source", source)
+        .field("source", SOURCE)
         .field("op", Schema.STRING_SCHEMA)
         .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA)
         .build();
@@ -146,7 +140,7 @@ final class CustomerTable {
 
   private Struct envelope(String op, Struct before, Struct after, int version) {
     long ts = EPOCH_2026_MILLIS + version;
-    Struct source = new Struct(envelope.field("source").schema()).put("version", "3.6.1.Final").put("connector", "postgresql")
+    Struct source = new Struct(SOURCE).put("version", "3.6.1.Final").put("connector", "postgresql")
         .put("name", "pg").put("ts_ms", ts).put("db", "shop").put("schema", "public").put("table", "customers");
     return new Struct(envelope).put("before", before).put("after", after).put("source", source).put("op", op).put("ts_ms", ts);
   }

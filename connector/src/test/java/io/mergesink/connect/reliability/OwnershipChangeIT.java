@@ -22,7 +22,6 @@ class OwnershipChangeIT {
   private static final int PARTITIONS = 4;
   private static final int KEYS = 1_000;
   private static final int BUFFER_RECORDS = 60;
-  private static final int BATCH = 30;
   private static final int ROUNDS = 8;
   private static final int QUIESCE_POLLS = 2_000;
   private static final List<Integer> TASK_SETS = List.of(3, 2, 1);
@@ -44,7 +43,7 @@ class OwnershipChangeIT {
       log.upsert(id);
     }
     group.start(1);
-    group.quiesce(BATCH, QUIESCE_POLLS);
+    group.quiesce(Workloads.BATCH, QUIESCE_POLLS);
     String scenario = "ownership changes seed " + seed + ", tasks.max ";
     Path table = tables.resolve(Workloads.TOPIC);
     TableAudit.check(scenario + 1, cell, table, log, Workloads.CONNECTOR);
@@ -59,17 +58,8 @@ class OwnershipChangeIT {
         group.start(tasks);
         kills++;
       }
-      for (int round = 0; round < ROUNDS; round++) {
-        Workloads.touchExisting(log, 150, random);
-        Workloads.changes(log, KEYS, 30, random);
-        group.pollAll(BATCH, random, 3);
-        if (random.nextInt(4) == 0) {
-          List<TaskDriver> running = group.tasks();
-          group.kill(running.get(random.nextInt(running.size())));
-          kills++;
-        }
-      }
-      group.quiesce(BATCH, QUIESCE_POLLS);
+      kills += Workloads.touchExistingWhileRunning(log, KEYS, group, ROUNDS, random);
+      group.quiesce(Workloads.BATCH, QUIESCE_POLLS);
       sets += " → " + tasks;
       TableAudit.check(scenario + sets, cell, table, log, Workloads.CONNECTOR);
     }

@@ -27,7 +27,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PartitionGrowthIT {
   private static final int KEYS = 1_000;
   private static final int BUFFER_RECORDS = 60;
-  private static final int BATCH = 30;
   private static final int ROUNDS = 8;
   private static final int TASKS = 2;
   private static final int QUIESCE_POLLS = 2_000;
@@ -47,7 +46,7 @@ class PartitionGrowthIT {
     TaskGroup group = new TaskGroup(cell.apply(Workloads.localConfig(tables, BUFFER_RECORDS)), log);
     Workloads.mixed(log, KEYS, random);
     group.start(TASKS);
-    group.quiesce(BATCH, QUIESCE_POLLS);
+    group.quiesce(Workloads.BATCH, QUIESCE_POLLS);
 
     Map<Long, Integer> before = new HashMap<>();
     log.ids().forEach(id -> before.put(id, log.partitionOf(id)));
@@ -56,16 +55,8 @@ class PartitionGrowthIT {
     long movedToOld = before.entrySet().stream()
         .filter(key -> log.partitionOf(key.getKey()) != key.getValue() && log.partitionOf(key.getKey()) < from).count();
     group.rebalance(TASKS);
-    for (int round = 0; round < ROUNDS; round++) {
-      Workloads.touchExisting(log, 150, random);
-      Workloads.changes(log, KEYS, 30, random);
-      group.pollAll(BATCH, random, 3);
-      if (random.nextInt(4) == 0) {
-        List<TaskDriver> running = group.tasks();
-        group.kill(running.get(random.nextInt(running.size())));
-      }
-    }
-    group.quiesce(BATCH, QUIESCE_POLLS);
+    Workloads.touchExistingWhileRunning(log, KEYS, group, ROUNDS, random);
+    group.quiesce(Workloads.BATCH, QUIESCE_POLLS);
     group.stopAll();
     System.out.printf("RELIABILITY scenario=partition growth %s [%s] seed=%d keys=%d moved=%d moved into an old partition=%d%n",
         name, cell, seed, before.size(), moved, movedToOld);

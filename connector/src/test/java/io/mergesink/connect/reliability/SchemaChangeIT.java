@@ -59,8 +59,7 @@ class SchemaChangeIT {
       group.pollAll(BATCH, random, 2);
     }
     if (random.nextBoolean()) {
-      List<TaskDriver> running = group.tasks();
-      group.kill(running.get(random.nextInt(running.size())));
+      group.killOne(random);
     }
     group.quiesce(BATCH, QUIESCE_POLLS);
     group.stopAll();

@@ -91,6 +91,11 @@ final class TaskGroup {
     return startTask(task.assignment());
   }
 
+  /** A random task died; Connect gives its partitions to a new task. */
+  void killOne(Random random) {
+    kill(tasks.get(random.nextInt(tasks.size())));
+  }
+
   /** One poll of every task, {@code maxPerPartition} records of each of its partitions; each commits with chance 1 in {@code commitOdds}. */
   void pollAll(int maxPerPartition, Random random, int commitOdds) {
     for (TaskDriver task : tasks) {

@@ -15,6 +15,8 @@ final class Workloads {
   static final String CONNECTOR = "mergesink";
   /** Commits come from full buffers and preCommit only, so a scenario runs the same way every time. */
   static final String NEVER_BY_TIMER_MS = "3600000";
+  /** Records per partition a task polls at once, unless a scenario says otherwise. */
+  static final int BATCH = 30;
 
   private Workloads() {}
 
@@ -87,6 +89,26 @@ final class Workloads {
         log.upsert(id);
       }
     }
+  }
+
+  /**
+   * {@code rounds} rounds of updates and deletes of keys written before and a few other changes
+   * while {@code group} polls; in about one round of four a task dies and another takes over.
+   *
+   * @return how many tasks died
+   */
+  static int touchExistingWhileRunning(RecordLog log, int keys, TaskGroup group, int rounds, Random random) {
+    int kills = 0;
+    for (int round = 0; round < rounds; round++) {
+      touchExisting(log, 150, random);
+      changes(log, keys, 30, random);
+      group.pollAll(BATCH, random, 3);
+      if (random.nextInt(4) == 0) {
+        group.killOne(random);
+        kills++;
+      }
+    }
+    return kills;
   }
 
   /** A key in [0, keys) where low ids are far more likely (a few hot customers). */
