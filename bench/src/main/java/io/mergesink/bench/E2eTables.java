@@ -4,12 +4,13 @@ import io.mergesink.connect.config.MergeSinkConfig;
 import io.mergesink.connect.decode.ChangeEvent;
 import io.mergesink.connect.decode.DecoderOptions;
 import io.mergesink.connect.decode.RecordDecoder;
-import io.mergesink.connect.sink.SinkWriter;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.merge.TableWriter;
 import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.ownership.FileOwners;
+import io.mergesink.core.ownership.OwnerScope;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
@@ -21,7 +22,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
@@ -67,7 +67,7 @@ final class E2eTables {
           rows.upsert(row(decoder, spec, topic, partition, id, workload.version(id)));
         }
       }
-      TableWriter writer = table.newWriter(options.withFileTags(Map.of(SinkWriter.PARTITIONS_TAG, topic + ":" + partition), file -> true));
+      TableWriter writer = table.newWriter(options.withOwners(FileOwners.of(List.of(topic + ":" + partition)), OwnerScope.EVERY_FILE));
       BenchTables.commit(writer, rows.build());
     }
   }

@@ -21,7 +21,8 @@ final class ChangeSetAssembler {
   private ChangeSetAssembler() {}
 
   static ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, Long> txns, boolean append) {
-    ChangeSet.Builder builder = ChangeSet.builder();
+    // rows are re-fitted to the sink's current schema; the writer pads them if the table gains columns before they land
+    ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema());
     if (append) {
       for (TableChanges partition : changes) {
         for (ChangeEvent event : partition.changes()) {

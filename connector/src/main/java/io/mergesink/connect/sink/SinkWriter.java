@@ -12,17 +12,17 @@ import io.mergesink.connect.decode.RecordDecoder;
 import io.mergesink.connect.decode.SourceInfo;
 import io.mergesink.connect.route.RoutingException;
 import io.mergesink.connect.route.TableRouter;
-import io.mergesink.core.log.AddFile;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.maintenance.CompactionResult;
 import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.ownership.FileOwners;
+import io.mergesink.core.ownership.OwnerScope;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.snapshot.TableNotFoundException;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.storage.Storages;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -47,8 +46,6 @@ import org.slf4j.LoggerFactory;
  * (docs/design.md, "Exactly once"). Single-threaded, like the task.
  */
 public final class SinkWriter implements AutoCloseable {
-  /** The file tag naming the partitions ({@code topic:partition,...}) a file was written for. */
-  public static final String PARTITIONS_TAG = "mergesink.partitions";
   private static final Logger LOG = LoggerFactory.getLogger(SinkWriter.class);
   /** Compaction runs between commits; no run may hold ingestion up for longer than this. */
   private static final java.time.Duration COMPACTION_TIME_BUDGET = java.time.Duration.ofSeconds(10);
@@ -363,24 +360,23 @@ public final class SinkWriter implements AutoCloseable {
     }
   }
 
-  /** Writer options for the current assignment: files tagged with its partitions, the index scoped to them. */
+  /**
+   * Writer options for the current assignment (docs/design.md, "File ownership"): the task's rows
+   * are owned by its partitions ({@code topic:partition}), and its key index covers the files that
+   * may hold rows of them (all files with {@code lookup.scope=table}).
+   */
   private WriterOptions writerOptions() {
     Set<String> owned = new TreeSet<>();
     for (TopicPartition partition : partitions.keySet()) {
       owned.add(partition.topic() + ":" + partition.partition());
     }
-    Predicate<AddFile> scope = config.lookupScope() == LookupScope.TABLE ? file -> true : file -> isOwned(file, owned);
+    FileOwners owners = FileOwners.of(owned);
+    OwnerScope scope = config.lookupScope() == LookupScope.TABLE ? OwnerScope.EVERY_FILE : OwnerScope.of(owners);
     return WriterOptions.defaults(config.effectiveMergeStrategy())
         .withParquet(ParquetWriteOptions.defaults().withCompression(config.parquetCompression().configName()))
         .withTargetFileSizeBytes(config.fileTargetSizeBytes())
         .withCheckpointInterval(config.checkpointInterval())
-        .withFileTags(Map.of(PARTITIONS_TAG, String.join(",", owned)), scope);
-  }
-
-  /** Files written for none of the task's partitions cannot hold its keys; files of other writers (no tag) might. */
-  private static boolean isOwned(AddFile file, Set<String> owned) {
-    String tag = file.tags() == null ? null : file.tags().get(PARTITIONS_TAG);
-    return tag == null || Arrays.stream(tag.split(",")).anyMatch(owned::contains);
+        .withOwners(owners, scope);
   }
 
   private long bufferedChanges() {

@@ -90,6 +90,11 @@ final class TableSink {
     };
   }
 
+  /** The table schema rows are prepared and re-fitted for: that of the latest snapshot this sink read or wrote. */
+  StructType schema() {
+    return snapshot.schema();
+  }
+
   /**
    * Re-fits a buffered row made for an older schema of this table (columns were added since):
    * the new columns read as null.
@@ -132,8 +137,9 @@ final class TableSink {
     if (writer == null) {
       return new CompactionResult.NothingToCompact(snapshot.version());
     }
-    CompactionOptions scoped = options.withScope(writerOptions.indexScope()).withParquet(writerOptions.parquet());
-    CompactionResult result = new Compactor(storage, scoped).compact(writer.snapshot());
+    Snapshot current = writer.snapshot();
+    CompactionOptions scoped = options.withScope(writerOptions.scope().files(current)).withParquet(writerOptions.parquet());
+    CompactionResult result = new Compactor(storage, scoped).compact(current);
     if (result instanceof CompactionResult.Compacted) {
       snapshot = writer.refresh();
     }

@@ -6,6 +6,7 @@ import io.mergesink.core.deletionvectors.DeletionVectorDescriptor;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.log.LogPaths;
+import io.mergesink.core.ownership.OwnerScope;
 import io.mergesink.core.parquet.DataFileReader;
 import io.mergesink.core.parquet.LongColumnReader;
 import io.mergesink.core.snapshot.Snapshot;
@@ -28,20 +29,23 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * changed, without reading anything back; {@link #sync(Snapshot)} then reconciles with a snapshot,
  * reading the key columns only of files that appeared or changed through other writers (a
  * compaction, another task, another tool). Single-threaded.
+ *
+ * <p>Which files are in scope is decided per snapshot ({@link OwnerScope}): a table property may
+ * widen it, and a sync then indexes the files that came into scope.
  */
 public final class LiveRowIndex {
   private static final String NO_DV = "";
   private final Storage storage;
   private final String tableRoot;
   private final StructType keySchema;
-  private final Predicate<AddFile> scope;
+  private final OwnerScope scope;
   private KeyIndex keys;
   private FileRegistry files = new FileRegistry();
   /** Files whose live rows are indexed, with the id of the DV they were indexed under. */
   private final Map<String, String> indexedFiles = new HashMap<>();
   private final DeletionVectorStore deletionVectors;
 
-  public LiveRowIndex(Storage storage, String tableRoot, StructType keySchema, Predicate<AddFile> scope) {
+  public LiveRowIndex(Storage storage, String tableRoot, StructType keySchema, OwnerScope scope) {
     this.storage = storage;
     this.tableRoot = tableRoot;
     this.keySchema = keySchema;
@@ -50,17 +54,21 @@ public final class LiveRowIndex {
     this.deletionVectors = new DeletionVectorStore(storage);
   }
 
-  /** Brings the index in line with {@code snapshot}: drops vanished or re-marked files, indexes new ones in scope. */
+  /**
+   * Brings the index in line with {@code snapshot}: drops vanished, re-marked or no longer scoped
+   * files, indexes the files in scope it lacks.
+   */
   public void sync(Snapshot snapshot) throws IOException {
     Map<String, AddFile> live = snapshot.files();
+    Predicate<AddFile> inScope = scope.files(snapshot);
     for (Map.Entry<String, String> indexed : new ArrayList<>(indexedFiles.entrySet())) {
       AddFile current = live.get(indexed.getKey());
-      if (current == null || !dvId(current).equals(indexed.getValue())) {
+      if (current == null || !dvId(current).equals(indexed.getValue()) || !inScope.test(current)) {
         drop(indexed.getKey());
       }
     }
     for (AddFile file : live.values()) {
-      if (!indexedFiles.containsKey(file.path()) && scope.test(file)) {
+      if (!indexedFiles.containsKey(file.path()) && inScope.test(file)) {
         index(file);
       }
     }

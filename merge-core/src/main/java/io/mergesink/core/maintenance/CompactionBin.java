@@ -8,7 +8,9 @@ import java.util.Map;
 
 /**
  * Files rewritten together into new files. All share partition values and tags, which the new
- * files inherit, so a writer whose key-index scope held the inputs holds the outputs too.
+ * files inherit: the owners of an output are then the union of its inputs' owners, as the
+ * ownership rule asks (docs/design.md, "File ownership"), so a writer whose key-index scope held
+ * the inputs holds the outputs too.
  *
  * @param partitionValues the partition values of every input (empty for unpartitioned tables; a null value is a null partition)
  * @param tags the tags of every input (empty when untagged)

@@ -12,7 +12,7 @@ import java.util.Map;
  * Chooses what a compaction run rewrites (pure: reads only the snapshot).
  *
  * <p>Files in scope are grouped by (partition values, tags); files of different groups are never
- * mixed. In a group, a file is a candidate when its deleted fraction exceeds
+ * mixed, so an output has exactly the owners of each of its inputs (docs/design.md, "File ownership"). In a group, a file is a candidate when its deleted fraction exceeds
  * {@link CompactionOptions#deletedRatio()} (it is always taken), or when it is smaller than the
  * target and the group holds at least {@link CompactionOptions#minSmallFiles()} small files.
  * Candidates are packed first-fit-decreasing by estimated live bytes into bins of at most the

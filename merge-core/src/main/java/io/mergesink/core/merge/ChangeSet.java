@@ -1,12 +1,14 @@
 package io.mergesink.core.merge;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.core.types.StructType;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A coalesced batch of changes for one table, committed atomically together with the offsets it
@@ -29,6 +31,11 @@ import java.util.Map;
  *
  * <p>At most one change per key: a key in two upserts, two deletes, or an upsert and a delete is
  * rejected by the writer before anything is written.
+ *
+ * <p>A change set may name the {@code rowSchema} its upserts were built for. When the table's schema
+ * changed since (another writer added columns), the writer realigns the rows before it plans:
+ * columns appended to that schema read as null (docs/design.md, "Schema evolution"). Without a
+ * row schema, rows must fit the schema of the snapshot the writer plans against.
  */
 public final class ChangeSet {
   private final List<Row> upserts;
@@ -36,14 +43,16 @@ public final class ChangeSet {
   private final Map<String, Long> txnVersions;
   private final boolean truncate;
   private final Map<Integer, Row> previousKeys;
+  private final StructType rowSchema;
 
   private ChangeSet(List<Row> upserts, List<Row> deletes, Map<String, Long> txnVersions, boolean truncate,
-      Map<Integer, Row> previousKeys) {
+      Map<Integer, Row> previousKeys, StructType rowSchema) {
     this.previousKeys = Collections.unmodifiableMap(previousKeys);
     this.upserts = Collections.unmodifiableList(upserts);
     this.deletes = Collections.unmodifiableList(deletes);
     this.txnVersions = Collections.unmodifiableMap(txnVersions);
     this.truncate = truncate;
+    this.rowSchema = rowSchema;
   }
 
   public static Builder builder() {
@@ -72,6 +81,19 @@ public final class ChangeSet {
     return truncate;
   }
 
+  /** The schema the upserts were built for, if the builder named one. */
+  public Optional<StructType> rowSchema() {
+    return Optional.ofNullable(rowSchema);
+  }
+
+  /** This change set with other upserts, in the same order (same previous keys), built for {@code schema}. */
+  ChangeSet withUpserts(List<Row> realigned, StructType schema) {
+    if (realigned.size() != upserts.size()) {
+      throw new IllegalArgumentException(realigned.size() + " upserts in place of " + upserts.size());
+    }
+    return new ChangeSet(realigned, deletes, txnVersions, truncate, previousKeys, schema);
+  }
+
   public boolean hasRowChanges() {
     return truncate || !upserts.isEmpty() || !deletes.isEmpty();
   }
@@ -89,8 +111,15 @@ public final class ChangeSet {
     private Map<String, Long> txnVersions = new LinkedHashMap<>();
     private boolean truncate;
     private Map<Integer, Row> previousKeys = new HashMap<>();
+    private StructType rowSchema;
 
     private Builder() {}
+
+    /** The table schema the upserts are built for (see the class comment). */
+    public Builder rowSchema(StructType schema) {
+      rowSchema = schema;
+      return this;
+    }
 
     /**
      * An upsert ending a primary-key change: its unchanged columns take the values of the live row
@@ -125,12 +154,13 @@ public final class ChangeSet {
     }
 
     public ChangeSet build() {
-      ChangeSet changeSet = new ChangeSet(upserts, deletes, txnVersions, truncate, previousKeys);
+      ChangeSet changeSet = new ChangeSet(upserts, deletes, txnVersions, truncate, previousKeys, rowSchema);
       previousKeys = new HashMap<>();
       upserts = new ArrayList<>();
       deletes = new ArrayList<>();
       txnVersions = new LinkedHashMap<>();
       truncate = false;
+      rowSchema = null;
       return changeSet;
     }
   }

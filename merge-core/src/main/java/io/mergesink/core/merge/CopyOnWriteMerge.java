@@ -9,6 +9,7 @@ import io.mergesink.core.index.LiveRowIndex.IndexDelta;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.log.LogPaths;
+import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.parquet.DataFileReader;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
@@ -23,6 +24,10 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * (and without rows an earlier deletion vector removed), upserted rows go to new files, and one
  * commit removes the touched files and adds the new ones. Tables stay free of deletion vectors,
  * for readers that do not support them.
+ *
+ * <p>The rows a rewrite carries over keep their owners (docs/design.md, "File ownership"): a new file
+ * holding survivors of a touched file is owned by that file's owners as well as the writer's, so
+ * every writer that indexed the survivors before still finds them.
  */
 final class CopyOnWriteMerge implements MergeOperation {
   static final String OPERATION = "MERGE";
@@ -82,7 +87,7 @@ final class CopyOnWriteMerge implements MergeOperation {
     }
   }
 
-  /** Copies the rows of {@code live} that stay into the roller; returns how many. */
+  /** Copies the rows of {@code live} that stay into the roller, which then owns them as {@code live} did; returns how many. */
   private long copySurvivors(String root, AddFile live, Roaring64NavigableMap replaced, DataFileRoller roller, IndexDelta delta)
       throws IOException {
     Roaring64NavigableMap gone = TouchedFiles.deletedRows(deletionVectors, root, live);
@@ -93,6 +98,9 @@ final class CopyOnWriteMerge implements MergeOperation {
       while (rows.hasNext()) {
         Row row = rows.next();
         if (!gone.contains(rowIndex)) {
+          if (copied == 0) {
+            roller.carryRowsOf(FileOwners.of(live));
+          }
           Row key = row.project(keyOrdinals);
           roller.write(row);
           delta.replaceRow(key, index.location(live.path(), rowIndex), roller.lastPath(), roller.lastRowIndex());

@@ -2,6 +2,7 @@ package io.mergesink.core.merge;
 
 import io.mergesink.core.data.Row;
 import io.mergesink.core.log.AddFile;
+import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.parquet.DataFileWriter;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.parquet.WrittenFile;
@@ -18,6 +19,9 @@ import java.util.UUID;
  * reaches the target size. Every row's location (file, row index) is known when it is written, so
  * the key index can point at it without reading the file back.
  *
+ * <p>Each file is tagged with the owners of the rows it holds (docs/design.md, "File ownership"): the
+ * writer's, and those of every file whose rows were {@linkplain #carryRowsOf carried} into it.
+ *
  * <p>Not thread-safe. {@link #finish()} closes the last file; {@link #discard()} deletes every
  * file written so far (the commit they were for will not happen).
  */
@@ -27,7 +31,7 @@ final class DataFileRoller {
   private final StructType schema;
   private final ParquetWriteOptions parquetOptions;
   private final long targetFileSizeBytes;
-  private final Map<String, String> tags;
+  private FileOwners owners;
   private final boolean dataChange;
   private final List<AddFile> finished = new ArrayList<>();
   private final List<String> writtenPaths = new ArrayList<>();
@@ -36,13 +40,13 @@ final class DataFileRoller {
   private long currentRows;
 
   DataFileRoller(Storage storage, String tableRoot, StructType schema, ParquetWriteOptions parquetOptions,
-      long targetFileSizeBytes, Map<String, String> tags, boolean dataChange) {
+      long targetFileSizeBytes, FileOwners owners, boolean dataChange) {
     this.storage = storage;
     this.tableRoot = tableRoot;
     this.schema = schema;
     this.parquetOptions = parquetOptions;
     this.targetFileSizeBytes = targetFileSizeBytes;
-    this.tags = tags;
+    this.owners = owners;
     this.dataChange = dataChange;
   }
 
@@ -60,6 +64,14 @@ final class DataFileRoller {
     }
     current.write(row);
     currentRows++;
+  }
+
+  /**
+   * The rows written from now on include rows of {@code source}: the open file and every later one
+   * are owned by its owners too (files already closed do not hold them and keep their owners).
+   */
+  void carryRowsOf(FileOwners source) {
+    owners = owners.union(source);
   }
 
   StructType schema() {
@@ -107,6 +119,6 @@ final class DataFileRoller {
     WrittenFile file = current.finish();
     current = null;
     finished.add(new AddFile(currentName, Map.of(), file.sizeBytes(), System.currentTimeMillis(), dataChange, file.statsJson(),
-        tags.isEmpty() ? null : tags, null, null, null));
+        owners.isAnyone() ? null : owners.tags(), null, null, null));
   }
 }

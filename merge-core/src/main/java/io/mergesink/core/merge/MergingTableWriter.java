@@ -67,12 +67,12 @@ public final class MergingTableWriter implements TableWriter {
    */
   public static MergingTableWriter open(Storage storage, SnapshotLoader loader, Snapshot snapshot, int[] keyOrdinals,
       WriterOptions options) throws IOException {
-    NewFiles newFiles = new NewFiles(storage, snapshot.tableRoot(), options.parquet(), options.targetFileSizeBytes(), options.fileTags());
+    NewFiles newFiles = new NewFiles(storage, snapshot.tableRoot(), options.parquet(), options.targetFileSizeBytes(), options.owners());
     if (options.strategy() == MergeStrategy.APPEND) {
       return new MergingTableWriter(storage, loader, snapshot, new int[0], options, null, newFiles, new AppendMerge(newFiles));
     }
     LiveRowIndex index = new LiveRowIndex(storage, snapshot.tableRoot(), KeyedChanges.keySchema(snapshot.schema(), keyOrdinals),
-        options.indexScope());
+        options.scope());
     index.sync(snapshot);
     MergeOperation operation = options.strategy() == MergeStrategy.DELETION_VECTORS
         ? new DeletionVectorMerge(storage, index, newFiles)
@@ -85,9 +85,11 @@ public final class MergingTableWriter implements TableWriter {
     long start = System.nanoTime();
     refreshIfStale();
     for (int replans = 0; replans <= MAX_REPLANS; replans++) {
+      // a concurrent schema change may have come between the change set and this plan
+      ChangeSet fitted = ChangeSetRealignment.to(snapshot.tableRoot(), snapshot.schema(), changes);
       KeyedChanges keyed = index == null
-          ? KeyedChanges.forAppend(snapshot.tableRoot(), snapshot.schema(), changes)
-          : KeyedChanges.of(snapshot.tableRoot(), snapshot.schema(), keyOrdinals, changes);
+          ? KeyedChanges.forAppend(snapshot.tableRoot(), snapshot.schema(), fitted)
+          : KeyedChanges.of(snapshot.tableRoot(), snapshot.schema(), keyOrdinals, fitted);
       checkTxns(changes.txnVersions());
       PlannedMerge planned;
       if (changes.truncate()) {

@@ -8,6 +8,8 @@ import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.merge.TableWriter;
 import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.ownership.FileOwners;
+import io.mergesink.core.ownership.OwnerScope;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.testing.KernelTables;
@@ -15,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -110,8 +113,8 @@ class CompactorTest {
     DeltaTable table = Tables.create(dir);
     Map<Long, Row> model = new HashMap<>();
     for (int partition = 0; partition < 2; partition++) {
-      Map<String, String> tags = Map.of("mergesink.partition", "orders:" + partition);
-      WriterOptions options = WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withFileTags(tags, f -> tags.equals(f.tags()));
+      FileOwners owners = FileOwners.of(List.of("orders:" + partition));
+      WriterOptions options = WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withOwners(owners, OwnerScope.of(owners));
       TableWriter writer = table.newWriter(options);
       for (int round = 1; round <= 12; round++) {
         ChangeSet.Builder changes = ChangeSet.builder();
@@ -123,7 +126,7 @@ class CompactorTest {
         writer.commit(changes.txn("app:orders:" + partition, round).build());
       }
     }
-    Map<String, String> zero = Map.of("mergesink.partition", "orders:0");
+    Map<String, String> zero = FileOwners.of(List.of("orders:0")).tags();
     Compactor compactor = new Compactor(Tables.STORAGE, CompactionOptions.defaults().withScope(f -> zero.equals(f.tags())));
 
     CompactionResult.Compacted result = (CompactionResult.Compacted) compactor.compact(table.snapshot());
@@ -131,7 +134,7 @@ class CompactorTest {
     assertThat(result.filesRemoved()).isEqualTo(12);
     Map<Map<String, String>, Long> filesPerTag = table.snapshot().files().values().stream()
         .collect(Collectors.groupingBy(AddFile::tags, Collectors.counting()));
-    assertThat(filesPerTag).containsEntry(zero, 1L).containsEntry(Map.of("mergesink.partition", "orders:1"), 12L);
+    assertThat(filesPerTag).containsEntry(zero, 1L).containsEntry(FileOwners.of(List.of("orders:1")).tags(), 12L);
     assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrderElementsOf(model.values());
   }
 
