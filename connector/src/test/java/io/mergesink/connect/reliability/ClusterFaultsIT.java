@@ -39,7 +39,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * with workers stopped abruptly while the stream runs; a broker restart in the middle of a stream;
  * and bytes that are not JSON at all. One cluster serves the tests of the class (each uses its own
  * topic, connector and table root, named after its cell) and ends with the workers it started
- * with; the abrupt stops get a cluster of their own.
+ * with; the abrupt stops get a cluster of their own, shared by their cells.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClusterFaultsIT {
@@ -57,6 +57,7 @@ class ClusterFaultsIT {
 
   @TempDir Path tables;
   private ConnectHarness connect;
+  private ConnectHarness abrupt;
 
   @BeforeAll
   void startCluster() {
@@ -66,6 +67,17 @@ class ClusterFaultsIT {
   @AfterAll
   void stopCluster() {
     connect.close();
+    if (abrupt != null) {
+      abrupt.close();
+    }
+  }
+
+  /** The cluster of workers that do not wait for their tasks, started by the first test that needs it. */
+  private ConnectHarness abruptCluster() {
+    if (abrupt == null) {
+      abrupt = ConnectHarness.start(WORKERS, ABRUPT_WORKERS);
+    }
+    return abrupt;
   }
 
   static Stream<Cell> rebalanceCells() {
@@ -133,29 +145,30 @@ class ClusterFaultsIT {
     long seed = Workloads.seed("abrupt worker stops [" + cell + "]");
     Random random = new Random(seed);
     Path root = tables.resolve(name);
-    try (ConnectHarness abrupt = ConnectHarness.start(WORKERS, ABRUPT_WORKERS);
-        ChangeStream stream = new ChangeStream(abrupt, topic, partitions)) {
-      abrupt.createTopic(topic, partitions);
+    ConnectHarness cluster = abruptCluster();
+    try (ChangeStream stream = new ChangeStream(cluster, topic, partitions)) {
+      cluster.createTopic(topic, partitions);
       stream.mixedWorkload(2_000, random);
       stream.flush();
-      abrupt.startConnector(name, sinkConfig(cell, topic, root, 1), 1);
-      awaitCaughtUp(abrupt, root, topic, name);
+      cluster.startConnector(name, sinkConfig(cell, topic, root, 1), 1);
+      awaitCaughtUp(cluster, root, topic, name);
 
-      abrupt.startConnector(name, sinkConfig(cell, topic, root, 2), 2);
+      cluster.startConnector(name, sinkConfig(cell, topic, root, 2), 2);
       updates(stream, random, 1_500);
-      abrupt.cluster().removeWorker();
+      cluster.cluster().removeWorker();
       updates(stream, random, 1_500);
-      abrupt.cluster().addWorker();
-      abrupt.startConnector(name, sinkConfig(cell, topic, root, 3), 3);
+      cluster.cluster().addWorker();
+      cluster.startConnector(name, sinkConfig(cell, topic, root, 3), 3);
       updates(stream, random, 1_500);
-      abrupt.cluster().removeWorker();
+      cluster.cluster().removeWorker();
       updates(stream, random, 1_500);
-      abrupt.cluster().addWorker();
-      abrupt.awaitRunning(name, 3);
-      abrupt.startConnector(name, sinkConfig(cell, topic, root, 1), 1);
+      cluster.cluster().addWorker();
+      cluster.awaitRunning(name, 3);
+      cluster.startConnector(name, sinkConfig(cell, topic, root, 1), 1);
       updates(stream, random, 1_000);
 
-      audit(abrupt, "abrupt worker stops seed " + seed + " [" + cell + "]", cell, root, topic, name, stream);
+      audit(cluster, "abrupt worker stops seed " + seed + " [" + cell + "]", cell, root, topic, name, stream);
+      cluster.deleteConnector(name);
     }
   }
 

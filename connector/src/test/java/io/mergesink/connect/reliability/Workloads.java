@@ -73,7 +73,7 @@ final class Workloads {
 
   /**
    * {@code count} changes of keys the source table has now (written before): updates, and deletes
-   * (half with tombstones) of about one in three.
+   * (half with tombstones) of about one in five.
    */
   static void touchExisting(RecordLog log, int count, Random random) {
     List<Long> existing = new ArrayList<>(log.ids());
@@ -81,7 +81,7 @@ final class Workloads {
     for (int i = 0; i < count && !existing.isEmpty(); i++) {
       int index = random.nextInt(existing.size());
       long id = existing.get(index);
-      if (random.nextInt(3) == 0) {
+      if (random.nextInt(5) == 0) {
         log.delete(id, random.nextBoolean());
         existing.set(index, existing.get(existing.size() - 1));
         existing.remove(existing.size() - 1);
@@ -92,8 +92,8 @@ final class Workloads {
   }
 
   /**
-   * {@code rounds} rounds of updates and deletes of keys written before and a few other changes
-   * while {@code group} polls; in about one round of four a task dies and another takes over.
+   * {@code rounds} rounds of updates and deletes of keys written before and re-inserts of deleted
+   * keys while {@code group} polls; in about one round of four a task dies and another takes over.
    *
    * @return how many tasks died
    */
@@ -101,7 +101,7 @@ final class Workloads {
     int kills = 0;
     for (int round = 0; round < rounds; round++) {
       touchExisting(log, 150, random);
-      changes(log, keys, 30, random);
+      reinsert(log, keys, 30, random);
       group.pollAll(BATCH, random, 3);
       if (random.nextInt(4) == 0) {
         group.killOne(random);
@@ -109,6 +109,16 @@ final class Workloads {
       }
     }
     return kills;
+  }
+
+  /** Up to {@code count} inserts of keys in [0, keys) the source table does not have (deleted before, or new). */
+  static void reinsert(RecordLog log, int keys, int count, Random random) {
+    for (int i = 0; i < count; i++) {
+      long id = random.nextInt(keys);
+      if (!log.contains(id)) {
+        log.upsert(id);
+      }
+    }
   }
 
   /** A key in [0, keys) where low ids are far more likely (a few hot customers). */
