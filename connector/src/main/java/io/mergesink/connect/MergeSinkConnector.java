@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.sink.SinkConnector;
 
@@ -67,12 +68,17 @@ public final class MergeSinkConnector extends SinkConnector {
     return MergeSinkConfig.CONFIG_DEF;
   }
 
-  /** Per-option validation, then the cross-field checks of {@link ConfigValidation}. */
+  /**
+   * Per-option validation, then the cross-field checks of {@link ConfigValidation}, then the
+   * {@code table.properties.*} options (not in the ConfigDef: reported under their own names).
+   */
   @Override
   public Config validate(Map<String, String> connectorConfigs) {
     Config config = super.validate(connectorConfigs);
     ConfigValidation.validate(connectorConfigs, config.configValues());
-    return config;
+    List<ConfigValue> values = new ArrayList<>(config.configValues());
+    values.addAll(ConfigValidation.tableProperties(connectorConfigs));
+    return new Config(values);
   }
 
   private static String loadVersion() {

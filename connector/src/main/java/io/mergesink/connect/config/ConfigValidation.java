@@ -2,6 +2,8 @@ package io.mergesink.connect.config;
 
 import static io.mergesink.connect.config.MergeSinkConfig.*;
 
+import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.table.TableProperties;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -26,6 +28,8 @@ import org.apache.kafka.common.config.ConfigValue;
  *       created). Other file systems (s3a:, abfss:, hdfs:, …) are checked when the task opens
  *       them, because checking needs their credentials.
  *   <li>{@code txn.app.id} must be set when the configuration has no connector {@code name}.
+ *   <li>{@code table.properties.*} must be properties a new table of the configured write mode and
+ *       strategy can take ({@link TableProperties}); each refusal is reported on its own option name.
  * </ul>
  *
  * {@code write.mode=append} with {@code merge.strategy=copy-on-write} is accepted: in append mode
@@ -56,6 +60,40 @@ public final class ConfigValidation {
       byName.put(value.name(), value);
     }
     validate(props, byName);
+  }
+
+  /**
+   * A result with an error for every {@code table.properties.<key>} that a new table could not
+   * take (docs/design.md, "Table properties"), named after that option; none while
+   * {@code write.mode} or {@code merge.strategy} is itself invalid.
+   */
+  public static List<ConfigValue> tableProperties(Map<String, String> props) {
+    MergeStrategy strategy;
+    try {
+      WriteMode mode = NamedOption.parse(WriteMode.class, WRITE_MODE, props.getOrDefault(WRITE_MODE, WriteMode.UPSERT.configName()));
+      strategy = mode == WriteMode.APPEND ? MergeStrategy.APPEND : NamedOption.parse(TableMergeStrategy.class, MERGE_STRATEGY,
+          props.getOrDefault(MERGE_STRATEGY, MergeStrategy.DELETION_VECTORS.configName())).strategy();
+    } catch (IllegalArgumentException e) {
+      return List.of();
+    }
+    Map<String, String> properties = new java.util.TreeMap<>();
+    props.forEach((key, value) -> {
+      if (key.startsWith(TABLE_PROPERTIES_PREFIX) && value != null) {
+        properties.put(key.substring(TABLE_PROPERTIES_PREFIX.length()), value);
+      }
+    });
+    List<ConfigValue> problems = new java.util.ArrayList<>();
+    for (TableProperties.Refusal refusal : TableProperties.refusals(properties, strategy)) {
+      String option = TABLE_PROPERTIES_PREFIX + refusal.key();
+      problems.add(new ConfigValue(option, refusal.value(), List.of(), List.of(option + "=" + refusal.value()
+          + " cannot be honoured for tables written with " + strategyName(strategy) + ": " + refusal.reason())));
+    }
+    return problems;
+  }
+
+  private static String strategyName(MergeStrategy strategy) {
+    return strategy == MergeStrategy.APPEND ? WRITE_MODE + "=" + WriteMode.APPEND.configName()
+        : MERGE_STRATEGY + "=" + strategy.configName();
   }
 
   private static void checkPrimaryKey(Map<String, ConfigValue> values) {

@@ -78,7 +78,12 @@ public final class MergeSinkConfig extends AbstractConfig {
       new PrefixOption(TABLE_PROPERTIES_PREFIX, GROUP_PASSTHROUGH,
           "Every " + TABLE_PROPERTIES_PREFIX + "<key>=<value> is copied, without the prefix, into the Delta "
               + "configuration of tables this connector creates, e.g. table.properties.delta.logRetentionDuration="
-              + "interval 7 days."),
+              + "interval 7 days. A delta.* property that enables a table feature is honoured when MergeSink meets the "
+              + "feature's requirements (the protocol then lists it: delta.appendOnly=true with write.mode=append, "
+              + "delta.enableDeletionVectors=true, delta.feature.<name>=supported for deletionVectors, timestampNtz, "
+              + "domainMetadata) and refused by validation otherwise (change data feed, column mapping, type widening, "
+              + "row tracking, v2 checkpoints, ...), as are unknown delta.* keys; retention, checkpoint and statistics "
+              + "settings pass."),
       new PrefixOption(HADOOP_PREFIX, GROUP_PASSTHROUGH,
           "Every " + HADOOP_PREFIX + "<key>=<value> is set, without the prefix, on the Hadoop configuration of "
               + "the file system, e.g. hadoop.fs.s3a.endpoint=http://minio:9000."));

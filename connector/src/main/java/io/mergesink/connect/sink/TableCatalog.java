@@ -9,6 +9,7 @@ import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.table.TableProperties;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,10 @@ final class TableCatalog {
    *     current partitions)
    */
   TableCatalog(Storage storage, MergeSinkConfig config, Supplier<WriterOptions> writerOptions) {
+    List<TableProperties.Refusal> refusals = TableProperties.refusals(config.tableProperties(), config.effectiveMergeStrategy());
+    if (!refusals.isEmpty()) {
+      throw new ConfigException("table properties new tables cannot take (see docs/design.md, \"Table properties\"): " + refusals);
+    }
     this.storage = storage;
     this.config = config;
     this.audit = config.writeMode() == WriteMode.APPEND ? new AuditColumns() : null;

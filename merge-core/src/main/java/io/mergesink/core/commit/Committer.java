@@ -55,7 +55,7 @@ public final class Committer {
     String root = base.tableRoot();
     long version = base.version() + 1;
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
-      byte[] entry = LogCodec.serialize(withCommitInfo(staged, base.version(), version));
+      byte[] entry = LogCodec.serialize(withCommitInfo(staged, base.version()));
       hook.beforePublish(root, version);
       if (storage.writeIfAbsent(LogPaths.commitFile(root, version), entry)) {
         return new CommitOutcome.Committed(version, attempt);
@@ -67,6 +67,22 @@ public final class Committer {
       version++;
     }
     throw new CommitConflictException(root, maxAttempts, version - 1);
+  }
+
+  /**
+   * Creates the table: publishes {@code staged} (its {@code protocol} and {@code metaData}) as
+   * version 0 of {@code root}, whose log directory must exist.
+   *
+   * @return {@link CommitOutcome.Committed} at version 0, or {@link CommitOutcome.Replan} with the
+   *     table another writer created first (the caller decides whether it fits)
+   */
+  public CommitOutcome create(String root, StagedCommit staged) throws IOException {
+    byte[] entry = LogCodec.serialize(withCommitInfo(staged, null));
+    hook.beforePublish(root, 0);
+    if (storage.writeIfAbsent(LogPaths.commitFile(root, 0), entry)) {
+      return new CommitOutcome.Committed(0, 1);
+    }
+    return new CommitOutcome.Replan(loader.latest(root), "another writer created the table first");
   }
 
   /** Null when {@code winner} leaves our plan valid; otherwise why we must plan again. */
@@ -96,18 +112,27 @@ public final class Committer {
     return null;
   }
 
-  private static List<Action> withCommitInfo(StagedCommit staged, long readVersion, long version) {
+  /** The entry: a {@code commitInfo} ({@code readVersion} omitted when null: a new table), then the staged actions. */
+  private static List<Action> withCommitInfo(StagedCommit staged, Long readVersion) {
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("timestamp", System.currentTimeMillis());
     info.put("operation", staged.operation());
     info.put("operationParameters", Map.of());
-    info.put("readVersion", readVersion);
-    info.put("isBlindAppend", staged.readFiles().isEmpty());
+    if (readVersion != null) {
+      info.put("readVersion", readVersion);
+    }
+    info.put("isBlindAppend", isBlindAppend(staged));
     info.put("operationMetrics", staged.metrics());
     info.put("engineInfo", ENGINE_INFO);
     List<Action> actions = new ArrayList<>(staged.actions().size() + 1);
     actions.add(new CommitInfo(info));
     actions.addAll(staged.actions());
     return actions;
+  }
+
+  /** Whether the commit only adds files without having read any (Delta's {@code isBlindAppend}). */
+  private static boolean isBlindAppend(StagedCommit staged) {
+    return staged.readFiles().isEmpty()
+        && staged.actions().stream().allMatch(action -> action instanceof AddFile || action instanceof SetTransaction);
   }
 }

@@ -1,7 +1,12 @@
 package io.mergesink.core.table;
 
+import io.mergesink.core.commit.CommitConflictException;
+import io.mergesink.core.commit.CommitHook;
+import io.mergesink.core.commit.CommitOutcome;
+import io.mergesink.core.commit.Committer;
+import io.mergesink.core.commit.FencedException;
+import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.log.Action;
-import io.mergesink.core.log.LogCodec;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.Metadata;
 import io.mergesink.core.log.Protocol;
@@ -18,9 +23,12 @@ import io.mergesink.core.types.SchemaJson;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -30,6 +38,8 @@ import java.util.UUID;
 public final class DeltaTable {
   private static final String DELETION_VECTORS_PROPERTY = "delta.enableDeletionVectors";
   private static final int MAX_METADATA_ATTEMPTS = 100;
+  private static final String CREATE_OPERATION = "CREATE TABLE";
+  private static final String ADD_COLUMNS_OPERATION = "ADD COLUMNS";
 
   private final Storage storage;
   private final String root;
@@ -72,21 +82,23 @@ public final class DeltaTable {
 
   /**
    * Creates the table as version 0, or returns the existing table's latest snapshot when another
-   * writer created it first (the caller decides whether that table fits).
+   * writer created it first (the caller decides whether that table fits). The protocol lists every
+   * feature the schema, the strategy and the spec's table properties need.
    */
   public Snapshot createIfAbsent(TableSpec spec) throws IOException {
     if (!exists()) {
-      boolean deletionVectors = spec.strategy() == MergeStrategy.DELETION_VECTORS;
-      Map<String, String> configuration = new LinkedHashMap<>(spec.properties());
+      Map<String, String> configuration = new LinkedHashMap<>(TableProperties.configuration(spec.properties(), spec.strategy()));
       configuration.putAll(KeyColumns.toProperty(spec.keyColumns()));
-      if (deletionVectors) {
+      Set<String> features = new TreeSet<>(TableProperties.enabledFeatures(spec.properties(), spec.strategy()));
+      if (spec.strategy() == MergeStrategy.DELETION_VECTORS) {
         configuration.put(DELETION_VECTORS_PROPERTY, "true");
+        features.add(Protocol.DELETION_VECTORS);
       }
-      Protocol protocol = ProtocolSupport.protocolFor(spec.schema(), deletionVectors);
+      Protocol protocol = ProtocolSupport.protocolFor(spec.schema(), features);
       Metadata metadata = new Metadata(UUID.randomUUID().toString(), null, null, "parquet", Map.of(), SchemaJson.toJson(spec.schema()),
           List.of(), configuration, System.currentTimeMillis());
       storage.mkdirs(LogPaths.logDir(root));
-      storage.writeIfAbsent(LogPaths.commitFile(root, 0), LogCodec.serialize(List.<Action>of(protocol, metadata)));
+      committer().create(root, new StagedCommit(List.<Action>of(protocol, metadata), Set.of(), List.of(), CREATE_OPERATION, Map.of()));
     }
     return snapshot();
   }
@@ -136,13 +148,15 @@ public final class DeltaTable {
 
   /**
    * Adds nullable columns at the end of the schema (those already present are skipped) in a
-   * metadata-only commit, retried on top of concurrent commits.
+   * metadata commit, planned again on top of concurrent metadata changes. When a new column needs
+   * a table feature the protocol lacks ({@code timestampNtz}), the same commit upgrades the
+   * protocol, keeping every feature the table had.
    *
    * @return the snapshot after the change (unchanged when every column existed)
    */
   public Snapshot addColumns(List<StructField> columns) throws IOException {
+    Snapshot snapshot = snapshot();
     for (int attempt = 0; attempt < MAX_METADATA_ATTEMPTS; attempt++) {
-      Snapshot snapshot = snapshot();
       StructType schema = snapshot.schema();
       for (StructField column : columns) {
         if (schema.indexOf(column.name()) < 0) {
@@ -152,14 +166,29 @@ public final class DeltaTable {
       if (schema.equals(snapshot.schema())) {
         return snapshot;
       }
-      Metadata current = snapshot.metadata();
-      Metadata evolved = new Metadata(current.id(), current.name(), current.description(), current.provider(), current.formatOptions(),
-          SchemaJson.toJson(schema), current.partitionColumns(), current.configuration(), current.createdTime());
-      if (storage.writeIfAbsent(LogPaths.commitFile(root, snapshot.version() + 1), LogCodec.serialize(List.<Action>of(evolved)))) {
+      List<Action> actions = new ArrayList<>();
+      Protocol protocol = ProtocolSupport.forSchema(snapshot.protocol(), schema);
+      if (!protocol.equals(snapshot.protocol())) {
+        actions.add(protocol);
+      }
+      actions.add(snapshot.metadata().withSchema(schema));
+      CommitOutcome outcome;
+      try {
+        outcome = committer().commit(snapshot, new StagedCommit(actions, Set.of(), List.of(), ADD_COLUMNS_OPERATION, Map.of()), Set.of());
+      } catch (FencedException e) {
+        throw new IllegalStateException("a schema change owns no txn and cannot be fenced", e);
+      }
+      if (outcome instanceof CommitOutcome.Committed) {
         return loader.update(snapshot);
       }
+      snapshot = ((CommitOutcome.Replan) outcome).latest();
     }
-    throw new io.mergesink.core.commit.CommitConflictException(root, MAX_METADATA_ATTEMPTS, -1);
+    throw new CommitConflictException(root, MAX_METADATA_ATTEMPTS, snapshot.version() + 1);
+  }
+
+  /** Publishes table creation and metadata changes, with commitInfo and conflict checks like every commit. */
+  private Committer committer() {
+    return new Committer(storage, loader, MAX_METADATA_ATTEMPTS, CommitHook.NONE);
   }
 
   /** The live rows of {@code snapshot}, projected to {@code columns} (all when empty). The caller closes it. */

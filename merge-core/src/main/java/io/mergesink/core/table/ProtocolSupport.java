@@ -25,12 +25,12 @@ public final class ProtocolSupport {
 
   static final int MAX_READER_VERSION = 3;
   static final int MAX_WRITER_VERSION = 7;
-  private static final Set<String> READER_FEATURES = Set.of(DELETION_VECTORS, TIMESTAMP_NTZ);
+  private static final Set<String> READER_FEATURES = TableFeatures.supportedNames(TableFeatures.Kind.READER_WRITER);
   /**
-   * {@code appendOnly} and {@code invariants} are legacy features every writer-v7 table lists;
-   * supporting them means honouring {@code delta.appendOnly} and refusing schemas with invariants.
+   * Among them {@code appendOnly} and {@code invariants}, legacy features every writer-v7 table
+   * lists; supporting them means honouring {@code delta.appendOnly} and refusing schemas with invariants.
    */
-  private static final Set<String> WRITER_FEATURES = Set.of(DELETION_VECTORS, TIMESTAMP_NTZ, APPEND_ONLY, INVARIANTS, DOMAIN_METADATA);
+  private static final Set<String> WRITER_FEATURES = TableFeatures.supportedNames(TableFeatures.Kind.WRITER);
   private static final String INVARIANTS_METADATA_KEY = "delta.invariants";
   private static final String APPEND_ONLY_PROPERTY = "delta.appendOnly";
 
@@ -81,24 +81,27 @@ public final class ProtocolSupport {
   }
 
   /**
-   * The protocol of a new table: reader 3 / writer 7 with table features when deletion vectors or
-   * timestamp_ntz are needed, otherwise the widely readable reader 1 / writer 2.
+   * The protocol of a new table with {@code schema} that uses {@code features}: reader 3 / writer 7
+   * with table features when a feature (deletion vectors, timestamp_ntz, ...) needs them,
+   * otherwise the widely readable reader 1 / writer 2.
    */
-  public static Protocol protocolFor(StructType schema, boolean deletionVectors) {
-    Set<String> readerFeatures = new TreeSet<>();
-    if (deletionVectors) {
-      readerFeatures.add(DELETION_VECTORS);
-    }
-    if (contains(schema, PrimitiveType.TIMESTAMP_NTZ)) {
-      readerFeatures.add(TIMESTAMP_NTZ);
-    }
-    if (readerFeatures.isEmpty()) {
-      return new Protocol(1, 2, null, null);
-    }
-    Set<String> writerFeatures = new TreeSet<>(readerFeatures);
-    writerFeatures.add(APPEND_ONLY);
-    writerFeatures.add(INVARIANTS);
-    return new Protocol(MAX_READER_VERSION, MAX_WRITER_VERSION, Set.copyOf(readerFeatures), Set.copyOf(writerFeatures));
+  public static Protocol protocolFor(StructType schema, Set<String> features) {
+    Set<String> needed = new TreeSet<>(schemaFeatures(schema));
+    needed.addAll(features);
+    return TableFeatures.withFeatures(Protocol.legacy(1, 2), needed);
+  }
+
+  /**
+   * The protocol a table needs once its schema is {@code schema}: {@code current} when it already
+   * supports every feature the schema uses (e.g. {@code timestampNtz} for timestamp_ntz columns),
+   * otherwise {@code current} upgraded with them, keeping every feature it had.
+   */
+  public static Protocol forSchema(Protocol current, StructType schema) {
+    return TableFeatures.withFeatures(current, schemaFeatures(schema));
+  }
+
+  private static Set<String> schemaFeatures(StructType schema) {
+    return contains(schema, PrimitiveType.TIMESTAMP_NTZ) ? Set.of(TIMESTAMP_NTZ) : Set.of();
   }
 
   private static Set<String> unsupported(Set<String> features, Set<String> supported) {

@@ -12,7 +12,9 @@ import java.util.Objects;
  * protocol: deletion-vector tables need reader v3 / writer v7) and extra Delta table properties.
  *
  * @param keyColumns primary key column names, in key order; empty for append tables
- * @param properties copied into the Delta {@code configuration} (e.g. {@code delta.logRetentionDuration})
+ * @param properties copied into the Delta {@code configuration} (e.g. {@code delta.logRetentionDuration});
+ *     those that enable a table feature add it to the protocol, and those MergeSink cannot honour
+ *     are refused ({@link TableProperties})
  */
 public record TableSpec(StructType schema, List<String> keyColumns, MergeStrategy strategy, Map<String, String> properties) {
 
@@ -23,6 +25,10 @@ public record TableSpec(StructType schema, List<String> keyColumns, MergeStrateg
     properties = Map.copyOf(properties);
     if (strategy != MergeStrategy.APPEND) {
       checkKey(schema, keyColumns, strategy);
+    }
+    List<TableProperties.Refusal> refusals = TableProperties.refusals(properties, strategy);
+    if (!refusals.isEmpty()) {
+      throw new IllegalArgumentException("a " + strategy.configName() + " table cannot take the table properties " + refusals);
     }
   }
 
