@@ -1,5 +1,6 @@
 package io.mergesink.connect.reliability;
 
+import io.mergesink.core.merge.MergeStrategy;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -54,6 +55,15 @@ record Cell(Layout layout, Compaction compaction) {
   /** Whether the table is an append (audit) table: every event a row, checked by Kafka position. */
   boolean isAppend() {
     return layout == Layout.APPEND;
+  }
+
+  /** The merge-core strategy the sink's writers use in this cell (what another writer of the table should use too). */
+  MergeStrategy mergeStrategy() {
+    return switch (layout) {
+      case DELETION_VECTORS -> MergeStrategy.DELETION_VECTORS;
+      case COPY_ON_WRITE -> MergeStrategy.COPY_ON_WRITE;
+      case APPEND -> MergeStrategy.APPEND;
+    };
   }
 
   /** Whether the sink writes deletion vector files in this cell (faults aimed at them can fire). */

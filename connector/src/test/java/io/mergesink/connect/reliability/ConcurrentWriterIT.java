@@ -63,8 +63,8 @@ class ConcurrentWriterIT {
 
     Path root = tables.resolve(Workloads.TOPIC);
     DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), root.toString());
-    MergeStrategy strategy = cell.isAppend() ? MergeStrategy.APPEND : MergeStrategy.DELETION_VECTORS;
-    TableWriter appender = table.newWriter(WriterOptions.defaults(strategy), cell.isAppend() ? List.of() : List.of(CustomerTable.ID));
+    TableWriter appender = table.newWriter(WriterOptions.defaults(cell.mergeStrategy()),
+        cell.isAppend() ? List.of() : List.of(CustomerTable.ID));
     TableWriter rewriter = table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE), List.of(CustomerTable.ID));
     Compactor optimize = new Compactor(HadoopStorage.withDefaults(), CompactionOptions.defaults().withMinSmallFiles(2)
         .withDeletedRatio(0.0));

@@ -69,10 +69,10 @@ final class Expected<K> {
   }
 
   /**
-   * The row an append table holds for a record, as the README documents append mode: the new row of
-   * a create or update, the {@code before} row of a delete (its key columns when it has none, and
-   * for a tombstone), nothing for a truncate; then {@code _op}, {@code _ts_ms} (the event's time,
-   * the record's for a tombstone) and the record's topic, partition and offset.
+   * The row an append table holds for a record (docs/design.md, "The reliability matrix"): the new
+   * row of a create or update, the {@code before} row of a delete (its key columns when it has none,
+   * and for a tombstone), no columns of the table for a truncate; then {@code _op}, {@code _ts_ms}
+   * (the event's time, the record's for a tombstone) and the record's topic, partition and offset.
    */
   static Map<String, Object> eventRow(String topic, int partition, long offset, long recordTimestamp, Struct key, Struct value) {
     Map<String, Object> row = new LinkedHashMap<>();
