@@ -113,10 +113,12 @@ final class Workloads {
 
   /** Up to {@code count} inserts of keys in [0, keys) the source table does not have (deleted before, or new). */
   static void reinsert(RecordLog log, int keys, int count, Random random) {
-    for (int i = 0; i < count; i++) {
+    int inserted = 0;
+    for (int tries = 0; tries < 10 * count && inserted < count; tries++) {
       long id = random.nextInt(keys);
       if (!log.contains(id)) {
         log.upsert(id);
+        inserted++;
       }
     }
   }
