@@ -33,6 +33,7 @@ public final class MergeSinkConfig extends AbstractConfig {
   public static final String TABLE_NAME_FORMAT = "table.name.format";
   public static final String TABLE_NAME_FORMAT_DEFAULT = "${topic}";
   public static final String WRITE_MODE = "write.mode";
+  public static final String APPEND_DELETE_IMAGE = "append.delete.image";
   public static final String MERGE_STRATEGY = "merge.strategy";
   public static final String PRIMARY_KEY_MODE = "primary.key.mode";
   public static final String PRIMARY_KEY_FIELDS = "primary.key.fields";
@@ -130,6 +131,14 @@ public final class MergeSinkConfig extends AbstractConfig {
         .doc("upsert: the table holds the latest row per primary key; changes are coalesced per key and merged. "
             + "append: every change event becomes a new row with its operation and Kafka position (audit or bronze "
             + "tables); no key is needed.")
+        .define();
+    writes.option(APPEND_DELETE_IMAGE, Type.STRING).defaultValue(DeleteImage.BEFORE.configName()).oneOf(DeleteImage.class)
+        .importance(Importance.MEDIUM).displayName("Append delete image")
+        .doc("With write.mode=append, what the row of a delete holds besides its audit columns. before: the row "
+            + "before the delete when the event carries one (Debezium's before; complete with PostgreSQL REPLICA "
+            + "IDENTITY FULL or MySQL's full row image), else the key. key: the key columns only. With PostgreSQL's "
+            + "default replica identity Debezium fills the NOT NULL columns of before with '' and 0: use key there. "
+            + "The other columns of a delete's row are null, so append tables keep every non-key column nullable.")
         .define();
     writes.option(MERGE_STRATEGY, Type.STRING).defaultValue(MergeStrategy.DELETION_VECTORS.configName())
         .oneOf(TableMergeStrategy.class).importance(Importance.HIGH).displayName("Merge strategy")
@@ -245,6 +254,10 @@ public final class MergeSinkConfig extends AbstractConfig {
 
   public WriteMode writeMode() {
     return NamedOption.parse(WriteMode.class, WRITE_MODE, getString(WRITE_MODE));
+  }
+
+  public DeleteImage appendDeleteImage() {
+    return NamedOption.parse(DeleteImage.class, APPEND_DELETE_IMAGE, getString(APPEND_DELETE_IMAGE));
   }
 
   /** The configured strategy: deletion vectors or copy-on-write (append is {@link #writeMode()}). */

@@ -13,7 +13,8 @@ import java.util.Objects;
  *       {@link Op#DELETE}; null otherwise.
  *   <li>{@code value}, {@code valueSchema}: the full new row for {@link Op#UPSERT} (always
  *       containing the key columns; a value may be {@link io.mergesink.core.data.Unchanged#VALUE});
- *       null otherwise.
+ *       for {@link Op#DELETE} the row before the delete when the decoder keeps it (append tables)
+ *       and the record has one, else null; null otherwise.
  *   <li>{@code source}: source database coordinates for routing; never null.
  *   <li>{@code timestampMs}: the change's time (Debezium {@code ts_ms}, else the Kafka record
  *       timestamp), or {@link #NO_TIMESTAMP}.
@@ -68,7 +69,11 @@ public record ChangeEvent(
       throw new IllegalArgumentException(op + " event at " + topic + "-" + partition + "@" + offset
           + (keyed ? " needs a key and key schema" : " must not carry a key"));
     }
-    if ((op == Op.UPSERT) != (value != null && valueSchema != null)) {
+    if ((value == null) != (valueSchema == null)) {
+      throw new IllegalArgumentException(op + " event at " + topic + "-" + partition + "@" + offset
+          + " must carry a value with its schema, or neither");
+    }
+    if (op == Op.UPSERT ? value == null : value != null && op != Op.DELETE) {
       throw new IllegalArgumentException(op + " event at " + topic + "-" + partition + "@" + offset
           + (op == Op.UPSERT ? " needs a value and value schema" : " must not carry a value"));
     }

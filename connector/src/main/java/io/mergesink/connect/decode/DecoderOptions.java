@@ -1,7 +1,9 @@
 package io.mergesink.connect.decode;
 
 import io.mergesink.connect.config.MergeSinkConfig;
+import io.mergesink.connect.config.DeleteImage;
 import io.mergesink.connect.config.PrimaryKeyMode;
+import io.mergesink.connect.config.WriteMode;
 import java.util.List;
 import java.util.Objects;
 
@@ -14,13 +16,16 @@ import java.util.Objects;
  * @param deleteEnabled whether deletes and tombstones delete rows (otherwise they are skipped)
  * @param truncateEnabled whether Debezium {@code t} events empty the table (otherwise skipped)
  * @param unavailableValuePlaceholder Debezium's placeholder for unchanged TOAST values
+ * @param deleteImages whether deletes carry the row before the delete when the record has one (for
+ *     append tables, whose rows of deletes hold it)
  */
 public record DecoderOptions(
     PrimaryKeyMode primaryKeyMode,
     List<String> primaryKeyFields,
     boolean deleteEnabled,
     boolean truncateEnabled,
-    String unavailableValuePlaceholder) {
+    String unavailableValuePlaceholder,
+    boolean deleteImages) {
 
   public DecoderOptions {
     Objects.requireNonNull(primaryKeyMode, "primaryKeyMode");
@@ -33,6 +38,7 @@ public record DecoderOptions(
 
   public static DecoderOptions from(MergeSinkConfig config) {
     return new DecoderOptions(config.primaryKeyMode(), config.primaryKeyFields(), config.deleteEnabled(),
-        config.truncateEnabled(), config.unavailableValuePlaceholder());
+        config.truncateEnabled(), config.unavailableValuePlaceholder(),
+        config.writeMode() == WriteMode.APPEND && config.appendDeleteImage() == DeleteImage.BEFORE);
   }
 }

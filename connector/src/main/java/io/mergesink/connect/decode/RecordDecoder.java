@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>Debezium envelope (a value with {@code op} and {@code source} and one of {@code before},
  *       {@code after}, {@code message}): {@code c}, {@code r}, {@code u} → upsert of {@code after};
- *       {@code d} → delete; {@code t} → truncate when enabled, else skip (logged once per topic);
+ *       {@code d} → delete (carrying {@code before} when the options keep delete images); {@code t} → truncate when enabled, else skip (logged once per topic);
  *       {@code m} → skip.
  *   <li>Tombstone (null value) → delete of the record key when deletes are enabled, else skip.
  *   <li>Any other value is a flattened row (ExtractNewRecordState): a delete when
@@ -118,24 +118,27 @@ public final class RecordDecoder {
         TypedRow key = options.primaryKeyMode() == PrimaryKeyMode.RECORD_KEY
             ? recordKey(record)
             : project(record, row, AFTER);
-        return event(record, Op.UPSERT, key, withKeyColumns(row, key), source, timestamp, op);
+        return event(record, Op.UPSERT, key, row, source, timestamp, op);
       }
       case "d" -> {
         if (!options.deleteEnabled()) {
           return skip(record);
         }
+        Object before = field(envelope, BEFORE);
+        TypedRow beforeRow = before == null || !(options.deleteImages() || options.primaryKeyMode() == PrimaryKeyMode.RECORD_VALUE)
+            ? null
+            : toRow(record, before, BEFORE);
         TypedRow key;
         if (options.primaryKeyMode() == PrimaryKeyMode.RECORD_KEY) {
           key = recordKey(record);
         } else {
-          Object before = field(envelope, BEFORE);
-          if (before == null) {
+          if (beforeRow == null) {
             throw DecodeException.of(record, "a delete without a 'before' row cannot give primary.key.fields "
                 + options.primaryKeyFields() + " (primary.key.mode=record_value)");
           }
-          key = project(record, toRow(record, before, BEFORE), BEFORE);
+          key = project(record, beforeRow, BEFORE);
         }
-        return event(record, Op.DELETE, key, null, source, timestamp, op);
+        return event(record, Op.DELETE, key, options.deleteImages() ? beforeRow : null, source, timestamp, op);
       }
       case "t" -> {
         if (!options.truncateEnabled()) {
@@ -167,11 +170,12 @@ public final class RecordDecoder {
     boolean isDelete = "true".equalsIgnoreCase(String.valueOf(deleted)) || DELETE_OP.equals(row.get(FLATTENED_OP));
     TypedRow key = options.primaryKeyMode() == PrimaryKeyMode.RECORD_KEY ? recordKey(record) : project(record, row, "value");
     if (isDelete) {
-      return options.deleteEnabled() ? event(record, Op.DELETE, key, null, source, timestamp, DELETE_OP) : skip(record);
+      // a rewritten delete (delete.handling.mode=rewrite) carries the row as it was
+      return options.deleteEnabled() ? event(record, Op.DELETE, key, options.deleteImages() ? row : null, source, timestamp, DELETE_OP)
+          : skip(record);
     }
     Object flattenedOp = row.get(FLATTENED_OP);
-    return event(record, Op.UPSERT, key, withKeyColumns(row, key), source, timestamp,
-        flattenedOp instanceof String sourceOp ? sourceOp : UPDATE_OP);
+    return event(record, Op.UPSERT, key, row, source, timestamp, flattenedOp instanceof String sourceOp ? sourceOp : UPDATE_OP);
   }
 
   private TypedRow recordKey(SinkRecord record) {
@@ -296,8 +300,9 @@ public final class RecordDecoder {
 
   private ChangeEvent event(SinkRecord record, Op op, TypedRow key, TypedRow value, SourceInfo source, long timestamp,
       String sourceOp) {
-    return new ChangeEvent(op, key.row(), key.schema(), value == null ? null : value.row(),
-        value == null ? null : value.schema(), source, timestamp, record.topic(), record.originalTopic(),
+    TypedRow row = value == null ? null : withKeyColumns(value, key);
+    return new ChangeEvent(op, key.row(), key.schema(), row == null ? null : row.row(),
+        row == null ? null : row.schema(), source, timestamp, record.topic(), record.originalTopic(),
         record.originalKafkaPartition(), record.originalKafkaOffset(), sourceOp,
         op == Op.UPSERT ? previousKey(record, key) : null);
   }

@@ -10,8 +10,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The rows of append (audit) tables: the change's columns (the new row, or the key of a delete)
- * followed by where the change came from. Every change event becomes one row.
+ * The rows of append (audit) tables: the change's columns (the new row; for a delete the row before
+ * it when the event carries one, else its key) followed by where the change came from. Every change
+ * event becomes one row.
  */
 final class AuditColumns {
   static final String OP = "_op";
@@ -50,10 +51,20 @@ final class AuditColumns {
     return Row.of(values);
   }
 
+  /** Whether {@code column} is an audit column, not one of the change's own. */
+  static boolean isAuditColumn(String column) {
+    for (StructField field : FIELDS) {
+      if (field.name().equals(column)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static StructType columnsSchema(ChangeEvent event) {
     return switch (event.op()) {
       case UPSERT -> event.valueSchema();
-      case DELETE -> event.keySchema();
+      case DELETE -> event.value() == null ? event.keySchema() : event.valueSchema();
       default -> NO_COLUMNS;
     };
   }
@@ -61,7 +72,7 @@ final class AuditColumns {
   private static Row columns(ChangeEvent event) {
     return switch (event.op()) {
       case UPSERT -> event.value();
-      case DELETE -> event.key();
+      case DELETE -> event.value() == null ? event.key() : event.value();
       default -> Row.of();
     };
   }

@@ -124,7 +124,7 @@ final class TableCatalog {
 
   private TableSpec spec(ChangeEvent event) {
     if (audit != null) {
-      return new TableSpec(audit.schema(event), List.of(), config.effectiveMergeStrategy(), config.tableProperties());
+      return new TableSpec(appendSchema(event), List.of(), config.effectiveMergeStrategy(), config.tableProperties());
     }
     List<String> key = keyColumns(event);
     List<StructField> fields = new ArrayList<>();
@@ -132,6 +132,20 @@ final class TableCatalog {
       fields.add(key.contains(field.name()) ? new StructField(field.name(), field.type(), false, field.metadata()) : field);
     }
     return new TableSpec(new StructType(fields), key, config.effectiveMergeStrategy(), config.tableProperties());
+  }
+
+  /**
+   * The schema of a new append table: the event's audit row, with every column but the key and the
+   * audit columns nullable, since the row of a delete may hold its key only (docs/design.md, "Append tables").
+   */
+  private StructType appendSchema(ChangeEvent event) {
+    List<String> key = event.keySchema() == null ? List.of() : event.keySchema().fieldNames();
+    List<StructField> fields = new ArrayList<>();
+    for (StructField field : audit.schema(event).fields()) {
+      boolean keepsNullability = key.contains(field.name()) || AuditColumns.isAuditColumn(field.name());
+      fields.add(keepsNullability ? field : new StructField(field.name(), field.type(), true, field.metadata()));
+    }
+    return new StructType(fields);
   }
 
   /** {@code primary.key.fields} when set, else the record key's columns. */

@@ -19,12 +19,16 @@ import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.KeyColumns;
+import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One table as a task writes it: turns decoded events into rows of the table's schema (adding
@@ -32,6 +36,7 @@ import java.util.OptionalLong;
  * for the task's current partitions.
  */
 final class TableSink {
+  private static final Logger LOG = LoggerFactory.getLogger(TableSink.class);
   private final String name;
   private final DeltaTable table;
   private final SchemaEvolution evolution;
@@ -79,7 +84,9 @@ final class TableSink {
    */
   ChangeEvent prepare(ChangeEvent event) throws IOException {
     if (audit != null) {
-      Row row = fit(audit.schema(event), audit.row(event));
+      StructType schema = audit.schema(event);
+      makeRoomFor(schema, event);
+      Row row = fit(schema, audit.row(event));
       return event.with(Op.UPSERT, Row.of(), StructType.of(), row, snapshot.schema(), null);
     }
     return switch (event.op()) {
@@ -184,6 +191,37 @@ final class TableSink {
       throw new SchemaMismatchException("table " + name + ": " + problem);
     }
     return aligned;
+  }
+
+  /**
+   * Makes the NOT NULL columns of this append table that a row of {@code schema} has no value for
+   * nullable (docs/design.md, "Append tables"): the row of a delete may hold only its key. Tables
+   * made before append tables kept their non-key columns nullable have such columns.
+   *
+   * @throws SchemaMismatchException the table has such columns and may not change (schema.evolution=none)
+   */
+  private void makeRoomFor(StructType schema, ChangeEvent event) throws IOException {
+    List<String> missing = new ArrayList<>();
+    for (StructField column : snapshot.schema().fields()) {
+      if (!column.nullable() && schema.indexOf(column.name()) < 0) {
+        missing.add(column.name());
+      }
+    }
+    if (missing.isEmpty()) {
+      return;
+    }
+    if (evolution != SchemaEvolution.ADD_COLUMNS) {
+      throw new SchemaMismatchException("append table " + name + ": column(s) " + missing + " are NOT NULL but the row of this '"
+          + event.sourceOp() + "' event has no value for them (a delete holds its key when it has no full before image); make them "
+          + "nullable, or set schema.evolution=add-columns to let MergeSink do it");
+    }
+    snapshot = table.makeNullable(missing);
+    if (writer != null) {
+      snapshot = writer.refresh();
+    }
+    valueAligners.clear();
+    LOG.info("Append table {}: made column(s) {} nullable at version {}, so that rows of deletes without them fit", name, missing,
+        snapshot.version());
   }
 
   private Row key(StructType schema, Row key) {

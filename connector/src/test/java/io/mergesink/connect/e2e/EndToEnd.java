@@ -220,7 +220,7 @@ final class EndToEnd implements AutoCloseable {
   }
 
   /** A deploy file of {@code config/} as the options map users register. */
-  private static Map<String, String> configFile(String name) {
+  static Map<String, String> configFile(String name) {
     Path file = CONFIG_DIR.resolve(name);
     Map<String, String> config = new HashMap<>();
     try {

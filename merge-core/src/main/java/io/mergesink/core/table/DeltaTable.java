@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 /**
  * A Delta table at a path: create it, read its latest snapshot, open writers, evolve its schema,
@@ -40,6 +41,7 @@ public final class DeltaTable {
   private static final int MAX_METADATA_ATTEMPTS = 100;
   private static final String CREATE_OPERATION = "CREATE TABLE";
   private static final String ADD_COLUMNS_OPERATION = "ADD COLUMNS";
+  private static final String CHANGE_COLUMN_OPERATION = "CHANGE COLUMN";
 
   private final Storage storage;
   private final String root;
@@ -155,14 +157,49 @@ public final class DeltaTable {
    * @return the snapshot after the change (unchanged when every column existed)
    */
   public Snapshot addColumns(List<StructField> columns) throws IOException {
-    Snapshot snapshot = snapshot();
-    for (int attempt = 0; attempt < MAX_METADATA_ATTEMPTS; attempt++) {
-      StructType schema = snapshot.schema();
+    return changeSchema(ADD_COLUMNS_OPERATION, schema -> {
+      StructType added = schema;
       for (StructField column : columns) {
-        if (schema.indexOf(column.name()) < 0) {
-          schema = schema.add(new StructField(column.name(), column.type(), true, column.metadata()));
+        if (added.indexOf(column.name()) < 0) {
+          added = added.add(new StructField(column.name(), column.type(), true, column.metadata()));
         }
       }
+      return added;
+    });
+  }
+
+  /**
+   * Makes top-level columns nullable (Delta allows dropping NOT NULL; files written before keep
+   * their values) in a metadata commit, planned again on top of concurrent metadata changes.
+   *
+   * @return the snapshot after the change (unchanged when every column was nullable already)
+   * @throws IllegalArgumentException a column is not in the schema
+   */
+  public Snapshot makeNullable(List<String> columns) throws IOException {
+    return changeSchema(CHANGE_COLUMN_OPERATION, schema -> {
+      List<StructField> fields = new ArrayList<>(schema.fields());
+      for (String column : columns) {
+        int index = schema.indexOf(column);
+        if (index < 0) {
+          throw new IllegalArgumentException("table " + root + " has no column '" + column + "' to make nullable; columns "
+              + schema.fieldNames());
+        }
+        StructField field = fields.get(index);
+        fields.set(index, new StructField(field.name(), field.type(), true, field.metadata()));
+      }
+      return new StructType(fields);
+    });
+  }
+
+  /**
+   * Commits the schema {@code change} makes of the latest one, with the protocol it needs, unless
+   * it changes nothing; applied again to the winner's schema when a concurrent commit changed the
+   * metadata first.
+   */
+  private Snapshot changeSchema(String operation, UnaryOperator<StructType> change) throws IOException {
+    Snapshot snapshot = snapshot();
+    for (int attempt = 0; attempt < MAX_METADATA_ATTEMPTS; attempt++) {
+      StructType schema = change.apply(snapshot.schema());
       if (schema.equals(snapshot.schema())) {
         return snapshot;
       }
@@ -174,7 +211,7 @@ public final class DeltaTable {
       actions.add(snapshot.metadata().withSchema(schema));
       CommitOutcome outcome;
       try {
-        outcome = committer().commit(snapshot, new StagedCommit(actions, Set.of(), List.of(), ADD_COLUMNS_OPERATION, Map.of()), Set.of());
+        outcome = committer().commit(snapshot, new StagedCommit(actions, Set.of(), List.of(), operation, Map.of()), Set.of());
       } catch (FencedException e) {
         throw new IllegalStateException("a schema change owns no txn and cannot be fenced", e);
       }
