@@ -205,7 +205,8 @@ public final class MergeSinkConfig extends AbstractConfig {
     commits.option(LOOKUP_SCOPE, Type.STRING).defaultValue(LookupScope.PARTITION.configName())
         .oneOf(LookupScope.class).importance(Importance.LOW).displayName("Key lookup scope")
         .doc("Which files a task's key index covers. partition: only files written for its own topic-partitions "
-            + "(Debezium always sends a key to the same partition). table: every file, for topics whose keys may "
+            + "(Debezium always sends a key to the same partition); when a topic gains partitions, the sink widens "
+            + "the lookup for that topic to all its partitions by itself. table: every file, for topics whose keys may "
             + "move between partitions; costs more memory.")
         .define();
 

@@ -2,7 +2,6 @@ package io.mergesink.connect.sink;
 
 import io.mergesink.connect.buffer.BufferLimits;
 import io.mergesink.connect.buffer.PartitionBuffer;
-import io.mergesink.connect.config.LookupScope;
 import io.mergesink.connect.config.MergeSinkConfig;
 import io.mergesink.connect.config.WriteMode;
 import io.mergesink.connect.decode.ChangeEvent;
@@ -16,7 +15,6 @@ import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.maintenance.CompactionResult;
 import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.ownership.FileOwners;
-import io.mergesink.core.ownership.OwnerScope;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.snapshot.TableNotFoundException;
 import io.mergesink.core.storage.Storage;
@@ -29,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -60,6 +57,7 @@ public final class SinkWriter implements AutoCloseable {
   private final BadRecordHandler badRecords;
   private final SinkMetrics metrics;
   private final CompactionOptions compaction;
+  private final TopicGrowth topicGrowth;
   private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
   private long lastCommitMillis = System.currentTimeMillis();
   private ConnectException fatal;
@@ -70,6 +68,7 @@ public final class SinkWriter implements AutoCloseable {
     this.decoder = new RecordDecoder(DecoderOptions.from(config));
     this.router = new TableRouter(config.tableNameTemplate());
     this.appIds = new TxnAppIds(config.txnAppId());
+    this.topicGrowth = new TopicGrowth(appIds);
     this.limits = BufferLimits.from(config);
     Storage storage = Storages.forRoot(config.tableRoot(), config.hadoopProperties());
     this.catalog = new TableCatalog(storage, config, this::writerOptions);
@@ -91,6 +90,7 @@ public final class SinkWriter implements AutoCloseable {
     }
     try {
       Map<TopicPartition, Map<String, Long>> recorded = recover(fresh);
+      topicGrowth.widenLookups(catalog.open(), fresh);
       for (TopicPartition partition : fresh) {
         partitions.put(partition, startAt(partition, recorded.getOrDefault(partition, Map.of())));
       }
@@ -362,21 +362,15 @@ public final class SinkWriter implements AutoCloseable {
 
   /**
    * Writer options for the current assignment (docs/design.md, "File ownership"): the task's rows
-   * are owned by its partitions ({@code topic:partition}), and its key index covers the files that
-   * may hold rows of them (all files with {@code lookup.scope=table}).
+   * are owned by its partitions, and its key index covers the files that may hold rows of them.
    */
   private WriterOptions writerOptions() {
-    Set<String> owned = new TreeSet<>();
-    for (TopicPartition partition : partitions.keySet()) {
-      owned.add(partition.topic() + ":" + partition.partition());
-    }
-    FileOwners owners = FileOwners.of(owned);
-    OwnerScope scope = config.lookupScope() == LookupScope.TABLE ? OwnerScope.EVERY_FILE : OwnerScope.of(owners);
+    FileOwners owners = PartitionOwners.of(partitions.keySet());
     return WriterOptions.defaults(config.effectiveMergeStrategy())
         .withParquet(ParquetWriteOptions.defaults().withCompression(config.parquetCompression().configName()))
         .withTargetFileSizeBytes(config.fileTargetSizeBytes())
         .withCheckpointInterval(config.checkpointInterval())
-        .withOwners(owners, scope);
+        .withOwners(owners, PartitionOwners.scope(owners, config.lookupScope()));
   }
 
   private long bufferedChanges() {

@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +70,26 @@ final class TableSink {
 
   String name() {
     return name;
+  }
+
+  /** The txn app ids of the latest snapshot this sink read or wrote. */
+  Set<String> txnAppIds() {
+    return snapshot.txnVersions().keySet();
+  }
+
+  /**
+   * Records in the table that the keys of {@code topic} may be in the files of any of its
+   * partitions (docs/design.md, "Topics that grow"), in a metadata commit.
+   *
+   * @return whether the table did not say so yet (two tasks racing may both see that)
+   */
+  boolean lookUpTopicInEveryPartition(String topic) throws IOException {
+    snapshot = table.snapshot();
+    if (PartitionOwners.tableScopeTopics(snapshot.metadata()).contains(topic)) {
+      return false;
+    }
+    snapshot = table.changeConfiguration(configuration -> PartitionOwners.withTableScopeTopic(configuration, topic));
+    return true;
   }
 
   /** The txn version of {@code appId} in the latest snapshot this sink read or wrote. */

@@ -10,6 +10,11 @@ import org.apache.kafka.common.TopicPartition;
 record TxnAppIds(String prefix) {
 
   String of(TopicPartition partition) {
-    return prefix + ":" + partition.topic() + ":" + partition.partition();
+    return topicPrefix(partition.topic()) + partition.partition();
+  }
+
+  /** The common start of the app ids of every partition of {@code topic}. */
+  String topicPrefix(String topic) {
+    return prefix + ":" + topic + ":";
   }
 }

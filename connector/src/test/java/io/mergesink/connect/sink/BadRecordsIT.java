@@ -7,12 +7,17 @@ import io.mergesink.connect.testing.ChangeStream;
 import io.mergesink.connect.testing.ConnectHarness;
 import io.mergesink.connect.testing.CustomerEvents;
 import io.mergesink.core.testing.KernelTables;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.runtime.errors.DeadLetterQueueReporter;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Records that cannot be written: with {@code errors.tolerance=all} they go to the dead letter
- * queue and everything else lands; without it the task fails naming topic, partition and offset.
+ * queue (exactly they, unchanged, with headers naming their topic, partition and offset), the
+ * task's metric counts them and everything else lands; without it the task fails naming topic,
+ * partition and offset.
  */
 class BadRecordsIT {
   private static final String TOPIC = MergeSinkIT.TOPIC;
@@ -71,17 +78,39 @@ class BadRecordsIT {
       config.put("errors.tolerance", "all");
       config.put("errors.deadletterqueue.topic.name", DLQ);
       config.put("errors.deadletterqueue.topic.replication.factor", "1");
+      config.put("errors.deadletterqueue.context.headers.enable", "true");
       connect.startConnector(MergeSinkIT.CONNECTOR, config, 1);
 
       long end = connect.endOffsets(TOPIC).values().iterator().next();
       Await.until("the table to hold offset " + (end - 1), MergeSinkIT.CATCH_UP,
           () -> txnVersion().orElse(-1L) == end - 1);
-      assertThat(connect.readRecords(DLQ, 2)).extracting(record -> record.offset()).hasSize(2);
-      assertThat(new HashSet<>(KernelTables.readRows(tablePath()))).isEqualTo(new HashSet<>(stream.model().values()));
-      assertThat(unknownOp).isLessThan(wrongType);
-      assertThat(taskMetric("records-dlq-total")).as("the task's JMX metric").isEqualTo(2.0);
-      assertThat(taskMetric("commit-latency-p99-ms")).as("commit latency percentiles over JMX").isInstanceOf(Double.class);
+      Map<Long, ConsumerRecord<byte[], byte[]>> source = new HashMap<>();
+      connect.readRecords(TOPIC, (int) end).forEach(record -> source.put(record.offset(), record));
+      Map<Long, ConsumerRecord<byte[], byte[]>> deadLettered = new HashMap<>();
+      for (ConsumerRecord<byte[], byte[]> record : connect.readRecords(DLQ, 2)) {
+        assertThat(header(record, DeadLetterQueueReporter.ERROR_HEADER_ORIG_TOPIC)).as("original topic").isEqualTo(TOPIC);
+        assertThat(header(record, DeadLetterQueueReporter.ERROR_HEADER_ORIG_PARTITION)).as("original partition").isEqualTo("0");
+        deadLettered.put(Long.parseLong(header(record, DeadLetterQueueReporter.ERROR_HEADER_ORIG_OFFSET)), record);
+      }
+      assertThat(deadLettered).as("the dead letter queue holds exactly the bad records, by original offset")
+          .containsOnlyKeys(unknownOp, wrongType);
+      deadLettered.forEach((offset, record) -> {
+        assertThat(record.key()).as("key of the record at offset " + offset).isEqualTo(source.get(offset).key());
+        assertThat(record.value()).as("value of the record at offset " + offset).isEqualTo(source.get(offset).value());
+      });
+      assertThat(connect.recordCount(DLQ)).as("nothing else in the dead letter queue").isEqualTo(2);
+      assertThat(new HashSet<>(KernelTables.readRows(tablePath()))).as("the table holds the good records")
+          .isEqualTo(new HashSet<>(stream.model().values()));
+      assertThat(taskMetric("records-dlq-total")).as("records-dlq-total over JMX").isEqualTo(2.0);
+      assertThat(taskMetric("commit-total")).as("commit-total over JMX").isInstanceOfSatisfying(Double.class,
+          commits -> assertThat(commits).isGreaterThanOrEqualTo(1.0));
     }
+  }
+
+  private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+    Header header = record.headers().lastHeader(name);
+    assertThat(header).as("header " + name + " of the dead-lettered record").isNotNull();
+    return new String(header.value(), StandardCharsets.UTF_8);
   }
 
   /** A metric of the sink task, as JMX shows it (Connect registers plugin metrics there). */

@@ -7,18 +7,21 @@ import java.util.Random;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.json.JsonConverterConfig;
 import org.apache.kafka.connect.storage.ConverterType;
 
 /**
  * Produces a Debezium change stream of {@link CustomerEvents} into a topic (key {@code id}
- * partitioned by {@code id % partitions}, as a keyed topic would be) and keeps the model of the
- * source table it describes.
+ * partitioned by {@code id % partitions}, as a keyed topic would be, or {@linkplain #hashed by the
+ * hash of the key bytes} as Kafka's default partitioner does) and keeps the model of the source
+ * table it describes.
  */
 public final class ChangeStream implements AutoCloseable {
   private final String topic;
-  private final int partitions;
+  private final Partitioner partitioner;
+  private int partitions;
   private final KafkaProducer<byte[], byte[]> producer;
   private final JsonConverter keys = converter(ConverterType.KEY);
   private final JsonConverter values = converter(ConverterType.VALUE);
@@ -26,8 +29,13 @@ public final class ChangeStream implements AutoCloseable {
   private final Map<Long, Integer> versions = new HashMap<>();
 
   public ChangeStream(ConnectHarness harness, String topic, int partitions) {
+    this(harness, topic, partitions, (id, key, count) -> (int) (id % count));
+  }
+
+  private ChangeStream(ConnectHarness harness, String topic, int partitions, Partitioner partitioner) {
     this.topic = topic;
     this.partitions = partitions;
+    this.partitioner = partitioner;
     // One request in flight keeps each partition's records in order across retries (a new topic's
     // first sends may meet a leader election), without the idempotent producer's sequence checks.
     this.producer = harness.cluster().kafka().createProducer(Map.of(
@@ -35,6 +43,20 @@ public final class ChangeStream implements AutoCloseable {
         ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1",
         ProducerConfig.ACKS_CONFIG, "all",
         ProducerConfig.LINGER_MS_CONFIG, "5"));
+  }
+
+  /**
+   * A stream whose keys go where Kafka's default partitioner sends them:
+   * {@code toPositive(murmur2(key bytes)) % partitions}, so a key moves when the topic {@linkplain #grow grows}.
+   */
+  public static ChangeStream hashed(ConnectHarness harness, String topic, int partitions) {
+    return new ChangeStream(harness, topic, partitions, (id, key, count) -> Utils.toPositive(Utils.murmur2(key)) % count);
+  }
+
+  /** The topic has {@code partitions} partitions now: keys are hashed over them from the next record on. */
+  public void grow(int partitions) {
+    flush();
+    this.partitions = partitions;
   }
 
   /** Inserts (or, for a key that exists, updates) {@code id}. */
@@ -99,7 +121,13 @@ public final class ChangeStream implements AutoCloseable {
 
   private void send(long id, byte[] value) {
     byte[] key = keys.fromConnectData(topic, CustomerEvents.KEY, CustomerEvents.key(id));
-    producer.send(new ProducerRecord<>(topic, (int) (id % partitions), key, value));
+    producer.send(new ProducerRecord<>(topic, partitioner.partition(id, key, partitions), key, value));
+  }
+
+  /** The partition of a record of key {@code id} (serialized as {@code key}) in a topic of {@code count} partitions. */
+  @FunctionalInterface
+  private interface Partitioner {
+    int partition(long id, byte[] key, int count);
   }
 
   private static JsonConverter converter(ConverterType type) {

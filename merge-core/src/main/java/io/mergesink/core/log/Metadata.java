@@ -47,6 +47,11 @@ public record Metadata(
     return SchemaJson.fromJson(schemaString);
   }
 
+  /** A copy with another {@code configuration}. */
+  public Metadata withConfiguration(Map<String, String> newConfiguration) {
+    return new Metadata(id, name, description, provider, formatOptions, schemaString, partitionColumns, newConfiguration, createdTime);
+  }
+
   /** A copy with another schema. */
   public Metadata withSchema(StructType schema) {
     return new Metadata(id, name, description, provider, formatOptions, SchemaJson.toJson(schema),

@@ -42,6 +42,7 @@ public final class DeltaTable {
   private static final String CREATE_OPERATION = "CREATE TABLE";
   private static final String ADD_COLUMNS_OPERATION = "ADD COLUMNS";
   private static final String CHANGE_COLUMN_OPERATION = "CHANGE COLUMN";
+  private static final String SET_PROPERTIES_OPERATION = "SET TBLPROPERTIES";
 
   private final Storage storage;
   private final String root;
@@ -192,23 +193,45 @@ public final class DeltaTable {
   }
 
   /**
-   * Commits the schema {@code change} makes of the latest one, with the protocol it needs, unless
-   * it changes nothing; applied again to the winner's schema when a concurrent commit changed the
-   * metadata first.
+   * Changes the table's {@code configuration} (table properties) in a metadata commit: {@code change}
+   * maps the latest configuration to the new one, and is applied again to the winner's when a
+   * concurrent commit changed the metadata first. Writers planning against an older snapshot plan
+   * again when they meet the commit.
+   *
+   * @return the snapshot after the change (unchanged when {@code change} changed nothing)
    */
+  public Snapshot changeConfiguration(UnaryOperator<Map<String, String>> change) throws IOException {
+    return changeMetadata(SET_PROPERTIES_OPERATION, metadata -> {
+      Map<String, String> next = change.apply(metadata.configuration());
+      return next.equals(metadata.configuration()) ? metadata : metadata.withConfiguration(next);
+    });
+  }
+
   private Snapshot changeSchema(String operation, UnaryOperator<StructType> change) throws IOException {
+    return changeMetadata(operation, metadata -> {
+      StructType next = change.apply(metadata.schema());
+      return next.equals(metadata.schema()) ? metadata : metadata.withSchema(next);
+    });
+  }
+
+  /**
+   * Commits the metadata {@code change} makes of the latest one, with the protocol its schema needs,
+   * unless it returns the metadata it was given (nothing to change); applied again to the winner's metadata when a concurrent commit
+   * changed the metadata first.
+   */
+  private Snapshot changeMetadata(String operation, UnaryOperator<Metadata> change) throws IOException {
     Snapshot snapshot = snapshot();
     for (int attempt = 0; attempt < MAX_METADATA_ATTEMPTS; attempt++) {
-      StructType schema = change.apply(snapshot.schema());
-      if (schema.equals(snapshot.schema())) {
+      Metadata changed = change.apply(snapshot.metadata());
+      if (changed == snapshot.metadata()) {
         return snapshot;
       }
       List<Action> actions = new ArrayList<>();
-      Protocol protocol = ProtocolSupport.forSchema(snapshot.protocol(), schema);
+      Protocol protocol = ProtocolSupport.forSchema(snapshot.protocol(), changed.schema());
       if (!protocol.equals(snapshot.protocol())) {
         actions.add(protocol);
       }
-      actions.add(snapshot.metadata().withSchema(schema));
+      actions.add(changed);
       CommitOutcome outcome;
       try {
         outcome = committer().commit(snapshot, new StagedCommit(actions, Set.of(), List.of(), operation, Map.of()), Set.of());
