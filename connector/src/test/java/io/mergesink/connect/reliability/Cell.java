@@ -2,6 +2,7 @@ package io.mergesink.connect.reliability;
 
 import io.mergesink.core.merge.MergeStrategy;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -10,36 +11,24 @@ import java.util.Map;
  * configuration and tells the audit which model applies.
  */
 record Cell(Layout layout, Compaction compaction) {
-  /** How changes land in the table. */
+  /** How changes land in the table; labelled as the options name them ({@code copy-on-write}). */
   enum Layout {
-    DELETION_VECTORS("deletion-vectors"),
-    COPY_ON_WRITE("copy-on-write"),
-    APPEND("append");
-
-    private final String label;
-
-    Layout(String label) {
-      this.label = label;
-    }
+    DELETION_VECTORS,
+    COPY_ON_WRITE,
+    APPEND;
 
     String label() {
-      return label;
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
   }
 
   /** Compaction after commits: forced (it runs after almost every commit) or switched off. */
   enum Compaction {
-    FORCED("compaction-forced"),
-    OFF("compaction-off");
-
-    private final String label;
-
-    Compaction(String label) {
-      this.label = label;
-    }
+    FORCED,
+    OFF;
 
     String label() {
-      return label;
+      return "compaction-" + name().toLowerCase(Locale.ROOT);
     }
   }
 
@@ -74,17 +63,11 @@ record Cell(Layout layout, Compaction compaction) {
   /** {@code config} with this cell's write mode, merge strategy and compaction options. */
   Map<String, String> apply(Map<String, String> config) {
     Map<String, String> celled = new HashMap<>(config);
-    switch (layout) {
-      case DELETION_VECTORS -> {
-        celled.put("write.mode", "upsert");
-        celled.put("merge.strategy", "deletion-vectors");
-      }
-      case COPY_ON_WRITE -> {
-        celled.put("write.mode", "upsert");
-        celled.put("merge.strategy", "copy-on-write");
-      }
-      case APPEND -> celled.put("write.mode", "append");
-      default -> throw new IllegalStateException("unknown layout " + layout);
+    if (layout == Layout.APPEND) {
+      celled.put("write.mode", "append");
+    } else {
+      celled.put("write.mode", "upsert");
+      celled.put("merge.strategy", layout.label());
     }
     if (compaction == Compaction.FORCED) {
       celled.put("compaction.enabled", "true");

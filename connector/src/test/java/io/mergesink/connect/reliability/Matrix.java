@@ -61,20 +61,22 @@ final class Matrix {
   }
 
   /**
-   * Arguments {@code (cell, case name, case arguments...)}: in CI, case i runs in the first cell it
-   * applies to from position i of the rotation on; otherwise every case runs in every selected cell
-   * it applies to.
+   * Arguments {@code (cell, case name, case arguments...)}: in CI, each case runs in the next cell
+   * of the rotation it applies to, the rotation going on from there; otherwise every case runs in
+   * every selected cell it applies to.
    */
   static Stream<Arguments> across(List<Case> cases) {
     List<Arguments> arguments = new ArrayList<>();
     Optional<List<Cell>> selected = selection();
-    for (int i = 0; i < cases.size(); i++) {
-      Case scenarioCase = cases.get(i);
+    int next = 0;
+    for (Case scenarioCase : cases) {
       List<Cell> cells = new ArrayList<>();
       if (selected.isPresent()) {
         selected.get().stream().filter(scenarioCase.appliesTo()).forEach(cells::add);
       } else {
-        cells.add(rotation(i, scenarioCase));
+        int at = rotation(next, scenarioCase);
+        cells.add(CELLS.get(at));
+        next = (at + 1) % CELLS.size();
       }
       for (Cell cell : cells) {
         Object[] values = new Object[scenarioCase.arguments().length + 2];
@@ -92,11 +94,12 @@ final class Matrix {
     return ALL.equals(System.getProperty(CELLS_PROPERTY, CI).trim());
   }
 
-  private static Cell rotation(int start, Case scenarioCase) {
+  /** The position of the first cell from {@code start} on (wrapping) that the case applies to. */
+  private static int rotation(int start, Case scenarioCase) {
     for (int step = 0; step < CELLS.size(); step++) {
-      Cell cell = CELLS.get((start + step) % CELLS.size());
-      if (scenarioCase.appliesTo().test(cell)) {
-        return cell;
+      int at = (start + step) % CELLS.size();
+      if (scenarioCase.appliesTo().test(CELLS.get(at))) {
+        return at;
       }
     }
     throw new IllegalArgumentException("case '" + scenarioCase.name() + "' applies to no cell");
