@@ -23,7 +23,6 @@ import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -43,8 +42,8 @@ final class TableSink {
   private final SchemaEvolution evolution;
   private final List<String> configuredKey;
   private final AuditColumns audit;
-  private final Map<StructType, RowAligner> valueAligners = new HashMap<>();
-  private final Map<StructType, RowAligner> keyAligners = new HashMap<>();
+  private final AlignerCache valueAligners;
+  private final AlignerCache keyAligners;
   private final Storage storage;
   private final StructType keySchema;
   private WriterOptions writerOptions;
@@ -57,6 +56,8 @@ final class TableSink {
   TableSink(String name, Storage storage, DeltaTable table, Snapshot snapshot, SchemaEvolution evolution,
       List<String> configuredKey, AuditColumns audit, WriterOptions writerOptions) {
     this.name = name;
+    this.valueAligners = new AlignerCache(name);
+    this.keyAligners = new AlignerCache(name);
     this.storage = storage;
     this.table = table;
     this.snapshot = snapshot;
@@ -128,7 +129,7 @@ final class TableSink {
    * the new columns read as null.
    */
   Row refit(StructType rowSchema, Row row) {
-    return rowSchema.equals(snapshot.schema()) ? row : aligner(valueAligners, rowSchema, snapshot.schema()).align(row);
+    return rowSchema.equals(snapshot.schema()) ? row : valueAligners.get(rowSchema, snapshot.schema()).align(row);
   }
 
   /**
@@ -193,7 +194,7 @@ final class TableSink {
   }
 
   private Row fit(StructType schema, Row row) throws IOException {
-    RowAligner aligner = aligner(valueAligners, schema, snapshot.schema());
+    RowAligner aligner = valueAligners.get(schema, snapshot.schema());
     if (aligner.hasExtraColumns()) {
       if (evolution != SchemaEvolution.ADD_COLUMNS) {
         throw new SchemaMismatchException("table " + name + " has no column(s) " + names(aligner) + " of the record"
@@ -203,8 +204,7 @@ final class TableSink {
       if (writer != null) {
         snapshot = writer.refresh();
       }
-      valueAligners.clear();
-      aligner = aligner(valueAligners, schema, snapshot.schema());
+      aligner = valueAligners.get(schema, snapshot.schema());
     }
     Row aligned = aligner.align(row);
     String problem = RowValidator.problem(snapshot.schema(), aligned, true);
@@ -222,6 +222,9 @@ final class TableSink {
    * @throws SchemaMismatchException the table has such columns and may not change (schema.evolution=none)
    */
   private void makeRoomFor(StructType schema, ChangeEvent event) throws IOException {
+    if (valueAligners.has(schema, snapshot.schema())) {
+      return; // an aligner exists only for rows that fit the current schema
+    }
     List<String> missing = new ArrayList<>();
     for (StructField column : snapshot.schema().fields()) {
       if (!column.nullable() && schema.indexOf(column.name()) < 0) {
@@ -240,22 +243,17 @@ final class TableSink {
     if (writer != null) {
       snapshot = writer.refresh();
     }
-    valueAligners.clear();
     LOG.info("Append table {}: made column(s) {} nullable at version {}, so that rows of deletes without them fit", name, missing,
         snapshot.version());
   }
 
   private Row key(StructType schema, Row key) {
-    return aligner(keyAligners, schema, keySchema()).align(key);
+    return keyAligners.get(schema, keySchema()).align(key);
   }
 
   /** The primary key columns; they never change, since schema evolution only adds nullable columns. */
   private StructType keySchema() {
     return keySchema;
-  }
-
-  private RowAligner aligner(Map<StructType, RowAligner> cache, StructType from, StructType to) {
-    return cache.computeIfAbsent(from, schema -> RowAligner.of(name, schema, to));
   }
 
   private static List<String> names(RowAligner aligner) {

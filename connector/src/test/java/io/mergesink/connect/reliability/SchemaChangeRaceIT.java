@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * evolution"): task A sees the source's {@code ALTER TABLE ... ADD COLUMN tier} first and adds the
  * column; task B's buffered rows of its own partition are one column short when its commit loses
  * the race to A's metadata commit. B must plan again with its rows realigned to the new schema (the
- * new column null), not fail.
+ * new column null), not fail, and fit the old-schema rows that follow to the new schema.
  */
 class SchemaChangeRaceIT {
   private static final int KEYS = 100;
@@ -89,6 +89,10 @@ class SchemaChangeRaceIT {
     assertThat(KernelTables.schema(table()).fieldNames()).as("A added the column").contains("tier");
 
     b.preCommit();
+    // B's source is still behind: more rows of the old schema, made for the table's new schema now
+    for (long id = 1; id < KEYS; id += 4) {
+      log.upsert(id);
+    }
     b.runToEnd(50, 100);
     a.stop();
     b.stop();

@@ -60,13 +60,7 @@ class TopicGrowthIT {
   void keysMovingIntoNewPartitionsKeepOneLiveRow() {
     long seed = System.nanoTime();
     Random random = new Random(seed);
-    connect.createTopic(TOPIC, 2);
-    try (ChangeStream stream = ChangeStream.hashed(connect, TOPIC, 2)) {
-      stream.mixedWorkload(KEYS, random);
-      stream.flush();
-      connect.startConnector(CONNECTOR, sinkConfig(2), 2);
-      awaitCaughtUp();
-
+    try (ChangeStream stream = streamOfTwoPartitionsCaughtUp(random, 2)) {
       grow(6);
       stream.grow(6);
       changesOfOldKeys(stream, random);
@@ -86,13 +80,7 @@ class TopicGrowthIT {
   void keysMovingBetweenOldPartitionsKeepOneLiveRow() {
     long seed = System.nanoTime();
     Random random = new Random(seed);
-    connect.createTopic(TOPIC, 2);
-    try (ChangeStream stream = ChangeStream.hashed(connect, TOPIC, 2)) {
-      stream.mixedWorkload(KEYS, random);
-      stream.flush();
-      connect.startConnector(CONNECTOR, sinkConfig(3), 3);
-      awaitCaughtUp();
-
+    try (ChangeStream stream = streamOfTwoPartitionsCaughtUp(random, 3)) {
       grow(3);
       Await.until("the table to widen its key lookup for " + TOPIC, MergeSinkIT.CATCH_UP, this::tableScopeTopics,
           topics -> topics.contains(TOPIC));
@@ -102,6 +90,17 @@ class TopicGrowthIT {
 
       assertTableEquals(stream.model(), "2 -> 3, seed " + seed);
     }
+  }
+
+  /** A mixed workload in a topic of two partitions, hashed like Kafka's producer, and the sink with {@code tasks} tasks caught up with it. */
+  private ChangeStream streamOfTwoPartitionsCaughtUp(Random random, int tasks) {
+    connect.createTopic(TOPIC, 2);
+    ChangeStream stream = ChangeStream.hashed(connect, TOPIC, 2);
+    stream.mixedWorkload(KEYS, random);
+    stream.flush();
+    connect.startConnector(CONNECTOR, sinkConfig(tasks), tasks);
+    awaitCaughtUp();
+    return stream;
   }
 
   /** Updates and deletes of keys written before the growth, and new keys. */

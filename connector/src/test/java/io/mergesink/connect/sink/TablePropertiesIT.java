@@ -1,0 +1,98 @@
+package io.mergesink.connect.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mergesink.connect.MergeSinkConnector;
+import io.mergesink.connect.testing.Await;
+import io.mergesink.connect.testing.ChangeStream;
+import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.core.storage.LocalStorage;
+import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.table.TableFeatures;
+import io.mergesink.core.testing.KernelTables;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.runtime.rest.entities.ConfigInfo;
+import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Table properties through Connect's REST API (docs/design.md, "Table properties"): a property
+ * MergeSink cannot honour is reported by {@code validate} under its own name and the connector is
+ * not created; one it honours makes a table whose protocol lists the feature and Delta Kernel reads.
+ */
+class TablePropertiesIT {
+  private static final String TOPIC = MergeSinkIT.TOPIC;
+  private static final String CHANGE_DATA_FEED = "table.properties.delta.enableChangeDataFeed";
+
+  @TempDir Path tables;
+  private ConnectHarness connect;
+
+  @BeforeEach
+  void startCluster() {
+    connect = ConnectHarness.start(1);
+    connect.createTopic(TOPIC, 1);
+  }
+
+  @AfterEach
+  void stopCluster() {
+    connect.close();
+  }
+
+  @Test
+  void aPropertyMergeSinkCannotHonourIsRefusedByNameAndTheConnectorIsNotCreated() {
+    Map<String, String> config = sinkConfig("upsert");
+    config.put(CHANGE_DATA_FEED, "true");
+
+    ConfigInfos result = connect.cluster().validateConnectorConfig(MergeSinkConnector.class.getSimpleName(), config);
+
+    assertThat(result.errorCount()).as(result.configs().stream().map(ConfigInfo::configValue)
+        .filter(value -> !value.errors().isEmpty()).toList().toString()).isEqualTo(1);
+    List<String> errors = result.configs().stream().map(ConfigInfo::configValue).filter(value -> value.name().equals(CHANGE_DATA_FEED))
+        .flatMap(value -> value.errors().stream()).toList();
+    assertThat(errors).singleElement().asString().contains(CHANGE_DATA_FEED + "=true").contains("change data files");
+    assertThatThrownBy(() -> connect.cluster().configureConnector(MergeSinkIT.CONNECTOR, config)).hasMessageContaining(CHANGE_DATA_FEED);
+    assertThat(connect.cluster().connectors()).doesNotContain(MergeSinkIT.CONNECTOR);
+  }
+
+  @Test
+  void anAppendOnlyAuditTableListsTheFeatureAndIsReadable() throws Exception {
+    Map<String, String> config = sinkConfig("append");
+    config.put("table.properties.delta.appendOnly", "true");
+    assertThat(connect.cluster().validateConnectorConfig(MergeSinkConnector.class.getSimpleName(), config).errorCount()).isZero();
+    try (ChangeStream stream = new ChangeStream(connect, TOPIC, 1)) {
+      for (long id = 0; id < 20; id++) {
+        stream.upsert(id);
+      }
+      stream.delete(3, false);
+      stream.flush();
+    }
+    connect.startConnector(MergeSinkIT.CONNECTOR, config, 1);
+    String table = tables.resolve(TOPIC).toString();
+    Await.until("the table to hold offset 20", MergeSinkIT.CATCH_UP, () -> tables.resolve(TOPIC).resolve("_delta_log").toFile().exists()
+        && KernelTables.txnVersion(table, MergeSinkIT.CONNECTOR + ":" + TOPIC + ":0").orElse(-1L) == 20L);
+
+    var snapshot = DeltaTable.forPath(new LocalStorage(), table).snapshot();
+    assertThat(snapshot.metadata().configuration()).containsEntry("delta.appendOnly", "true");
+    assertThat(TableFeatures.supports(snapshot.protocol(), "appendOnly")).as(snapshot.protocol().toString()).isTrue();
+    assertThat(KernelTables.readRows(table)).as("every event, the delete included, is a row").hasSize(21);
+  }
+
+  private Map<String, String> sinkConfig(String writeMode) {
+    Map<String, String> config = new HashMap<>();
+    config.put("name", MergeSinkIT.CONNECTOR);
+    config.put("connector.class", MergeSinkConnector.class.getName());
+    config.put("tasks.max", "1");
+    config.put("topics", TOPIC);
+    config.put("table.root", tables.toString());
+    config.put("write.mode", writeMode);
+    config.put("commit.interval.ms", "500");
+    return config;
+  }
+}
