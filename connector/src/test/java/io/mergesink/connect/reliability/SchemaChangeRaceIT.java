@@ -90,8 +90,11 @@ class SchemaChangeRaceIT {
 
     b.preCommit();
     // B's source is still behind: more rows of the old schema, made for the table's new schema now
-    for (long id = 1; id < KEYS; id += 4) {
-      log.upsert(id);
+    int nth = 0;
+    for (long id = 0; id < KEYS; id++) {
+      if (log.partitionOf(id) == 1 && nth++ % 2 == 0) {
+        log.upsert(id);
+      }
     }
     b.runToEnd(50, 100);
     a.stop();
