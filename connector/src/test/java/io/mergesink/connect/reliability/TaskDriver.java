@@ -23,6 +23,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * <p>A crash is modelled by dropping the driver without {@link #stop()}: nothing more runs.
  */
 final class TaskDriver {
+  private final String name;
   private final RecordLog log;
   private final Map<TopicPartition, Long> group;
   private final TestTaskContext context;
@@ -34,6 +35,7 @@ final class TaskDriver {
    * @param group the consumer group's committed offsets, shared by the group's tasks
    */
   TaskDriver(String taskName, Map<String, String> config, RecordLog log, Map<TopicPartition, Long> group) {
+    this.name = taskName;
     this.log = log;
     this.group = group;
     this.context = new TestTaskContext(config, taskName, "all".equals(config.get("errors.tolerance")));
@@ -151,6 +153,11 @@ final class TaskDriver {
     close(List.copyOf(positions.keySet()));
     writer.close();
     context.close();
+  }
+
+  @Override
+  public String toString() {
+    return name + " " + positions.keySet();
   }
 
   private void applySeeks() {
