@@ -1,17 +1,24 @@
 package io.mergesink.connect.config;
 
-import io.mergesink.connect.decode.LogicalTypes;
-import io.mergesink.connect.route.TableNameTemplate;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.StorageOptions;
+import io.mergesink.ingest.decode.DecoderOptions;
+import io.mergesink.ingest.decode.LogicalTypes;
+import io.mergesink.ingest.options.DeleteImage;
+import io.mergesink.ingest.options.LookupScope;
+import io.mergesink.ingest.options.NamedOption;
+import io.mergesink.ingest.options.PrimaryKeyMode;
+import io.mergesink.ingest.options.SchemaEvolution;
+import io.mergesink.ingest.options.WriteMode;
+import io.mergesink.ingest.route.TableNameTemplate;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -301,6 +308,12 @@ public final class MergeSinkConfig extends AbstractConfig {
 
   public String unavailableValuePlaceholder() {
     return getString(UNAVAILABLE_VALUE_PLACEHOLDER);
+  }
+
+  /** What the decoder needs: deletes carry their before image only in append tables with {@code append.delete.image=before}. */
+  public DecoderOptions decoderOptions() {
+    return new DecoderOptions(primaryKeyMode(), primaryKeyFields(), deleteEnabled(), truncateEnabled(), unavailableValuePlaceholder(),
+        writeMode() == WriteMode.APPEND && appendDeleteImage() == DeleteImage.BEFORE);
   }
 
   public long commitIntervalMs() {

@@ -1,7 +1,7 @@
 package io.mergesink.connect.sink;
 
-import io.mergesink.connect.align.RowAligner;
 import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.align.RowAligner;
 import java.util.HashMap;
 import java.util.Map;
 

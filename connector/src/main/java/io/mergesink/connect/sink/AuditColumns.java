@@ -1,11 +1,11 @@
 package io.mergesink.connect.sink;
 
-import io.mergesink.connect.align.SchemaMismatchException;
-import io.mergesink.connect.decode.ChangeEvent;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.align.SchemaMismatchException;
+import io.mergesink.ingest.decode.ChangeEvent;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -1,12 +1,12 @@
 package io.mergesink.connect.sink;
 
 import io.mergesink.connect.config.ErrorTolerance;
+import io.mergesink.ingest.BadRecordException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.ErrantRecordReporter;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
@@ -38,7 +38,7 @@ final class BadRecordHandler {
    *
    * @throws ConnectException naming the record when errors are not tolerated
    */
-  void handle(SinkRecord record, DataException problem) {
+  void handle(SinkRecord record, BadRecordException problem) {
     String where = "topic " + record.originalTopic() + ", partition " + record.originalKafkaPartition() + ", offset "
         + record.originalKafkaOffset();
     String message = problem.getMessage() != null && problem.getMessage().contains("offset " + record.originalKafkaOffset())

@@ -1,10 +1,10 @@
 package io.mergesink.connect.sink;
 
-import io.mergesink.connect.buffer.TableChanges;
-import io.mergesink.connect.decode.ChangeEvent;
-import io.mergesink.connect.decode.ChangeEvent.Op;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.ingest.buffer.TableChanges;
+import io.mergesink.ingest.decode.ChangeEvent.Op;
+import io.mergesink.ingest.decode.ChangeEvent;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package io.mergesink.connect.sink;
 
-import io.mergesink.connect.buffer.BufferDrain;
-import io.mergesink.connect.buffer.TableChanges;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
 import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.ingest.buffer.BufferDrain;
+import io.mergesink.ingest.buffer.TableChanges;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,9 +1,9 @@
 package io.mergesink.connect.sink;
 
-import io.mergesink.connect.config.LookupScope;
 import io.mergesink.core.log.Metadata;
 import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.ownership.OwnerScope;
+import io.mergesink.ingest.options.LookupScope;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.mergesink.connect.sink;
 
-import io.mergesink.connect.buffer.PartitionBuffer;
+import io.mergesink.ingest.buffer.PartitionBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;

@@ -1,17 +1,7 @@
 package io.mergesink.connect.sink;
 
-import io.mergesink.connect.buffer.BufferLimits;
-import io.mergesink.connect.buffer.PartitionBuffer;
 import io.mergesink.connect.config.MergeSinkConfig;
-import io.mergesink.connect.config.WriteMode;
-import io.mergesink.connect.decode.ChangeEvent;
-import io.mergesink.connect.decode.ChangeEvent.Op;
-import io.mergesink.connect.decode.DecoderOptions;
-import io.mergesink.connect.decode.RecordDecoder;
-import io.mergesink.connect.decode.SourceInfo;
 import io.mergesink.connect.metrics.MetricsRegistries;
-import io.mergesink.connect.route.RoutingException;
-import io.mergesink.connect.route.TableRouter;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.maintenance.CompactionResult;
 import io.mergesink.core.merge.WriterOptions;
@@ -20,6 +10,17 @@ import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.snapshot.TableNotFoundException;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.storage.Storages;
+import io.mergesink.ingest.BadRecordException;
+import io.mergesink.ingest.align.SchemaMismatchException;
+import io.mergesink.ingest.buffer.BufferLimits;
+import io.mergesink.ingest.buffer.PartitionBuffer;
+import io.mergesink.ingest.decode.ChangeEvent.Op;
+import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.decode.RecordDecoder;
+import io.mergesink.ingest.decode.SourceInfo;
+import io.mergesink.ingest.options.WriteMode;
+import io.mergesink.ingest.route.RoutingException;
+import io.mergesink.ingest.route.TableRouter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,7 +32,6 @@ import java.util.Set;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
@@ -67,11 +67,11 @@ public final class SinkWriter implements AutoCloseable {
   public SinkWriter(MergeSinkConfig config, SinkTaskContext context) {
     this.config = config;
     this.context = context;
-    this.decoder = new RecordDecoder(DecoderOptions.from(config));
+    this.decoder = new RecordDecoder(config.decoderOptions());
     this.router = new TableRouter(config.tableNameTemplate());
     this.appIds = new TxnAppIds(config.txnAppId());
     this.topicGrowth = new TopicGrowth(appIds);
-    this.limits = BufferLimits.from(config);
+    this.limits = new BufferLimits(config.bufferMaxRecords(), config.bufferMaxBytes());
     this.storage = openStorage(config);
     this.catalog = new TableCatalog(storage, config, this::writerOptions);
     this.badRecords = new BadRecordHandler(config.errorTolerance(), context.errantRecordReporter());
@@ -144,8 +144,12 @@ public final class SinkWriter implements AutoCloseable {
       }
       try {
         buffer(partition, record);
-      } catch (DataException e) {
+      } catch (BadRecordException e) {
         badRecords.handle(record, e);
+        metrics.deadLettered();
+        partition.buffer().advance(record.originalKafkaOffset());
+      } catch (RoutingException | SchemaMismatchException e) {
+        badRecords.handle(record, new BadRecordException(SinkRecords.view(record), e.getMessage(), e));
         metrics.deadLettered();
         partition.buffer().advance(record.originalKafkaOffset());
       } catch (IOException e) {
@@ -222,7 +226,7 @@ public final class SinkWriter implements AutoCloseable {
   }
 
   private void buffer(PartitionState partition, SinkRecord record) throws IOException {
-    ChangeEvent event = decoder.decode(record);
+    ChangeEvent event = decoder.decode(SinkRecords.view(record));
     PartitionBuffer buffer = partition.buffer();
     if (event.op() == Op.SKIP) {
       buffer.advance(event.offset());
@@ -248,7 +252,7 @@ public final class SinkWriter implements AutoCloseable {
     try {
       sink = catalog.forEvent(table, event);
     } catch (IllegalArgumentException e) {
-      throw new DataException("table " + table + " cannot be created from the record: " + e.getMessage(), e);
+      throw new BadRecordException(SinkRecords.view(record), "table " + table + " cannot be created from it: " + e.getMessage(), e);
     }
     if (sink == null) {
       buffer.advance(event.offset());

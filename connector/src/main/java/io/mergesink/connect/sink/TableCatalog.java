@@ -1,9 +1,6 @@
 package io.mergesink.connect.sink;
 
 import io.mergesink.connect.config.MergeSinkConfig;
-import io.mergesink.connect.config.WriteMode;
-import io.mergesink.connect.decode.ChangeEvent;
-import io.mergesink.connect.decode.ChangeEvent.Op;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.snapshot.Snapshot;
@@ -13,6 +10,9 @@ import io.mergesink.core.table.TableProperties;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.decode.ChangeEvent.Op;
+import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.options.WriteMode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;

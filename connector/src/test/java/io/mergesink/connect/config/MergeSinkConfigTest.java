@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.ingest.options.LookupScope;
+import io.mergesink.ingest.options.PrimaryKeyMode;
+import io.mergesink.ingest.options.SchemaEvolution;
+import io.mergesink.ingest.options.WriteMode;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -105,5 +109,19 @@ class MergeSinkConfigTest {
     Map<String, String> props = minimal();
     props.put(key, value);
     return props;
+  }
+
+  @Test
+  void onlyAppendTablesWithBeforeImagesDecodeDeletesWithThem() {
+    assertThat(withDeleteImage("append", "before").decoderOptions().deleteImages()).isTrue();
+    assertThat(withDeleteImage("append", "key").decoderOptions().deleteImages()).isFalse();
+    assertThat(withDeleteImage("upsert", "before").decoderOptions().deleteImages()).isFalse();
+  }
+
+  private static MergeSinkConfig withDeleteImage(String writeMode, String deleteImage) {
+    Map<String, String> props = minimal();
+    props.put(MergeSinkConfig.WRITE_MODE, writeMode);
+    props.put(MergeSinkConfig.APPEND_DELETE_IMAGE, deleteImage);
+    return new MergeSinkConfig(props);
   }
 }

@@ -2,7 +2,6 @@ package io.mergesink.connect.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mergesink.connect.config.LookupScope;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.ownership.FileOwners;
@@ -14,6 +13,7 @@ import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.options.LookupScope;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
