@@ -56,7 +56,7 @@ final class E2eTables {
   static void preload(DeltaTable table, TableSpec spec, MergeSinkConfig config, String topic, int partitions, E2eWorkload workload)
       throws IOException {
     table.createIfAbsent(spec);
-    RecordDecoder decoder = new RecordDecoder(config.decoderOptions());
+    RecordDecoder decoder = new RecordDecoder(config.ingestOptions().decoderOptions());
     WriterOptions options = WriterOptions.defaults(MergeStrategy.APPEND)
         .withParquet(ParquetWriteOptions.defaults().withCompression(config.parquetCompression().configName()))
         .withTargetFileSizeBytes(config.fileTargetSizeBytes());

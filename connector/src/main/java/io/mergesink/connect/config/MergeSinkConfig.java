@@ -2,7 +2,7 @@ package io.mergesink.connect.config;
 
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.StorageOptions;
-import io.mergesink.ingest.decode.DecoderOptions;
+import io.mergesink.ingest.IngestOptions;
 import io.mergesink.ingest.decode.LogicalTypes;
 import io.mergesink.ingest.options.DeleteImage;
 import io.mergesink.ingest.options.LookupScope;
@@ -11,6 +11,7 @@ import io.mergesink.ingest.options.PrimaryKeyMode;
 import io.mergesink.ingest.options.SchemaEvolution;
 import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.route.TableNameTemplate;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -310,12 +311,6 @@ public final class MergeSinkConfig extends AbstractConfig {
     return getString(UNAVAILABLE_VALUE_PLACEHOLDER);
   }
 
-  /** What the decoder needs: deletes carry their before image only in append tables with {@code append.delete.image=before}. */
-  public DecoderOptions decoderOptions() {
-    return new DecoderOptions(primaryKeyMode(), primaryKeyFields(), deleteEnabled(), truncateEnabled(), unavailableValuePlaceholder(),
-        writeMode() == WriteMode.APPEND && appendDeleteImage() == DeleteImage.BEFORE);
-  }
-
   public long commitIntervalMs() {
     return getLong(COMMIT_INTERVAL_MS);
   }
@@ -393,6 +388,39 @@ public final class MergeSinkConfig extends AbstractConfig {
       return Integer.parseInt(id.toString().trim());
     } catch (NumberFormatException e) {
       throw new ConfigException(TASK_ID, id, "expected the task's number, set by the connector");
+    }
+  }
+
+  /**
+   * The engine's options: every option here under its connector name.
+   *
+   * @throws ConfigException when the options do not go together (table properties new tables cannot take), or
+   *     neither {@link #TXN_APP_ID} nor a connector name is set
+   */
+  public IngestOptions ingestOptions() {
+    try {
+      return IngestOptions.builder(tableRoot(), txnAppId())
+          .storage(storageOptions())
+          .tableNameFormat(getString(TABLE_NAME_FORMAT))
+          .writeMode(writeMode())
+          .mergeStrategy(mergeStrategy())
+          .primaryKey(primaryKeyMode(), primaryKeyFields())
+          .deleteEnabled(deleteEnabled())
+          .truncateEnabled(truncateEnabled())
+          .appendDeleteImage(appendDeleteImage())
+          .unavailableValuePlaceholder(unavailableValuePlaceholder())
+          .schemaEvolution(schemaEvolution())
+          .commitInterval(Duration.ofMillis(commitIntervalMs()))
+          .bufferLimits(bufferMaxRecords(), bufferMaxBytes())
+          .lookupScope(lookupScope())
+          .parquetCompression(parquetCompression().configName())
+          .fileTargetSizeBytes(fileTargetSizeBytes())
+          .checkpointInterval(checkpointInterval())
+          .compaction(compactionEnabled(), compactionDvRatio(), compactionMinFiles())
+          .tableProperties(tableProperties())
+          .build();
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
     }
   }
 

@@ -4,7 +4,7 @@
  * with {@link io.mergesink.connect.reliability.TableAudit}: the table read by Delta Kernel equals the
  * model, txn versions are the end offsets − 1, and every file the log references exists.
  *
- * <p>Most scenarios drive the real {@code SinkWriter} through {@code TaskDriver} (Connect's consumer
+ * <p>Most scenarios drive the real {@code MergeSinkTask} through {@code TaskDriver} (Connect's consumer
  * loop without Connect, so a crash can stop a task at an exact file operation);
  * {@code ClusterFaultsIT} uses a real Connect cluster.
  */

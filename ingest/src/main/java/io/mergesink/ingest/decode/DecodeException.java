@@ -1,6 +1,6 @@
 package io.mergesink.ingest.decode;
 
-import io.mergesink.ingest.BadRecordException;
+import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.record.KafkaRecord;
 
 /**

@@ -1,4 +1,4 @@
-package io.mergesink.connect.sink;
+package io.mergesink.ingest.table;
 
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.align.RowAligner;

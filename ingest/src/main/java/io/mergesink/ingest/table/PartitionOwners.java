@@ -1,9 +1,10 @@
-package io.mergesink.connect.sink;
+package io.mergesink.ingest.table;
 
 import io.mergesink.core.log.Metadata;
 import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.ownership.OwnerScope;
 import io.mergesink.ingest.options.LookupScope;
+import io.mergesink.ingest.record.KafkaPartition;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
@@ -11,7 +12,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import org.apache.kafka.common.TopicPartition;
 
 /**
  * The connector's file owners: its Kafka partitions, named {@code topic:partition}, and the files a
@@ -20,7 +20,7 @@ import org.apache.kafka.common.TopicPartition;
  * the table lists in {@value #TABLE_SCOPE_TOPICS} (its keys may be in any partition) the files of
  * all of that topic's partitions.
  */
-final class PartitionOwners {
+public final class PartitionOwners {
   /** Table property: comma-separated topics that gained partitions, whose keys may be in the files of any of their partitions. */
   static final String TABLE_SCOPE_TOPICS = "mergesink.lookup.tableScopeTopics";
   private static final String SEPARATOR = ",";
@@ -30,12 +30,12 @@ final class PartitionOwners {
   private PartitionOwners() {}
 
   /** The owners of the rows of {@code partitions}. */
-  static FileOwners of(Collection<TopicPartition> partitions) {
+  public static FileOwners of(Collection<KafkaPartition> partitions) {
     return FileOwners.of(partitions.stream().map(p -> p.topic() + PARTITION_SEPARATOR + p.partition()).toList());
   }
 
   /** The key-index scope of a task whose rows are owned by {@code owners}, computed for each snapshot. */
-  static OwnerScope scope(FileOwners owners, LookupScope lookup) {
+  public static OwnerScope scope(FileOwners owners, LookupScope lookup) {
     if (lookup == LookupScope.TABLE) {
       return OwnerScope.EVERY_FILE;
     }

@@ -1,4 +1,4 @@
-package io.mergesink.ingest;
+package io.mergesink.ingest.errors;
 
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;

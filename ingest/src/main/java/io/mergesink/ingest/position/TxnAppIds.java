@@ -1,20 +1,20 @@
-package io.mergesink.connect.sink;
+package io.mergesink.ingest.position;
 
-import org.apache.kafka.common.TopicPartition;
+import io.mergesink.ingest.record.KafkaPartition;
 
 /**
  * The Delta {@code txn} app id of a Kafka partition (docs/design.md, "Exactly once"):
  * {@code <txn.app.id>:<topic>:<partition>}. Topic names cannot contain {@code :}, so the id is
  * unambiguous.
  */
-record TxnAppIds(String prefix) {
+public record TxnAppIds(String prefix) {
 
-  String of(TopicPartition partition) {
+  public String of(KafkaPartition partition) {
     return topicPrefix(partition.topic()) + partition.partition();
   }
 
   /** The common start of the app ids of every partition of {@code topic}. */
-  String topicPrefix(String topic) {
+  public String topicPrefix(String topic) {
     return prefix + ":" + topic + ":";
   }
 }

@@ -1,4 +1,4 @@
-package io.mergesink.connect.sink;
+package io.mergesink.ingest.table;
 
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * columns when the table allows it), and commits change sets through a {@link TableWriter} opened
  * for the task's current partitions.
  */
-final class TableSink {
+public final class TableSink {
   private static final Logger LOG = LoggerFactory.getLogger(TableSink.class);
   private final String name;
   private final DeltaTable table;
@@ -69,12 +69,12 @@ final class TableSink {
     this.keySchema = audit != null ? StructType.of() : snapshot.schema().select(recordedKey.isEmpty() ? configuredKey : recordedKey);
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
   /** The txn app ids of the latest snapshot this sink read or wrote. */
-  Set<String> txnAppIds() {
+  public Set<String> txnAppIds() {
     return snapshot.txnVersions().keySet();
   }
 
@@ -94,7 +94,7 @@ final class TableSink {
   }
 
   /** The txn version of {@code appId} in the latest snapshot this sink read or wrote. */
-  OptionalLong recordedOffset(String appId) {
+  public OptionalLong recordedOffset(String appId) {
     return snapshot.txnVersion(appId);
   }
 
@@ -104,7 +104,7 @@ final class TableSink {
    *
    * @throws SchemaMismatchException the event does not fit the table (and cannot be made to fit)
    */
-  ChangeEvent prepare(ChangeEvent event) throws IOException {
+  public ChangeEvent prepare(ChangeEvent event) throws IOException {
     if (audit != null) {
       StructType schema = audit.schema(event);
       makeRoomFor(schema, event);
@@ -120,7 +120,7 @@ final class TableSink {
   }
 
   /** The table schema rows are prepared and re-fitted for: that of the latest snapshot this sink read or wrote. */
-  StructType schema() {
+  public StructType schema() {
     return snapshot.schema();
   }
 
@@ -128,7 +128,7 @@ final class TableSink {
    * Re-fits a buffered row made for an older schema of this table (columns were added since):
    * the new columns read as null.
    */
-  Row refit(StructType rowSchema, Row row) {
+  public Row refit(StructType rowSchema, Row row) {
     return rowSchema.equals(snapshot.schema()) ? row : valueAligners.get(rowSchema, snapshot.schema()).align(row);
   }
 
@@ -140,7 +140,7 @@ final class TableSink {
    *     else means another task wrote the partition
    * @throws FencedException another task moved one of the change set's partitions in this table
    */
-  CommitResult commit(ChangeSet changes, Map<String, OptionalLong> believed) throws IOException, FencedException {
+  public CommitResult commit(ChangeSet changes, Map<String, OptionalLong> believed) throws IOException, FencedException {
     TableWriter writer = writer();
     for (Map.Entry<String, OptionalLong> txn : believed.entrySet()) {
       OptionalLong current = writer.snapshot().txnVersion(txn.getKey());
@@ -162,7 +162,7 @@ final class TableSink {
    *
    * @return the outcome; nothing happens before the first commit of this assignment
    */
-  CompactionResult compact(CompactionOptions options) throws IOException {
+  public CompactionResult compact(CompactionOptions options) throws IOException {
     if (writer == null) {
       return new CompactionResult.NothingToCompact(snapshot.version());
     }
@@ -179,7 +179,7 @@ final class TableSink {
    * Drops the writer (and its key index): the task's partitions changed, so file tags and index
    * scope do too. The next commit opens a writer with {@code options}.
    */
-  void reassign(WriterOptions options) throws IOException {
+  public void reassign(WriterOptions options) throws IOException {
     writerOptions = options;
     writer = null;
     snapshot = table.snapshot();

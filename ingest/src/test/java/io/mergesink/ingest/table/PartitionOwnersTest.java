@@ -1,4 +1,4 @@
-package io.mergesink.connect.sink;
+package io.mergesink.ingest.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,11 +14,11 @@ import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.options.LookupScope;
+import io.mergesink.ingest.record.KafkaPartition;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +36,7 @@ class PartitionOwnersTest {
   void aGrownTopicWidensTheScopeToAllItsPartitionsOnly() throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
     Snapshot before = table.createIfAbsent(new TableSpec(SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, Map.of()));
-    FileOwners owners = PartitionOwners.of(List.of(new TopicPartition("orders", 3)));
+    FileOwners owners = PartitionOwners.of(List.of(new KafkaPartition("orders", 3)));
     OwnerScope scope = PartitionOwners.scope(owners, LookupScope.PARTITION);
 
     Predicate<AddFile> narrow = scope.files(before);
@@ -55,7 +55,7 @@ class PartitionOwnersTest {
 
   @Test
   void tableLookupCoversEveryFile() {
-    OwnerScope scope = PartitionOwners.scope(PartitionOwners.of(List.of(new TopicPartition("orders", 3))), LookupScope.TABLE);
+    OwnerScope scope = PartitionOwners.scope(PartitionOwners.of(List.of(new KafkaPartition("orders", 3))), LookupScope.TABLE);
     assertThat(scope.files(null).test(file("payments:0"))).isTrue();
   }
 

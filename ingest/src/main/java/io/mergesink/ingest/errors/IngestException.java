@@ -1,7 +1,7 @@
-package io.mergesink.ingest;
+package io.mergesink.ingest.errors;
 
 /**
- * What the engine throws: a record that cannot be written ({@link BadRecordException}), storage
+ * What the engine throws (docs/design.md, "Bad input"): a record that cannot be written ({@link BadRecordException}), storage
  * that failed for now ({@link RetriableStorageException}), or an engine that cannot go on
  * ({@link FatalIngestException}). Front ends translate these into their own errors (Connect's
  * {@code ErrantRecordReporter}, {@code RetriableException}, {@code ConnectException}; a Streams

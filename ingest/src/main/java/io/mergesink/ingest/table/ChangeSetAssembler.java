@@ -1,4 +1,4 @@
-package io.mergesink.connect.sink;
+package io.mergesink.ingest.table;
 
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
@@ -17,10 +17,10 @@ import java.util.Map;
  * since offsets of different partitions say nothing about order. A truncate in any partition
  * truncates the table before the change set's upserts.
  */
-final class ChangeSetAssembler {
+public final class ChangeSetAssembler {
   private ChangeSetAssembler() {}
 
-  static ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, Long> txns, boolean append) {
+  public static ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, Long> txns, boolean append) {
     // rows are re-fitted to the sink's current schema; the writer pads them if the table gains columns before they land
     ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema());
     if (append) {

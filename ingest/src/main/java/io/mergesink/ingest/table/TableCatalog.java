@@ -1,25 +1,24 @@
-package io.mergesink.connect.sink;
+package io.mergesink.ingest.table;
 
-import io.mergesink.connect.config.MergeSinkConfig;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
-import io.mergesink.core.table.TableProperties;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.IngestOptions;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.options.WriteMode;
+import io.mergesink.ingest.route.TableRouter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,12 +26,12 @@ import org.slf4j.LoggerFactory;
  * The tables under {@code table.root}, by their path relative to it: finds existing ones, creates
  * new ones from the first record that needs them, and keeps one {@link TableSink} per table.
  */
-final class TableCatalog {
+public final class TableCatalog {
   private static final Logger LOG = LoggerFactory.getLogger(TableCatalog.class);
   private static final String LOG_DIR = "_delta_log";
 
   private final Storage storage;
-  private final MergeSinkConfig config;
+  private final IngestOptions options;
   private final AuditColumns audit;
   private final Supplier<WriterOptions> writerOptions;
   private final int maxDepth;
@@ -42,22 +41,18 @@ final class TableCatalog {
    * @param writerOptions the options for writers opened from now on (they depend on the task's
    *     current partitions)
    */
-  TableCatalog(Storage storage, MergeSinkConfig config, Supplier<WriterOptions> writerOptions) {
-    List<TableProperties.Refusal> refusals = TableProperties.refusals(config.tableProperties(), config.effectiveMergeStrategy());
-    if (!refusals.isEmpty()) {
-      throw new ConfigException("table properties new tables cannot take (see docs/design.md, \"Table properties\"): " + refusals);
-    }
+  public TableCatalog(Storage storage, IngestOptions options, Supplier<WriterOptions> writerOptions) {
     this.storage = storage;
-    this.config = config;
-    this.audit = config.writeMode() == WriteMode.APPEND ? new AuditColumns() : null;
+    this.options = options;
+    this.audit = options.writeMode() == WriteMode.APPEND ? new AuditColumns() : null;
     this.writerOptions = writerOptions;
-    this.maxDepth = config.getString(MergeSinkConfig.TABLE_NAME_FORMAT).split("/", -1).length;
+    this.maxDepth = options.tableNameFormat().format().split("/", -1).length;
   }
 
   /** The names of all tables under the root, down to the depth {@code table.name.format} can produce. */
-  List<String> discover() throws IOException {
+  public List<String> discover() throws IOException {
     List<String> found = new ArrayList<>();
-    discover(config.tableRoot(), "", 1, found);
+    discover(options.tableRoot(), "", 1, found);
     return found;
   }
 
@@ -87,7 +82,7 @@ final class TableCatalog {
   }
 
   /** The sink of an existing table, or null when there is no table of that name. */
-  TableSink existing(String table) throws IOException {
+  public TableSink existing(String table) throws IOException {
     TableSink sink = sinks.get(table);
     if (sink == null) {
       DeltaTable delta = DeltaTable.forPath(storage, path(table));
@@ -104,7 +99,7 @@ final class TableCatalog {
    * does not exist yet; null when there is no table and the event cannot create one (a delete or
    * truncate of a table that never existed changes nothing).
    */
-  TableSink forEvent(String table, ChangeEvent event) throws IOException {
+  public TableSink forEvent(String table, ChangeEvent event) throws IOException {
     TableSink sink = existing(table);
     if (sink != null || (audit == null && event.op() != Op.UPSERT)) {
       return sink;
@@ -116,17 +111,17 @@ final class TableCatalog {
   }
 
   /** Every open sink, for re-assignment. */
-  List<TableSink> open() {
+  public List<TableSink> open() {
     return new ArrayList<>(sinks.values());
   }
 
   /** Forgets the sink of a table that is gone (deleted by an operator while the task ran). */
-  void forget(String table) {
+  public void forget(String table) {
     sinks.remove(table);
   }
 
   private TableSink open(String table, DeltaTable delta, Snapshot snapshot) {
-    TableSink sink = new TableSink(table, storage, delta, snapshot, config.schemaEvolution(), keyColumns(null), audit,
+    TableSink sink = new TableSink(table, storage, delta, snapshot, options.schemaEvolution(), keyColumns(null), audit,
         writerOptions.get());
     sinks.put(table, sink);
     return sink;
@@ -134,14 +129,14 @@ final class TableCatalog {
 
   private TableSpec spec(ChangeEvent event) {
     if (audit != null) {
-      return new TableSpec(appendSchema(event), List.of(), config.effectiveMergeStrategy(), config.tableProperties());
+      return new TableSpec(appendSchema(event), List.of(), options.effectiveMergeStrategy(), options.tableProperties());
     }
     List<String> key = keyColumns(event);
     List<StructField> fields = new ArrayList<>();
     for (StructField field : event.valueSchema().fields()) {
       fields.add(key.contains(field.name()) ? new StructField(field.name(), field.type(), false, field.metadata()) : field);
     }
-    return new TableSpec(new StructType(fields), key, config.effectiveMergeStrategy(), config.tableProperties());
+    return new TableSpec(new StructType(fields), key, options.effectiveMergeStrategy(), options.tableProperties());
   }
 
   /**
@@ -160,14 +155,13 @@ final class TableCatalog {
 
   /** {@code primary.key.fields} when set, else the record key's columns. */
   private List<String> keyColumns(ChangeEvent event) {
-    if (!config.primaryKeyFields().isEmpty() || event == null) {
-      return config.primaryKeyFields();
+    if (!options.primaryKeyFields().isEmpty() || event == null) {
+      return options.primaryKeyFields();
     }
     return event.keySchema().fieldNames();
   }
 
   private String path(String table) {
-    String root = config.tableRoot();
-    return (root.endsWith("/") ? root : root + "/") + table;
+    return TableRouter.resolve(options.tableRoot(), table);
   }
 }

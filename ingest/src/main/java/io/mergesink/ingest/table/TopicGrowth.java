@@ -1,5 +1,7 @@
-package io.mergesink.connect.sink;
+package io.mergesink.ingest.table;
 
+import io.mergesink.ingest.position.TxnAppIds;
+import io.mergesink.ingest.record.KafkaPartition;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -7,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,25 +26,25 @@ import org.slf4j.LoggerFactory;
  * for its topic widens although no key moved. That only costs index memory, and a topic with an
  * empty partition holds few keys.
  */
-final class TopicGrowth {
+public final class TopicGrowth {
   private static final Logger LOG = LoggerFactory.getLogger(TopicGrowth.class);
 
   private final TxnAppIds appIds;
 
-  TopicGrowth(TxnAppIds appIds) {
+  public TopicGrowth(TxnAppIds appIds) {
     this.appIds = appIds;
   }
 
   /** Widens the key lookup of every table in {@code sinks} for the topics {@code opened} shows have grown. */
-  void widenLookups(Collection<TableSink> sinks, Collection<TopicPartition> opened) throws IOException {
-    Map<String, List<TopicPartition>> byTopic = opened.stream()
-        .collect(Collectors.groupingBy(TopicPartition::topic, LinkedHashMap::new, Collectors.toList()));
+  public void widenLookups(Collection<TableSink> sinks, Collection<KafkaPartition> opened) throws IOException {
+    Map<String, List<KafkaPartition>> byTopic = opened.stream()
+        .collect(Collectors.groupingBy(KafkaPartition::topic, LinkedHashMap::new, Collectors.toList()));
     for (TableSink sink : sinks) {
       Set<String> committed = sink.txnAppIds();
-      for (Map.Entry<String, List<TopicPartition>> topic : byTopic.entrySet()) {
+      for (Map.Entry<String, List<KafkaPartition>> topic : byTopic.entrySet()) {
         String prefix = appIds.topicPrefix(topic.getKey());
         boolean topicCommitted = committed.stream().anyMatch(appId -> appId.startsWith(prefix));
-        List<TopicPartition> neverCommitted = topic.getValue().stream().filter(p -> !committed.contains(appIds.of(p))).toList();
+        List<KafkaPartition> neverCommitted = topic.getValue().stream().filter(p -> !committed.contains(appIds.of(p))).toList();
         if (topicCommitted && !neverCommitted.isEmpty() && sink.lookUpTopicInEveryPartition(topic.getKey())) {
           LOG.warn("Table {} holds positions of topic {} but none of {}: the topic has probably grown, so its keys may have moved "
               + "between partitions; every task now looks up the keys of {} in the files of all its partitions (table property {})",

@@ -1,11 +1,17 @@
-package io.mergesink.connect.sink;
+package io.mergesink.ingest;
 
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
 import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.core.storage.Storage;
 import io.mergesink.ingest.buffer.BufferDrain;
 import io.mergesink.ingest.buffer.TableChanges;
+import io.mergesink.ingest.errors.FatalIngestException;
+import io.mergesink.ingest.position.PartitionState;
+import io.mergesink.ingest.table.ChangeSetAssembler;
+import io.mergesink.ingest.table.TableCatalog;
+import io.mergesink.ingest.table.TableSink;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,15 +38,17 @@ final class Flush {
   private static final Logger LOG = LoggerFactory.getLogger(Flush.class);
 
   private final TableCatalog catalog;
-  private final SinkMetrics metrics;
+  private final IngestMetrics metrics;
+  private final Storage storage;
   private final boolean append;
   private final Set<PartitionState> fenced = new LinkedHashSet<>();
   private final Set<String> committedTables = new LinkedHashSet<>();
-  private Exception failure;
+  private IOException failure;
 
-  Flush(TableCatalog catalog, SinkMetrics metrics, boolean append) {
+  Flush(TableCatalog catalog, IngestMetrics metrics, Storage storage, boolean append) {
     this.catalog = catalog;
     this.metrics = metrics;
+    this.storage = storage;
     this.append = append;
   }
 
@@ -90,7 +97,7 @@ final class Flush {
   }
 
   /** The first storage failure, or null. Changes of the tables it hit stay buffered. */
-  Exception failure() {
+  IOException failure() {
     return failure;
   }
 
@@ -114,7 +121,7 @@ final class Flush {
     try {
       TableSink sink = catalog.existing(table);
       if (sink == null) {
-        throw new ConnectException("table " + table + " disappeared from table.root while the task was writing it");
+        throw new FatalIngestException("table " + table + " disappeared from the table root while the task was writing it", null);
       }
       Map<String, Long> txns = new LinkedHashMap<>();
       Map<String, OptionalLong> believed = new LinkedHashMap<>();
@@ -124,10 +131,11 @@ final class Flush {
       }
       ChangeSet changeSet = ChangeSetAssembler.assemble(sink, changes, txns, append);
       long start = System.nanoTime();
-      RequestCounts requestsBefore = metrics.storageRequests();
+      RequestCounts requestsBefore = storage.requests();
       CommitResult result = sink.commit(changeSet, believed);
       long millis = (System.nanoTime() - start) / 1_000_000;
-      RequestCounts requests = metrics.commit(millis, result.counts().rowsWritten(), requestsBefore);
+      RequestCounts requests = storage.requests().minus(requestsBefore);
+      metrics.committed(millis, result.counts().rowsWritten(), requests);
       LOG.info("Committed table {} version {}: {} upserts, {} deletes{}, {} rows written, {} deleted, {} files added, {} removed, "
               + "{} deletion vectors updated, positions {} ({} ms, {} attempts, {} replans, storage requests {})",
           table, result.version(), changeSet.upserts().size(), changeSet.deletes().size(), changeSet.truncate() ? ", truncate" : "",
