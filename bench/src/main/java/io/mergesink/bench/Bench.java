@@ -5,8 +5,8 @@ import java.util.Arrays;
 
 /**
  * The benchmark jar's entry point: {@code java -Xmx8g -jar bench/target/mergesink-bench.jar <suite> [options]}
- * with suite {@code merge-core} ({@link MergeCoreBenchmark}), {@code e2e} ({@link E2eBenchmark}) or
- * {@code storage} ({@link StorageBenchmark}: local disk against S3).
+ * with suite {@code merge-core} ({@link MergeCoreBenchmark}), {@code e2e} ({@link E2eBenchmark}),
+ * {@code peers} ({@link PeersBenchmark}) or {@code storage} ({@link StorageBenchmark}: local disk against S3).
  * The Spark comparison lives in the separate {@code bench-spark} module, so this jar never pulls Spark.
  */
 public final class Bench {
@@ -19,11 +19,14 @@ public final class Bench {
     switch (suite) {
       case MergeCoreBenchmark.SUITE -> MergeCoreBenchmark.main(args);
       case E2eBenchmark.SUITE -> E2eBenchmark.main(args);
+      case PeersBenchmark.SUITE -> PeersBenchmark.main(args);
+      case BufferMemory.SUITE -> BufferMemory.main(args);
       case SinkTaskProfile.SUITE -> SinkTaskProfile.main(args);
       case StorageBenchmark.SUITE -> StorageBenchmark.main(args);
       default -> {
-        System.err.println("expected a suite name first (" + MergeCoreBenchmark.SUITE + ", " + E2eBenchmark.SUITE + ", " + StorageBenchmark.SUITE
-            + " or " + SinkTaskProfile.SUITE + "), found " + Arrays.toString(args));
+        System.err.println("expected a suite name first (" + MergeCoreBenchmark.SUITE + ", " + E2eBenchmark.SUITE + ", "
+            + PeersBenchmark.SUITE + ", " + StorageBenchmark.SUITE + ", " + BufferMemory.SUITE + " or " + SinkTaskProfile.SUITE
+            + "), found " + Arrays.toString(args));
         System.exit(USAGE_ERROR);
       }
     }

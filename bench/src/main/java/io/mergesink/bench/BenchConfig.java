@@ -27,6 +27,7 @@ import java.util.stream.Collectors;
  * @param scanCommits small deletion-vector commits into it before the scans
  * @param scanChangesPerCommit changes per such commit
  * @param scanRepetitions measured scans (plus one warm-up) per reader, before and after compaction
+ * @param wideKeyRows rows of each wide-key table (a composite (bigint, string) key, a UUID string key) whose key index heap is measured
  */
 record BenchConfig(
     long upsertBaseRows,
@@ -47,7 +48,8 @@ record BenchConfig(
     long scanTableRows,
     int scanCommits,
     int scanChangesPerCommit,
-    int scanRepetitions) {
+    int scanRepetitions,
+    long wideKeyRows) {
 
   /**
    * One table of the flush-cost workload.
@@ -62,23 +64,26 @@ record BenchConfig(
   static BenchConfig full() {
     List<FlushTable> flushTables = List.of(new FlushTable(100_000, 1, 1), new FlushTable(10_000_000, 8, 3),
         new FlushTable(100_000_000, 80, 1));
-    return new BenchConfig(1_000_000, 10, 7, flushTables, 10_000, 2, 15, 100_000, 9, 1_000_000, 8, 5, 10_000, 100, 15, 50_000, 500, 200, 5);
+    return new BenchConfig(1_000_000, 10, 7, flushTables, 10_000, 2, 15, 100_000, 9, 1_000_000, 8, 5, 10_000, 100, 15, 50_000, 500, 200, 5,
+        10_000_000);
   }
 
   /** A smoke test of every workload in about a minute; its ratios are not the README figures. */
   static BenchConfig quick() {
     List<FlushTable> flushTables = List.of(new FlushTable(20_000, 1, 1), new FlushTable(1_000_000, 4, 2),
         new FlushTable(2_000_000, 8, 1));
-    return new BenchConfig(100_000, 5, 3, flushTables, 2_000, 1, 3, 20_000, 3, 100_000, 4, 3, 500, 50, 5, 10_000, 50, 100, 3);
+    return new BenchConfig(100_000, 5, 3, flushTables, 2_000, 1, 3, 20_000, 3, 100_000, 4, 3, 500, 50, 5, 10_000, 50, 100, 3,
+        1_000_000);
   }
 
   String describe() {
     return String.format("upsert-vs-append: %,d base rows, %d rounds x %d batches of %,d; flush: %s, "
         + "%d+%d flushes of %,d changes, coalesced batches of %,d x %d; write amplification: %,d rows in %d files, %d flushes; "
-        + "table open: %,d vs %,d commits, %d opens; scan: %,d rows, %d commits of %d changes, %d scans",
+        + "table open: %,d vs %,d commits, %d opens; scan: %,d rows, %d commits of %d changes, %d scans; wide keys: %,d rows",
         upsertBaseRows, upsertRounds, upsertBatches, flushChanges, describe(flushTables), flushWarmups, flushRepetitions,
         flushChanges, coalescedBatch, coalescedRepetitions, amplificationTableRows, amplificationTableFiles, amplificationRepetitions,
-        longHistoryCommits, shortHistoryCommits, openRepetitions, scanTableRows, scanCommits, scanChangesPerCommit, scanRepetitions);
+        longHistoryCommits, shortHistoryCommits, openRepetitions, scanTableRows, scanCommits, scanChangesPerCommit, scanRepetitions,
+        wideKeyRows);
   }
 
   private static String describe(List<FlushTable> tables) {

@@ -26,10 +26,15 @@ final class BenchTables {
 
   /** An empty CDC table named {@code name}, keyed on {@code id} unless it is an append table. */
   DeltaTable create(String name, MergeStrategy strategy) throws IOException {
-    DeltaTable table = DeltaTable.forPath(storage, directory + "/" + name);
+    DeltaTable table = table(name);
     List<String> key = strategy == MergeStrategy.APPEND ? List.of() : CdcRows.KEY;
     table.createIfAbsent(new TableSpec(CdcRows.SCHEMA, key, strategy, Map.of()));
     return table;
+  }
+
+  /** The table named {@code name} (which may not exist yet). */
+  DeltaTable table(String name) {
+    return DeltaTable.forPath(storage, directory + "/" + name);
   }
 
   /**

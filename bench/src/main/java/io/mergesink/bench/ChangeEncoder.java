@@ -15,8 +15,8 @@ final class ChangeEncoder {
 
   ChangeEncoder(RecordFormat format) {
     this.format = format;
-    this.keys = format.newConverter(true);
-    this.values = format.newConverter(false);
+    this.keys = format.producerConverter(true);
+    this.values = format.producerConverter(false);
   }
 
   RecordFormat format() {

@@ -40,8 +40,8 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <pre>
  * java -Xmx8g -jar bench/target/mergesink-bench.jar e2e [--quick] [--events=N] [--keys=K] [--repeats=R]
- *     [--only=insert-only,uniform,skewed,latency] [--tasks=1,2] [--formats=json,avro] [--commit-interval-ms=MS]
- *     [--dir=PATH] [--latency-events=N] [--latency-rate=EVENTS_PER_S]
+ *     [--only=insert-only,uniform,skewed,latency] [--tasks=1,2] [--formats=json,json-fast,avro] [--commit-interval-ms=MS]
+ *     [--dir=PATH] [--latency-events=N] [--latency-rate=EVENTS_PER_S] [--buffer-max-bytes=N] [--buffer-max-records=N]
  * </pre>
  *
  * <p>The {@code latency} workload runs after the throughput runs: see {@link E2eLatency}; commit
@@ -293,6 +293,7 @@ public final class E2eBenchmark {
     config.put(MergeSinkConfig.DELETE_ENABLED, "true");
     config.put(MergeSinkConfig.TXN_APP_ID, connector);
     config.put(MergeSinkConfig.COMMIT_INTERVAL_MS, Long.toString(options.commitIntervalMs()));
+    config.putAll(options.sinkOverrides());
     return config;
   }
 

@@ -3,7 +3,10 @@ package io.mergesink.bench;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import io.mergesink.connect.config.MergeSinkConfig;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The e2e suite's command line. The defaults make {@code e2e --repeats=3} take about 15 minutes on
@@ -16,13 +19,14 @@ import java.util.List;
  * @param workloads throughput workloads ({@link E2eWorkload.Kind} names) and/or {@value #LATENCY}
  * @param directory where run tables go; null for a temporary directory, removed at the end
  * @param latencyEvents change events of a latency run, produced at {@code latencyRate} per second
+ * @param sinkOverrides connector options set on every run's MergeSink ({@code --buffer-max-bytes}, {@code --buffer-max-records})
  */
 record E2eOptions(long events, long keys, int repeats, List<String> workloads, List<Integer> tasks, List<RecordFormat> formats,
-    long commitIntervalMs, Path directory, long latencyEvents, double latencyRate) {
+    long commitIntervalMs, Path directory, long latencyEvents, double latencyRate, Map<String, String> sinkOverrides) {
   static final String LATENCY = "latency";
   static final String USAGE = "usage: java -Xmx8g -jar mergesink-bench.jar e2e [--quick] [--events=N] [--keys=K] [--repeats=R]"
-      + " [--only=insert-only,uniform,skewed,latency] [--tasks=1,2] [--formats=json,avro] [--commit-interval-ms=MS] [--dir=PATH]"
-      + " [--latency-events=N] [--latency-rate=EVENTS_PER_S]";
+      + " [--only=insert-only,uniform,skewed,latency] [--tasks=1,2] [--formats=json,json-fast,avro] [--commit-interval-ms=MS] [--dir=PATH]"
+      + " [--latency-events=N] [--latency-rate=EVENTS_PER_S] [--buffer-max-bytes=N] [--buffer-max-records=N]";
   private static final long FULL_EVENTS = 500_000;
   private static final long FULL_KEYS = 1_000_000;
   private static final long FULL_LATENCY_EVENTS = 100_000;
@@ -47,7 +51,7 @@ record E2eOptions(long events, long keys, int repeats, List<String> workloads, L
   /** The same options with {@code events} and {@code keys} divided by {@code divisor}, one repeat. */
   E2eOptions scaled(long divisor) {
     return new E2eOptions(Math.max(1, events / divisor), Math.max(1, keys / divisor), 1, workloads, tasks, formats, commitIntervalMs,
-        directory, latencyEvents, latencyRate);
+        directory, latencyEvents, latencyRate, sinkOverrides);
   }
 
   /**
@@ -68,6 +72,7 @@ record E2eOptions(long events, long keys, int repeats, List<String> workloads, L
     List<RecordFormat> formats = List.of(RecordFormat.values());
     long commitInterval = DEFAULT_COMMIT_INTERVAL_MS;
     Path directory = null;
+    Map<String, String> sinkOverrides = new LinkedHashMap<>();
     for (String arg : Arrays.copyOfRange(args, 1, args.length)) {
       String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
       if (arg.equals("--quick")) {
@@ -89,6 +94,10 @@ record E2eOptions(long events, long keys, int repeats, List<String> workloads, L
         commitInterval = Long.parseLong(value);
       } else if (arg.startsWith("--dir=")) {
         directory = Path.of(value);
+      } else if (arg.startsWith("--buffer-max-bytes=")) {
+        sinkOverrides.put(MergeSinkConfig.BUFFER_MAX_BYTES, Long.toString(Long.parseLong(value)));
+      } else if (arg.startsWith("--buffer-max-records=")) {
+        sinkOverrides.put(MergeSinkConfig.BUFFER_MAX_RECORDS, Long.toString(Long.parseLong(value)));
       } else if (arg.startsWith("--tasks=")) {
         tasks = list(value).stream().map(Integer::valueOf).toList();
       } else if (arg.startsWith("--formats=")) {
@@ -104,7 +113,8 @@ record E2eOptions(long events, long keys, int repeats, List<String> workloads, L
         throw new IllegalArgumentException("unknown argument '" + arg + "'");
       }
     }
-    return new E2eOptions(events, keys, repeats, workloads, tasks, formats, commitInterval, directory, latencyEvents, latencyRate);
+    return new E2eOptions(events, keys, repeats, workloads, tasks, formats, commitInterval, directory, latencyEvents, latencyRate,
+        Map.copyOf(sinkOverrides));
   }
 
   private static List<String> list(String value) {

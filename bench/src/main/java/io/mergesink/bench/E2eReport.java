@@ -56,7 +56,7 @@ final class E2eReport {
       if (options.tasks().size() == 2) {
         tables.add(taskRatios());
       }
-      if (options.formats().size() == 2) {
+      if (options.formats().size() >= 2) {
         tables.add(formatRatios());
       }
     }
@@ -93,15 +93,21 @@ final class E2eReport {
     return out.toString();
   }
 
+  /** Each format's events/s against the first format's ({@code json}: JsonConverter), per repeat. */
   private String formatRatios() {
     RecordFormat first = options.formats().get(0);
-    RecordFormat second = options.formats().get(1);
-    StringBuilder out = new StringBuilder("| workload | tasks | events/s ratio " + second.label() + " / " + first.label()
-        + " (per-repeat ratio: median, min–max, n) |\n|---|---|---|\n");
+    List<RecordFormat> others = options.formats().subList(1, options.formats().size());
+    StringBuilder out = new StringBuilder("| workload | tasks |");
+    others.forEach(format -> out.append(" events/s ratio ").append(format.label()).append(" / ").append(first.label())
+        .append(" (per-repeat ratio: median, min–max, n) |"));
+    out.append("\n|---|---|").append("---|".repeat(others.size())).append("\n");
     for (E2eWorkload.Kind kind : kinds()) {
       for (int tasks : options.tasks()) {
-        out.append("| ").append(kind.label()).append(" | ").append(tasks).append(" | ")
-            .append(ratio(new Case(kind, second, tasks), new Case(kind, first, tasks))).append(" |\n");
+        out.append("| ").append(kind.label()).append(" | ").append(tasks).append(" |");
+        for (RecordFormat format : others) {
+          out.append(" ").append(ratio(new Case(kind, format, tasks), new Case(kind, first, tasks))).append(" |");
+        }
+        out.append("\n");
       }
     }
     return out.toString();

@@ -56,6 +56,13 @@ final class EmbeddedConnect implements AutoCloseable {
    * kept while its last recording is younger than the window.
    */
   EmbeddedConnect(long offsetFlushMillis, long metricsWindowMillis) {
+    this(offsetFlushMillis, metricsWindowMillis, Map.of(), new Properties());
+  }
+
+  /**
+   * The same with more worker properties ({@code plugin.path} and such) and broker properties.
+   */
+  EmbeddedConnect(long offsetFlushMillis, long metricsWindowMillis, Map<String, String> moreWorkerProps, Properties brokerProps) {
     Map<String, String> props = new HashMap<>();
     props.put(WorkerConfig.KEY_CONVERTER_CLASS_CONFIG, JsonConverter.class.getName());
     props.put(WorkerConfig.VALUE_CONVERTER_CLASS_CONFIG, JsonConverter.class.getName());
@@ -64,11 +71,12 @@ final class EmbeddedConnect implements AutoCloseable {
     props.put(WorkerConfig.OFFSET_COMMIT_INTERVAL_MS_CONFIG, Long.toString(offsetFlushMillis));
     props.put(WorkerConfig.METRICS_NUM_SAMPLES_CONFIG, Integer.toString(METRICS_SAMPLES));
     props.put(WorkerConfig.METRICS_SAMPLE_WINDOW_MS_CONFIG, Long.toString(metricsWindowMillis / METRICS_SAMPLES));
+    props.putAll(moreWorkerProps);
     cluster = new EmbeddedConnectCluster.Builder()
         .name("mergesink-bench")
         .numWorkers(1)
         .numBrokers(1)
-        .brokerProps(new Properties())
+        .brokerProps(brokerProps)
         .workerProps(props)
         .build();
     try {
@@ -85,6 +93,29 @@ final class EmbeddedConnect implements AutoCloseable {
 
   void createTopic(String topic, int partitions) {
     cluster.kafka().createTopic(topic, partitions);
+  }
+
+  String bootstrapServers() {
+    return cluster.kafka().bootstrapServers();
+  }
+
+  /** The offsets consumer group {@code group} has committed, by partition (a partition without one is absent). */
+  Map<TopicPartition, Long> committedOffsets(String group) {
+    try (Admin admin = cluster.kafka().createAdminClient()) {
+      Map<TopicPartition, Long> offsets = new HashMap<>();
+      admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+          .forEach((partition, offset) -> {
+            if (offset != null) {
+              offsets.put(partition, offset.offset());
+            }
+          });
+      return offsets;
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot read the committed offsets of consumer group " + group + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading the offsets of " + group, e);
+    }
   }
 
   /**
@@ -173,6 +204,26 @@ final class EmbeddedConnect implements AutoCloseable {
       return found;
     } catch (JMException e) {
       throw new IllegalStateException("cannot read metric " + metric + " of connector " + name + " over JMX", e);
+    }
+  }
+
+  /**
+   * The values of Connect's own task metric {@code metric} in group {@code type} (e.g.
+   * {@code sink-task-metrics}, {@code connector-task-metrics}) of connector {@code name}'s tasks:
+   * the figures every sink has, whatever it measures itself.
+   */
+  static List<Double> connectTaskMetric(String name, String type, String metric) {
+    List<Double> found = new ArrayList<>();
+    try {
+      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      for (ObjectName bean : server.queryNames(new ObjectName("kafka.connect:type=" + type + ",*"), null)) {
+        if (name.equals(bean.getKeyProperty("connector")) && server.getAttribute(bean, metric) instanceof Number number) {
+          found.add(number.doubleValue());
+        }
+      }
+      return found;
+    } catch (JMException e) {
+      throw new IllegalStateException("cannot read metric " + type + "/" + metric + " of connector " + name + " over JMX", e);
     }
   }
 

@@ -1,5 +1,7 @@
 package io.mergesink.bench;
 
+import io.mergesink.connect.json.DebeziumJsonConverter;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,26 +13,30 @@ import org.apache.kafka.connect.json.JsonConverterConfig;
 import org.apache.kafka.connect.storage.Converter;
 
 /**
- * How the e2e suite's change events are serialized in Kafka: the converter pair the producer
- * writes with and the connector's worker reads with (set in the connector's config, so both sides
- * are configured from the same map). Both give the sink {@link Struct}s of the same Connect
- * schema; what differs is the bytes and the cost of converting them.
+ * How the e2e suite's change events are serialized in Kafka and read by the worker: the converter
+ * the producer writes with and the one the connector's worker reads with (set in the connector's
+ * config, both configured from the same map). All give the sink {@link Struct}s of the same
+ * Connect schema; what differs is the bytes and the cost of converting them.
  */
 enum RecordFormat {
   /** JsonConverter with schemas: every record carries its schema as JSON. */
-  JSON("json", JsonConverter.class),
+  JSON("json", JsonConverter.class, JsonConverter.class),
+  /** The same bytes as {@link #JSON}, read by MergeSink's {@link DebeziumJsonConverter}. */
+  JSON_FAST("json-fast", JsonConverter.class, DebeziumJsonConverter.class),
   /** {@link AvroBinaryConverter}: Avro binary, the schema known out of band. */
-  AVRO("avro", AvroBinaryConverter.class);
+  AVRO("avro", AvroBinaryConverter.class, AvroBinaryConverter.class);
 
   private static final String KEY_CONVERTER = "key.converter";
   private static final String VALUE_CONVERTER = "value.converter";
 
   private final String label;
-  private final Class<? extends Converter> converterClass;
+  private final Class<? extends Converter> producerConverter;
+  private final Class<? extends Converter> workerConverter;
 
-  RecordFormat(String label, Class<? extends Converter> converterClass) {
+  RecordFormat(String label, Class<? extends Converter> producerConverter, Class<? extends Converter> workerConverter) {
     this.label = label;
-    this.converterClass = converterClass;
+    this.producerConverter = producerConverter;
+    this.workerConverter = workerConverter;
   }
 
   String label() {
@@ -44,26 +50,35 @@ enum RecordFormat {
         return format;
       }
     }
-    throw new IllegalArgumentException("unknown format '" + label + "', expected json or avro");
+    throw new IllegalArgumentException("unknown format '" + label + "', expected one of " + Arrays.stream(values()).map(RecordFormat::label).toList());
   }
 
   /** The connector config entries that make the worker read this format ({@code key.converter}, {@code value.converter} and theirs). */
   Map<String, String> connectorConfig() {
     Map<String, String> config = new LinkedHashMap<>();
-    config.put(KEY_CONVERTER, converterClass.getName());
+    config.put(KEY_CONVERTER, workerConverter.getName());
     converterConfig(true).forEach((name, value) -> config.put(KEY_CONVERTER + "." + name, value));
-    config.put(VALUE_CONVERTER, converterClass.getName());
+    config.put(VALUE_CONVERTER, workerConverter.getName());
     converterConfig(false).forEach((name, value) -> config.put(VALUE_CONVERTER + "." + name, value));
     return config;
   }
 
+  /** The converter the producer writes this format with. */
+  Converter producerConverter(boolean isKey) {
+    return newConverter(producerConverter, isKey);
+  }
+
   /** A converter configured as the worker configures it from {@link #connectorConfig()}. */
-  Converter newConverter(boolean isKey) {
+  Converter workerConverter(boolean isKey) {
+    return newConverter(workerConverter, isKey);
+  }
+
+  private Converter newConverter(Class<? extends Converter> type, boolean isKey) {
     Converter converter;
     try {
-      converter = converterClass.getDeclaredConstructor().newInstance();
+      converter = type.getDeclaredConstructor().newInstance();
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("cannot instantiate converter " + converterClass.getName(), e);
+      throw new IllegalStateException("cannot instantiate converter " + type.getName(), e);
     }
     converter.configure(converterConfig(isKey), isKey);
     return converter;
@@ -76,10 +91,10 @@ enum RecordFormat {
    * @throws IllegalStateException naming the format and the event that did not
    */
   void requireStructRoundTrip() {
-    Converter producerKeys = newConverter(true);
-    Converter producerValues = newConverter(false);
-    Converter workerKeys = newConverter(true);
-    Converter workerValues = newConverter(false);
+    Converter producerKeys = producerConverter(true);
+    Converter producerValues = producerConverter(false);
+    Converter workerKeys = workerConverter(true);
+    Converter workerValues = workerConverter(false);
     requireRoundTrip(producerKeys, workerKeys, DebeziumEvents.KEY, DebeziumEvents.key(7));
     for (Struct value : List.of(DebeziumEvents.upsert("c", 7, 1), DebeziumEvents.upsert("u", 7, 2), DebeziumEvents.delete(7, 3))) {
       requireRoundTrip(producerValues, workerValues, DebeziumEvents.VALUE, value);
@@ -96,7 +111,7 @@ enum RecordFormat {
 
   private Map<String, String> converterConfig(boolean isKey) {
     return switch (this) {
-      case JSON -> Map.of(JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true");
+      case JSON, JSON_FAST -> Map.of(JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true");
       case AVRO -> Map.of(AvroBinaryConverter.SCHEMA_CONFIG, (isKey ? DebeziumEvents.KEY : DebeziumEvents.VALUE).name());
     };
   }

@@ -26,7 +26,8 @@ import org.apache.kafka.connect.sink.SinkConnector;
  */
 public final class MergeSinkConnector extends SinkConnector {
   private static final String VERSION_RESOURCE = "mergesink-connector-version.properties";
-  static final String VERSION = loadVersion();
+  /** This build's version, as every MergeSink plugin (the connector, its converter) reports it. */
+  public static final String VERSION = loadVersion();
 
   private Map<String, String> props;
 

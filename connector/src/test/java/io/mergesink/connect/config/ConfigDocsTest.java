@@ -16,7 +16,7 @@ class ConfigDocsTest {
   @Test
   void committedReferenceIsUpToDate() throws IOException {
     assertThat(Files.readString(COMMITTED, StandardCharsets.UTF_8))
-        .as("regenerate with: java -cp <classpath> io.mergesink.connect.config.ConfigDocs connector/CONFIGURATION.md")
+        .as("regenerate with: connector/update-config-docs.sh")
         .isEqualTo(ConfigDocs.markdown());
   }
 
@@ -26,7 +26,7 @@ class ConfigDocsTest {
     String start = "<!-- config-reference:start -->\n";
     String section = readme.substring(readme.indexOf(start) + start.length(), readme.indexOf("<!-- config-reference:end -->"));
     String generated = ConfigDocs.markdown();
-    assertThat(section).as("the options table of README.md, regenerated from ConfigDocs.markdown()")
+    assertThat(section).as("the options table of README.md; regenerate with: connector/update-config-docs.sh")
         .isEqualTo(generated.substring(generated.indexOf("| Name |")));
   }
 

@@ -25,11 +25,11 @@ class TablePropertiesValidationTest {
   @ParameterizedTest(name = "{0}={1} ({2}) is refused")
   @CsvSource(delimiter = '|', value = {
       "delta.enableChangeDataFeed|true|upsert/deletion-vectors|change data files",
-      "delta.columnMapping.mode|name|upsert/deletion-vectors|columns by their names only",
-      "delta.columnMapping.mode|id|append/copy-on-write|columns by their names only",
+      "delta.columnMapping.mode|name|upsert/deletion-vectors|cannot write them yet",
+      "delta.columnMapping.mode|id|append/copy-on-write|cannot write them yet",
       "delta.enableTypeWidening|true|upsert/copy-on-write|type changes",
       "delta.enableRowTracking|true|upsert/deletion-vectors|row ids",
-      "delta.checkpointPolicy|v2|upsert/deletion-vectors|classic (V1) checkpoints",
+      "delta.checkpointPolicy|v2|upsert/deletion-vectors|writes classic (V1) ones only",
       "delta.appendOnly|true|upsert/deletion-vectors|write.mode=append",
       "delta.appendOnly|true|upsert/copy-on-write|write.mode=append",
       "delta.enableDeletionVectors|false|upsert/deletion-vectors|merge.strategy=copy-on-write",

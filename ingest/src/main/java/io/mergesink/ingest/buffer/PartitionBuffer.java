@@ -84,6 +84,9 @@ public final class PartitionBuffer {
       for (ChangeEvent dropped : pending.byKey.values()) {
         pending.grow(-1, -changeBytes(dropped));
       }
+      for (ChangeEvent kept : pending.replacedUpserts.values()) {
+        pending.grow(0, -changeBytes(kept));
+      }
       pending.byKey.clear();
       pending.replacedUpserts.clear();
       pending.truncatedAt = OptionalLong.of(event.offset());
@@ -94,7 +97,9 @@ public final class PartitionBuffer {
     if (previous != null) {
       pending.grow(-1, -changeBytes(previous));
       if (previous.op() == Op.UPSERT && merged.op() == Op.DELETE) {
-        pending.replacedUpserts.put(event.key(), previous);
+        // kept for a key change that may follow the delete: its bytes stay in the buffer
+        ChangeEvent displaced = pending.replacedUpserts.put(event.key(), previous);
+        pending.grow(0, changeBytes(previous) - (displaced == null ? 0 : changeBytes(displaced)));
       }
     }
     pending.byKey.put(event.key(), merged);

@@ -3,9 +3,11 @@ package io.mergesink.core.index;
 import java.util.Arrays;
 
 /**
- * Append-only storage for encoded keys, addressed by a {@code long}: page number in the high 32
- * bits, byte offset in the page in the low 32 bits. A record is the key's length as an unsigned
- * LEB128 varint followed by the key's bytes; records never straddle pages.
+ * Append-only storage for encoded keys, addressed by a {@value #ADDRESS_BITS}-bit number: page
+ * number above bit {@value #OFFSET_BITS}, byte offset in the page below it (an offset is below
+ * {@value #MAX_PAGE_BYTES}; a page of its own for a longer key holds it at offset 0), so an address
+ * leaves the upper bits of a {@code long} free for its owner. A record is the key's length as an
+ * unsigned LEB128 varint followed by the key's bytes; records never straddle pages.
  *
  * <p>Pages start at {@value #FIRST_PAGE_BYTES} bytes and double up to {@value #MAX_PAGE_BYTES}
  * (a key longer than that gets a page of its own size), so a small index stays small and a large
@@ -20,8 +22,11 @@ final class KeyArena {
    */
   static final int MAX_PAGE_BYTES = 128 * 1024;
 
-  private static final int OFFSET_BITS = 32;
-  private static final long OFFSET_MASK = 0xFFFF_FFFFL;
+  /** Bits of an address; at most 2^23 pages (a terabyte of keys). */
+  static final int ADDRESS_BITS = 40;
+  private static final int OFFSET_BITS = 17;
+  private static final long OFFSET_MASK = (1L << OFFSET_BITS) - 1;
+  private static final int MAX_PAGES = 1 << (ADDRESS_BITS - OFFSET_BITS);
   private static final int INITIAL_PAGE_SLOTS = 8;
   private static final int VARINT_PAYLOAD_BITS = 7;
   private static final int VARINT_PAYLOAD_MASK = 0x7F;
@@ -58,6 +63,14 @@ final class KeyArena {
     used = position + length;
     liveBytes += recordBytes;
     return address;
+  }
+
+  /** {@link BytesKeyTable#hash} of the key stored at {@code address}. */
+  int hash(long address) {
+    byte[] page = pages[(int) (address >>> OFFSET_BITS)];
+    int position = (int) (address & OFFSET_MASK);
+    int length = keyLength(page, position);
+    return BytesKeyTable.hash(page, position + varintBytes(length), length);
   }
 
   /** Whether the record at {@code address} holds exactly {@code key[0, length)}. */
@@ -125,8 +138,11 @@ final class KeyArena {
   private void addPage(int recordBytes) {
     int nextSize = pageCount == 0 ? FIRST_PAGE_BYTES
         : Math.min(MAX_PAGE_BYTES, pages[pageCount - 1].length * 2);
+    if (pageCount == MAX_PAGES) {
+      throw new IllegalStateException("key arena is full: " + MAX_PAGES + " pages, " + allocatedBytes + " bytes of keys");
+    }
     if (pageCount == pages.length) {
-      pages = Arrays.copyOf(pages, pages.length * 2);
+      pages = Arrays.copyOf(pages, Math.min(MAX_PAGES, pages.length * 2));
     }
     byte[] page = new byte[Math.max(nextSize, recordBytes)];
     pages[pageCount++] = page;
