@@ -24,7 +24,6 @@ import io.mergesink.ingest.options.SchemaEvolution;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -135,20 +134,11 @@ public final class TableSink {
   /**
    * Commits {@code changes}, opening the writer first if needed.
    *
-   * @param believed for each txn app id of the change set, the version the task believes the
-   *     table holds (empty: none); the writer adopts these as its own, so a table showing anything
-   *     else means another task wrote the partition
-   * @throws FencedException another task moved one of the change set's partitions in this table
+   * @throws FencedException a txn of the change set does not hold the version it expects: another
+   *     task took that partition over
    */
-  public CommitResult commit(ChangeSet changes, Map<String, OptionalLong> believed) throws IOException, FencedException {
+  public CommitResult commit(ChangeSet changes) throws IOException, FencedException {
     TableWriter writer = writer();
-    for (Map.Entry<String, OptionalLong> txn : believed.entrySet()) {
-      OptionalLong current = writer.snapshot().txnVersion(txn.getKey());
-      if (!current.equals(txn.getValue())) {
-        throw new FencedException(table.root(), txn.getKey(), writer.snapshot().version(),
-            "txn version " + current + " where this task recorded " + txn.getValue());
-      }
-    }
     CommitResult result = writer.commit(changes);
     snapshot = writer.snapshot();
     return result;
