@@ -10,9 +10,14 @@ public sealed interface CommitOutcome {
   /**
    * The staged commit is now version {@code version} of the table.
    *
-   * @param actions what the entry holds besides its {@code commitInfo}: the staged actions and the txns
+   * @param actions the actions published (without {@code commitInfo}): the staged ones, with the
+   *     row ids and commit versions row tracking assigned for that version, and the txns
    */
-  record Committed(long version, int attempts, List<Action> actions) implements CommitOutcome {}
+  record Committed(long version, int attempts, List<Action> actions) implements CommitOutcome {
+    public Committed {
+      actions = List.copyOf(actions);
+    }
+  }
 
   /**
    * A concurrent commit changed files or metadata the plan relied on; nothing was published. The

@@ -9,6 +9,7 @@ import io.mergesink.core.log.Metadata;
 import io.mergesink.core.log.Protocol;
 import io.mergesink.core.log.RemoveFile;
 import io.mergesink.core.log.SetTransaction;
+import io.mergesink.core.rowtracking.RowTracking;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.Storage;
@@ -35,6 +36,10 @@ import java.util.Set;
  * </ul>
  * Every log entry MergeSink writes goes through here: table creation, schema and property changes,
  * merges, appends, txn-only commits, compactions.
+ * Each attempt is made for its version: on a table with row tracking the new files get row ids above
+ * the high-water mark of that version and the version as their row commit version
+ * ({@link RowTracking}); with in-commit timestamps enabled, {@code commitInfo} carries one later than
+ * the previous commit's ({@link InCommitTimestamps}).
  */
 public final class Committer {
   public static final String ENGINE_INFO = "MergeSink/" + Committer.class.getPackage().getImplementationVersion();
@@ -42,6 +47,7 @@ public final class Committer {
   private final SnapshotLoader loader;
   private final int maxAttempts;
   private final CommitHook hook;
+  private PublishedTimestamp lastPublished;
 
   public Committer(Storage storage, SnapshotLoader loader, int maxAttempts, CommitHook hook) {
     this.storage = storage;
@@ -65,12 +71,20 @@ public final class Committer {
     for (Map.Entry<String, TxnChange> txn : txns.entrySet()) {
       checkTxn(root, base.version(), txn.getKey(), txn.getValue(), base.txnVersion(txn.getKey()));
     }
-    List<Action> actions = withTxns(staged.actions(), txns);
+    List<Action> withTxns = withTxns(staged.actions(), txns);
     long version = base.version() + 1;
+    boolean assignsRowIds = RowTracking.assignsRowIds(base.protocol(), base.metadata());
+    long highWaterMark = assignsRowIds ? RowTracking.highWaterMark(base.domainMetadata()) : RowTracking.NO_ROW_IDS;
+    Long previousTimestamp = InCommitTimestamps.enabled(base.protocol(), base.metadata()) ? previousTimestamp(base) : null;
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
-      byte[] entry = LogCodec.serialize(withCommitInfo(staged, actions, base.version()));
+      List<Action> actions = assignsRowIds ? RowTracking.assign(withTxns, version, highWaterMark) : withTxns;
+      Long timestamp = previousTimestamp == null ? null : InCommitTimestamps.next(previousTimestamp);
+      byte[] entry = LogCodec.serialize(withCommitInfo(staged, actions, base.version(), timestamp));
       hook.beforePublish(root, version);
       if (storage.writeIfAbsent(LogPaths.commitFile(root, version), entry)) {
+        if (timestamp != null) {
+          lastPublished = new PublishedTimestamp(root, version, timestamp);
+        }
         return new CommitOutcome.Committed(version, attempt, actions);
       }
       List<Action> winner = loader.readCommit(root, version);
@@ -79,10 +93,26 @@ public final class Committer {
       if (reason != null) {
         return new CommitOutcome.Replan(loader.update(base), reason);
       }
+      highWaterMark = RowTracking.highWaterMark(winner, highWaterMark);
+      if (previousTimestamp != null) {
+        previousTimestamp = InCommitTimestamps.of(winner).orElse(previousTimestamp);
+      }
       version++;
     }
     throw new CommitConflictException(root, maxAttempts, version - 1);
   }
+
+  /** The in-commit timestamp of {@code base}'s version: the one this committer published there, else read from its commit. */
+  private long previousTimestamp(Snapshot base) throws IOException {
+    PublishedTimestamp last = lastPublished;
+    if (last != null && last.root().equals(base.tableRoot()) && last.version() == base.version()) {
+      return last.timestamp();
+    }
+    return InCommitTimestamps.of(loader.readCommit(base.tableRoot(), base.version())).orElse(Long.MIN_VALUE);
+  }
+
+  /** The in-commit timestamp this committer published last, so that its next commit need not read it back. */
+  private record PublishedTimestamp(String root, long version, long timestamp) {}
 
   /**
    * Creates the table: publishes {@code staged} (its {@code protocol} and {@code metaData}) as
@@ -92,7 +122,8 @@ public final class Committer {
    *     table another writer created first (the caller decides whether it fits)
    */
   public CommitOutcome create(String root, StagedCommit staged) throws IOException {
-    byte[] entry = LogCodec.serialize(withCommitInfo(staged, staged.actions(), null));
+    Long timestamp = staged.actions().stream().anyMatch(InCommitTimestamps::enables) ? InCommitTimestamps.next(Long.MIN_VALUE) : null;
+    byte[] entry = LogCodec.serialize(withCommitInfo(staged, staged.actions(), null, timestamp));
     hook.beforePublish(root, 0);
     if (storage.writeIfAbsent(LogPaths.commitFile(root, 0), entry)) {
       return new CommitOutcome.Committed(0, 1, staged.actions());
@@ -149,10 +180,16 @@ public final class Committer {
     return List.copyOf(all);
   }
 
-  /** The entry: a {@code commitInfo} ({@code readVersion} omitted when null: a new table), then {@code actions}. */
-  private static List<Action> withCommitInfo(StagedCommit staged, List<Action> actions, Long readVersion) {
+  /**
+   * The entry: a {@code commitInfo} ({@code readVersion} omitted when null: a new table;
+   * {@code inCommitTimestamp} when not null), then {@code actions}.
+   */
+  private static List<Action> withCommitInfo(StagedCommit staged, List<Action> actions, Long readVersion, Long inCommitTimestamp) {
     Map<String, Object> info = new LinkedHashMap<>();
-    info.put("timestamp", System.currentTimeMillis());
+    if (inCommitTimestamp != null) {
+      info.put(InCommitTimestamps.FIELD, inCommitTimestamp);
+    }
+    info.put("timestamp", inCommitTimestamp == null ? System.currentTimeMillis() : inCommitTimestamp);
     info.put("operation", staged.operation());
     info.put("operationParameters", Map.of());
     if (readVersion != null) {

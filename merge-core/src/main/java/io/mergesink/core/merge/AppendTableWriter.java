@@ -69,7 +69,7 @@ public final class AppendTableWriter implements TableWriter, TableCommits.Plans 
         throw new InvalidChangeSetException(snapshot.tableRoot(), "row " + row + ": " + problem);
       }
     }
-    DataFileRoller roller = newFiles.roller(snapshot.schema());
+    DataFileRoller roller = newFiles.roller(snapshot);
     try {
       for (Row row : changes.upserts()) {
         roller.write(UnchangedFiller.withNulls(row));

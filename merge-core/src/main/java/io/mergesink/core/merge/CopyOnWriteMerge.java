@@ -8,9 +8,8 @@ import io.mergesink.core.index.LiveRowIndex.IndexDelta;
 import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.AddFile;
-import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.ownership.FileOwners;
-import io.mergesink.core.parquet.DataFileReader;
+import io.mergesink.core.scan.LogicalFileReader;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import java.io.IOException;
@@ -51,16 +50,17 @@ final class CopyOnWriteMerge implements MergeOperation {
     IndexDelta delta = new IndexDelta();
     TouchedRows touched = TouchedRows.lookup(index, changes, delta);
     List<Row> upserts = changes.hasUnchangedValues()
-        ? UnchangedFiller.fill(storage, root, snapshot.schema(), index, changes)
+        ? UnchangedFiller.fill(storage, snapshot, index, changes)
         : changes.upserts();
-    DataFileRoller roller = newFiles.roller(snapshot.schema());
+    DataFileRoller roller = newFiles.roller(snapshot);
+    LogicalFileReader reader = LogicalFileReader.of(storage, snapshot, List.of());
     try {
       List<Action> actions = new ArrayList<>();
       long now = System.currentTimeMillis();
       long copied = 0;
       for (Map.Entry<String, Roaring64NavigableMap> file : touched.positionsByFile().entrySet()) {
         AddFile live = TouchedFiles.live(snapshot, file.getKey());
-        copied += copySurvivors(root, live, file.getValue(), roller, delta);
+        copied += copySurvivors(root, reader, live, file.getValue(), roller, delta);
         actions.add(live.toRemove(now, true));
         delta.fileState(live.path(), null);
       }
@@ -87,12 +87,12 @@ final class CopyOnWriteMerge implements MergeOperation {
   }
 
   /** Copies the rows of {@code live} that stay into the roller, which then owns them as {@code live} did; returns how many. */
-  private long copySurvivors(String root, AddFile live, Roaring64NavigableMap replaced, DataFileRoller roller, IndexDelta delta)
-      throws IOException {
+  private long copySurvivors(String root, LogicalFileReader reader, AddFile live, Roaring64NavigableMap replaced, DataFileRoller roller,
+      IndexDelta delta) throws IOException {
     Roaring64NavigableMap gone = TouchedFiles.deletedRows(deletionVectors, root, live);
     gone.or(replaced);
     long copied = 0;
-    try (CloseableIterator<Row> rows = DataFileReader.read(storage, LogPaths.resolve(root, live.path()), roller.schema())) {
+    try (CloseableIterator<Row> rows = reader.read(live)) {
       long rowIndex = 0;
       while (rows.hasNext()) {
         Row row = rows.next();

@@ -52,9 +52,9 @@ final class DeletionVectorMerge implements MergeOperation {
     IndexDelta delta = new IndexDelta(changes.upserts().size());
     TouchedRows touched = TouchedRows.lookup(index, changes, delta);
     List<Row> upserts = changes.hasUnchangedValues()
-        ? UnchangedFiller.fill(storage, root, snapshot.schema(), index, changes)
+        ? UnchangedFiller.fill(storage, snapshot, index, changes)
         : changes.upserts();
-    DataFileRoller roller = newFiles.roller(snapshot.schema());
+    DataFileRoller roller = newFiles.roller(snapshot);
     List<String> written = new ArrayList<>();
     try {
       for (int i = 0; i < upserts.size(); i++) {

@@ -48,7 +48,7 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
           + "columns, found " + options.strategy().configName() + " and " + keyOrdinals.length + " key columns");
     }
     NewFiles newFiles = new NewFiles(storage, snapshot.tableRoot(), options.parquet(), options.targetFileSizeBytes(), options.owners());
-    LiveRowIndex index = new LiveRowIndex(storage, snapshot.tableRoot(), KeyedChanges.keySchema(snapshot.schema(), keyOrdinals),
+    LiveRowIndex index = new LiveRowIndex(storage, snapshot.tableRoot(), KeyedChanges.keySchema(snapshot.schema(), keyOrdinals).fieldNames(),
         options.scope());
     index.sync(snapshot);
     MergeOperation operation = options.strategy() == MergeStrategy.DELETION_VECTORS

@@ -6,11 +6,15 @@ import io.mergesink.core.commit.Committer;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.commit.TxnChange;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.generated.GeneratedColumns;
 import io.mergesink.core.log.CheckpointWriter;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.Storage;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +37,7 @@ final class TableCommits {
   private Snapshot snapshot;
   private boolean snapshotStale;
   private long lastCheckpointVersion;
+  private boolean checkpointsSkipped;
 
   /** A writer's part of a commit. */
   interface Plans {
@@ -80,7 +85,7 @@ final class TableCommits {
     }
     for (int replans = 0; replans <= MAX_REPLANS; replans++) {
       // a concurrent schema change may have come between the change set and this plan
-      ChangeSet fitted = ChangeSetRealignment.to(snapshot.tableRoot(), snapshot.schema(), changes);
+      ChangeSet fitted = withGeneratedValues(ChangeSetRealignment.to(snapshot.tableRoot(), snapshot.schema(), changes));
       PlannedMerge planned = plans.plan(snapshot, fitted);
       CommitOutcome outcome = publish(planned.commit(), changes.txns());
       if (outcome instanceof CommitOutcome.Committed committed) {
@@ -142,6 +147,13 @@ final class TableCommits {
     if (snapshot.version() / checkpointInterval <= lastCheckpointVersion / checkpointInterval) {
       return false;
     }
+    if (CheckpointWriter.whyNot(snapshot.metadata()).isPresent()) {
+      if (!checkpointsSkipped) {
+        LOG.info("Table {}: writing no checkpoints: {}", snapshot.tableRoot(), CheckpointWriter.whyNot(snapshot.metadata()).get());
+        checkpointsSkipped = true;
+      }
+      return false;
+    }
     try {
       CheckpointWriter.write(storage, snapshot.tableRoot(), snapshot);
       lastCheckpointVersion = snapshot.version();
@@ -151,5 +163,22 @@ final class TableCommits {
           snapshot.version(), e);
       return false;
     }
+  }
+
+  /** {@code changes} with the generated columns of the snapshot's schema computed (docs/design.md, "Generated columns"). */
+  private ChangeSet withGeneratedValues(ChangeSet changes) {
+    GeneratedColumns generated = GeneratedColumns.of(snapshot.schema());
+    if (generated.isEmpty() || changes.upserts().isEmpty()) {
+      return changes;
+    }
+    List<Row> filled = new ArrayList<>(changes.upserts().size());
+    for (Row row : changes.upserts()) {
+      try {
+        filled.add(generated.fill(row));
+      } catch (IllegalArgumentException e) {
+        throw new InvalidChangeSetException(snapshot.tableRoot(), "upsert " + row + ": " + e.getMessage());
+      }
+    }
+    return changes.withUpserts(filled, changes.rowSchema().orElse(snapshot.schema()));
   }
 }

@@ -24,7 +24,7 @@ final class TruncateMerge implements MergeOperation {
   @Override
   public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes) throws IOException {
     IndexDelta delta = IndexDelta.replacingAll();
-    DataFileRoller roller = newFiles.roller(snapshot.schema());
+    DataFileRoller roller = newFiles.roller(snapshot);
     try {
       for (int i = 0; i < changes.upserts().size(); i++) {
         roller.write(UnchangedFiller.withNulls(changes.upserts().get(i)));

@@ -67,19 +67,19 @@ class BadInputTest {
 
   @Test
   void tableNeedingUnsupportedFeatureIsRefused() throws Exception {
-    Path root = dir.resolve("column-mapped");
+    Path root = dir.resolve("constrained");
     Files.createDirectories(root.resolve("_delta_log"));
-    String protocol = "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,\"readerFeatures\":[\"columnMapping\"],"
-        + "\"writerFeatures\":[\"columnMapping\"]}}\n";
+    String protocol = "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,\"readerFeatures\":[\"deletionVectors\"],"
+        + "\"writerFeatures\":[\"deletionVectors\",\"checkConstraints\"]}}\n";
     String metadata = "{\"metaData\":{\"id\":\"x\",\"format\":{\"provider\":\"parquet\",\"options\":{}},\"schemaString\":"
         + "\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\",\\\"nullable\\\":false,\\\"metadata\\\":{}}]}\","
         + "\"partitionColumns\":[],\"configuration\":{},\"createdTime\":1}}\n";
     Files.writeString(root.resolve("_delta_log/00000000000000000000.json"), protocol + metadata, StandardCharsets.UTF_8);
-    DeltaTable columnMapped = DeltaTable.forPath(new LocalStorage(), root.toString());
+    DeltaTable constrained = DeltaTable.forPath(new LocalStorage(), root.toString());
 
-    assertThatThrownBy(() -> columnMapped.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), List.of("id")))
+    assertThatThrownBy(() -> constrained.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), List.of("id")))
         .isInstanceOf(UnsupportedTableException.class)
-        .hasMessageContaining("columnMapping");
+        .hasMessage("table " + root + " uses writer features [checkConstraints], which MergeSink does not support; it was left untouched");
     assertThat(root.resolve("_delta_log").toFile().list()).containsExactly("00000000000000000000.json");
   }
 
