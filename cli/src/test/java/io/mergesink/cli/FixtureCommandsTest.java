@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The commands on tables Spark wrote (merge-core's fixtures): {@code scan} prints what Spark
- * reads, partition columns included; {@code compact --dry-run} plans nothing that {@code compact}
+ * reads, partition columns included; compaction (per partition), vacuum and checkpoint of a
+ * partitioned table keep its rows; {@code compact --dry-run} plans nothing that {@code compact}
  * refuses; vacuum and checkpoint refuse tables MergeSink cannot write (vacuum checks the writer
  * protocol of every table, PROTOCOL.md "VACUUM Protocol Check").
  */
@@ -29,6 +30,26 @@ class FixtureCommandsTest {
     assertThat(printed.get(0)).isEqualTo(FixtureTables.expectedColumns(fixture));
     assertThat(FixtureTables.sorted(printed.subList(1, printed.size())))
         .isEqualTo(FixtureTables.sorted(FixtureTables.expectedRows(fixture)));
+  }
+
+  @Test
+  void maintenanceOfAPartitionedSparkTableKeepsItsRows() throws Exception {
+    String table = FixtureTables.copy("partitioned-table", dir.resolve("t")).toString();
+
+    CliRun dryRun = run("compact", table, "--min-files", "2", "--dry-run", "--json");
+    CliRun compact = run("compact", table, "--min-files", "2");
+    CliRun vacuum = run("vacuum", table, "--retain-hours", "0", "--force");
+    CliRun checkpoint = run("checkpoint", table);
+    CliRun csv = run("scan", table, "--format", "csv");
+
+    for (CliRun result : List.of(dryRun, compact, vacuum, checkpoint, csv)) {
+      assertThat(result.code()).as(result.err()).isZero();
+    }
+    assertThat(dryRun.out()).as("bins within partitions").contains("\"partitionValues\":{\"region\":");
+    assertThat(compact.out()).startsWith("compacted ");
+    List<List<String>> printed = FixtureTables.parseCsv(csv.out());
+    assertThat(FixtureTables.sorted(printed.subList(1, printed.size())))
+        .isEqualTo(FixtureTables.sorted(FixtureTables.expectedRows("partitioned-table")));
   }
 
   @Test

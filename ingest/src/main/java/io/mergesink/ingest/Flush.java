@@ -1,14 +1,18 @@
 package io.mergesink.ingest;
 
 import io.mergesink.core.commit.FencedException;
+import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.Storage;
-import io.mergesink.ingest.buffer.BufferDrain;
+import io.mergesink.ingest.buffer.PartitionBuffer;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.errors.FatalIngestException;
-import io.mergesink.ingest.position.PartitionState;
+import io.mergesink.ingest.position.FlushPlan;
+import io.mergesink.ingest.position.PartitionPositions;
+import io.mergesink.ingest.position.TableTxns;
+import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.table.ChangeSetAssembler;
 import io.mergesink.ingest.table.TableCatalog;
 import io.mergesink.ingest.table.TableSink;
@@ -19,20 +23,16 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One commit cycle (docs/design.md, "Exactly once"): one Delta commit per table, carrying the table's buffered changes
- * and the position of every partition that feeds it. A partition's position counts as committed
- * once every table it feeds has committed it.
- *
- * <p>A partition that feeds several tables records its position in each. For the position to be
- * recoverable as the minimum over those tables, each must hold a txn of the partition before any
- * of them holds a newer one: a table that has none yet first gets a txn-only commit at the
- * partition's previous position.
+ * One flush: executes the {@link FlushPlan} {@link PartitionPositions} makes (docs/design.md,
+ * "Exactly once"). Anchors first; then one Delta commit per table, carrying the table's buffered
+ * changes and the txns of the partitions it covers. A partition whose anchor did not land, or that
+ * another task fenced, takes no part in the commits that follow; a partition counts as flushed once
+ * every commit it takes part in landed.
  */
 final class Flush {
   private static final Logger LOG = LoggerFactory.getLogger(Flush.class);
@@ -40,59 +40,60 @@ final class Flush {
   private final TableCatalog catalog;
   private final IngestMetrics metrics;
   private final Storage storage;
+  private final PartitionPositions positions;
+  private final Map<KafkaPartition, PartitionBuffer> buffers;
   private final boolean append;
-  private final Set<PartitionState> fenced = new LinkedHashSet<>();
+  private final Set<KafkaPartition> fenced = new LinkedHashSet<>();
   private final Set<String> committedTables = new LinkedHashSet<>();
   private IOException failure;
 
-  Flush(TableCatalog catalog, IngestMetrics metrics, Storage storage, boolean append) {
+  Flush(TableCatalog catalog, IngestMetrics metrics, Storage storage, PartitionPositions positions,
+      Map<KafkaPartition, PartitionBuffer> buffers, boolean append) {
     this.catalog = catalog;
     this.metrics = metrics;
     this.storage = storage;
+    this.positions = positions;
+    this.buffers = buffers;
     this.append = append;
   }
 
-  /** Commits the pending changes of {@code partitions}; afterwards see {@link #fenced()} and {@link #failure()}. */
-  void run(List<PartitionState> partitions) {
-    Map<String, List<TableChanges>> changesByTable = new LinkedHashMap<>();
-    Map<String, Map<PartitionState, Long>> positionsByTable = new LinkedHashMap<>();
-    Map<PartitionState, Set<String>> tablesByPartition = new LinkedHashMap<>();
-    for (PartitionState partition : partitions) {
-      BufferDrain pending = partition.buffer().peek();
+  /** Commits what is pending; afterwards see {@link #fenced()} and {@link #failure()}. */
+  void run() {
+    Map<KafkaPartition, Set<String>> pendingTables = new LinkedHashMap<>();
+    buffers.forEach((partition, buffer) -> {
       Set<String> tables = new LinkedHashSet<>();
-      for (TableChanges changes : pending.tables()) {
-        changesByTable.computeIfAbsent(changes.table(), table -> new ArrayList<>()).add(changes);
-        tables.add(changes.table());
-      }
-      tables.addAll(partition.recordedOffsets().keySet());
-      for (String table : tables) {
-        positionsByTable.computeIfAbsent(table, name -> new LinkedHashMap<>()).put(partition, pending.lastOffset());
-      }
-      tablesByPartition.put(partition, tables);
-    }
-    anchor(tablesByPartition);
-    Set<PartitionState> incomplete = new HashSet<>(fenced);
-    for (Map.Entry<String, Map<PartitionState, Long>> table : positionsByTable.entrySet()) {
-      Map<PartitionState, Long> positions = table.getValue();
-      if (positions.keySet().stream().anyMatch(fenced::contains) || !commit(table.getKey(),
-          changesByTable.getOrDefault(table.getKey(), List.of()), positions)) {
-        incomplete.addAll(positions.keySet());
+      buffer.pending().forEach(changes -> tables.add(changes.table()));
+      pendingTables.put(partition, tables);
+    });
+    FlushPlan plan = positions.plan(pendingTables);
+    Set<KafkaPartition> blocked = new HashSet<>();
+    for (TableTxns anchor : plan.anchors()) {
+      if (anchor.txns().keySet().stream().noneMatch(blocked::contains) && !commit(anchor, List.of())) {
+        blocked.addAll(anchor.txns().keySet());
       }
     }
-    for (Map.Entry<PartitionState, Set<String>> partition : tablesByPartition.entrySet()) {
-      if (!incomplete.contains(partition.getKey())) {
-        partition.getKey().buffer().positionCommitted(partition.getKey().buffer().lastOffset());
+    Set<KafkaPartition> incomplete = new HashSet<>(blocked);
+    for (TableTxns commit : plan.commits()) {
+      Set<KafkaPartition> covered = commit.txns().keySet();
+      if (covered.stream().anyMatch(blocked::contains) || !commit(commit, changesOf(commit))) {
+        incomplete.addAll(covered);
+        covered.stream().filter(fenced::contains).forEach(blocked::add);
       }
     }
+    plan.flushedTo().forEach((partition, offset) -> {
+      if (!incomplete.contains(partition)) {
+        positions.flushed(partition, offset);
+      }
+    });
   }
 
-  /** The tables that took a commit in this cycle. */
+  /** The tables that took a commit in this flush. */
   Set<String> committedTables() {
     return committedTables;
   }
 
   /** Partitions another task took over; their changes were not committed. */
-  Set<PartitionState> fenced() {
+  Set<KafkaPartition> fenced() {
     return fenced;
   }
 
@@ -101,38 +102,32 @@ final class Flush {
     return failure;
   }
 
-  private void anchor(Map<PartitionState, Set<String>> tablesByPartition) {
-    for (Map.Entry<PartitionState, Set<String>> entry : tablesByPartition.entrySet()) {
-      PartitionState partition = entry.getKey();
-      if (entry.getValue().size() < 2) {
-        continue;
-      }
-      for (String table : entry.getValue()) {
-        if (!partition.recordedOffsets().containsKey(table) && !fenced.contains(partition)) {
-          long previous = partition.buffer().committedOffset();
-          commit(table, List.of(), Map.of(partition, previous));
+  private List<TableChanges> changesOf(TableTxns commit) {
+    List<TableChanges> changes = new ArrayList<>();
+    for (KafkaPartition partition : commit.txns().keySet()) {
+      for (TableChanges pending : buffers.get(partition).pending()) {
+        if (pending.table().equals(commit.table())) {
+          changes.add(pending);
         }
       }
     }
+    return changes;
   }
 
-  /** Commits one table; returns whether it succeeded. */
-  private boolean commit(String table, List<TableChanges> changes, Map<PartitionState, Long> positions) {
+  /** Commits {@code changes} with {@code commit}'s txns; returns whether it landed. */
+  private boolean commit(TableTxns commit, List<TableChanges> changes) {
+    String table = commit.table();
     try {
       TableSink sink = catalog.existing(table);
       if (sink == null) {
         throw new FatalIngestException("table " + table + " disappeared from the table root while the task was writing it", null);
       }
-      Map<String, Long> txns = new LinkedHashMap<>();
-      Map<String, OptionalLong> believed = new LinkedHashMap<>();
-      for (Map.Entry<PartitionState, Long> position : positions.entrySet()) {
-        txns.put(position.getKey().appId(), position.getValue());
-        believed.put(position.getKey().appId(), believedOffset(position.getKey(), table));
-      }
+      Map<String, TxnChange> txns = new LinkedHashMap<>();
+      commit.txns().forEach((partition, change) -> txns.put(positions.appId(partition), change));
       ChangeSet changeSet = ChangeSetAssembler.assemble(sink, changes, txns, append);
       long start = System.nanoTime();
       RequestCounts requestsBefore = storage.requests();
-      CommitResult result = sink.commit(changeSet, believed);
+      CommitResult result = sink.commit(changeSet);
       long millis = (System.nanoTime() - start) / 1_000_000;
       RequestCounts requests = storage.requests().minus(requestsBefore);
       metrics.committed(millis, result.counts().rowsWritten(), requests);
@@ -141,20 +136,16 @@ final class Flush {
           table, result.version(), changeSet.upserts().size(), changeSet.deletes().size(), changeSet.truncate() ? ", truncate" : "",
           result.counts().rowsWritten(), result.counts().rowsDeleted(), result.counts().filesAdded(), result.counts().filesRemoved(),
           result.counts().deletionVectorsUpdated(), txns, millis, result.attempts(), result.replans(), requests);
-      for (Map.Entry<PartitionState, Long> position : positions.entrySet()) {
-        position.getKey().recorded(table, position.getValue());
-        position.getKey().buffer().committed(table);
+      positions.landed(table, commit.txns());
+      for (KafkaPartition partition : commit.txns().keySet()) {
+        buffers.get(partition).committed(table);
       }
       committedTables.add(table);
       return true;
     } catch (FencedException e) {
       metrics.fenced();
       LOG.warn("Fenced while committing table {}: {}", table, e.getMessage());
-      for (PartitionState partition : positions.keySet()) {
-        if (partition.appId().equals(e.appId())) {
-          fenced.add(partition);
-        }
-      }
+      positions.partitionOf(e.appId()).ifPresent(fenced::add);
       return false;
     } catch (IOException e) {
       LOG.warn("Commit to table {} failed; its changes stay buffered and are retried: {}", table, e.toString());
@@ -163,10 +154,5 @@ final class Flush {
       }
       return false;
     }
-  }
-
-  private static OptionalLong believedOffset(PartitionState partition, String table) {
-    Long offset = partition.recordedOffsets().get(table);
-    return offset == null ? OptionalLong.empty() : OptionalLong.of(offset);
   }
 }

@@ -21,7 +21,7 @@ import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.errors.RetriableStorageException;
 import io.mergesink.ingest.options.WriteMode;
-import io.mergesink.ingest.position.PartitionState;
+import io.mergesink.ingest.position.PartitionPositions;
 import io.mergesink.ingest.position.TxnAppIds;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
@@ -33,13 +33,13 @@ import io.mergesink.ingest.table.TableSink;
 import io.mergesink.ingest.table.TopicGrowth;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,7 +81,8 @@ public final class IngestEngine implements AutoCloseable {
   private final Storage storage;
   private final CompactionOptions compaction;
   private final TopicGrowth topicGrowth;
-  private final Map<KafkaPartition, PartitionState> partitions = new LinkedHashMap<>();
+  private final PartitionPositions positions;
+  private final Map<KafkaPartition, PartitionBuffer> buffers = new LinkedHashMap<>();
   private long lastCommitMillis = System.currentTimeMillis();
   private volatile long bufferedChanges;
   private FatalIngestException fatal;
@@ -98,6 +99,7 @@ public final class IngestEngine implements AutoCloseable {
     this.decoder = new RecordDecoder(options.decoderOptions());
     this.router = new TableRouter(options.tableNameFormat());
     this.appIds = new TxnAppIds(options.txnAppId());
+    this.positions = new PartitionPositions(appIds);
     this.topicGrowth = new TopicGrowth(appIds);
     this.limits = new BufferLimits(options.bufferMaxRecords(), options.bufferMaxBytes());
     this.storage = openStorage(options);
@@ -116,22 +118,14 @@ public final class IngestEngine implements AutoCloseable {
    */
   public Map<KafkaPartition, Long> open(Collection<KafkaPartition> assigned) {
     failIfFatal();
-    List<KafkaPartition> fresh = assigned.stream().filter(partition -> !partitions.containsKey(partition)).toList();
+    List<KafkaPartition> fresh = assigned.stream().filter(partition -> !positions.holds(partition)).toList();
     if (fresh.isEmpty()) {
       return Map.of();
     }
     try {
       Map<KafkaPartition, Map<String, Long>> recorded = recover(fresh);
       topicGrowth.widenLookups(catalog.open(), fresh);
-      Map<KafkaPartition, Long> seeks = new LinkedHashMap<>();
-      for (KafkaPartition partition : fresh) {
-        PartitionState state = startAt(partition, recorded.getOrDefault(partition, Map.of()));
-        partitions.put(partition, state);
-        if (!state.recordedOffsets().isEmpty()) {
-          seeks.put(partition, state.buffer().lastOffset() + 1);
-          state.markRewound();
-        }
-      }
+      Map<KafkaPartition, Long> seeks = startAt(fresh, recorded);
       reassignWriters();
       return seeks;
     } catch (IOException e) {
@@ -142,7 +136,7 @@ public final class IngestEngine implements AutoCloseable {
 
   /** Whether the engine holds {@code partition} (it was opened and not closed since). */
   public boolean holds(KafkaPartition partition) {
-    return partitions.containsKey(partition);
+    return positions.holds(partition);
   }
 
   /**
@@ -151,7 +145,7 @@ public final class IngestEngine implements AutoCloseable {
    * seeks before each poll, so its adapter calls this at the start of every batch.
    */
   public void seeksApplied() {
-    partitions.values().forEach(PartitionState::clearRewound);
+    positions.seeksApplied();
   }
 
   /**
@@ -164,19 +158,22 @@ public final class IngestEngine implements AutoCloseable {
    */
   public void accept(KafkaRecord record) {
     failIfFatal();
-    PartitionState partition = held(record.partition());
-    if (partition.rewound() || record.offset() <= partition.buffer().lastOffset()) {
+    KafkaPartition partition = record.partition();
+    requireHeld(partition);
+    if (!positions.accepts(partition, record.offset())) {
       return;
     }
-    long before = partition.buffer().changeCount();
+    PartitionBuffer buffer = buffers.get(partition);
+    long before = buffer.changeCount();
     try {
-      buffer(partition, record);
+      buffer(buffer, record);
     } catch (RoutingException | SchemaMismatchException e) {
       throw new BadRecordException(record, e.getMessage(), e);
     } catch (IOException e) {
       throw new RetriableStorageException("could not open or create the table of the record at " + record.position(), e);
     }
-    bufferedChanges += partition.buffer().changeCount() - before;
+    positions.processed(partition, record.offset());
+    bufferedChanges += buffer.changeCount() - before;
   }
 
   /**
@@ -184,9 +181,9 @@ public final class IngestEngine implements AutoCloseable {
    * queue): its position advances as if it had changed nothing.
    */
   public void skip(KafkaRecord record) {
-    PartitionState partition = held(record.partition());
-    if (!partition.rewound() && record.offset() > partition.buffer().lastOffset()) {
-      partition.buffer().advance(record.offset());
+    requireHeld(record.partition());
+    if (positions.accepts(record.partition(), record.offset())) {
+      positions.processed(record.partition(), record.offset());
     }
   }
 
@@ -197,7 +194,7 @@ public final class IngestEngine implements AutoCloseable {
 
   /** Whether a partition's buffer reached its limits; it should not grow before a flush succeeded. */
   public boolean buffersFull() {
-    return partitions.values().stream().anyMatch(state -> state.buffer().isFull());
+    return buffers.values().stream().anyMatch(PartitionBuffer::isFull);
   }
 
   /**
@@ -210,18 +207,12 @@ public final class IngestEngine implements AutoCloseable {
   public FlushOutcome flush() {
     failIfFatal();
     lastCommitMillis = System.currentTimeMillis();
-    List<PartitionState> dirty = new ArrayList<>();
-    for (PartitionState partition : partitions.values()) {
-      if (partition.buffer().hasUncommittedPosition()) {
-        dirty.add(partition);
-      }
-    }
-    if (dirty.isEmpty()) {
+    if (positions.partitions().stream().noneMatch(positions::hasUncommitted)) {
       return FlushOutcome.COMPLETE;
     }
-    Flush flush = new Flush(catalog, metrics, storage, options.writeMode() == WriteMode.APPEND);
+    Flush flush = new Flush(catalog, metrics, storage, positions, buffers, options.writeMode() == WriteMode.APPEND);
     try {
-      flush.run(dirty);
+      flush.run();
     } catch (FatalIngestException e) {
       fatal = e;
       throw e;
@@ -237,20 +228,13 @@ public final class IngestEngine implements AutoCloseable {
     Optional<RetriableStorageException> failure = Optional.ofNullable(flush.failure())
         .map(e -> new RetriableStorageException("could not commit to the tables under " + options.tableRoot()
             + "; buffered changes are kept", e));
-    bufferedChanges = partitions.values().stream().mapToLong(state -> state.buffer().changeCount()).sum();
+    countBuffered();
     return new FlushOutcome(seeks, failure);
   }
 
   /** For each partition, the offset after the last record its tables hold: what the consumer group may commit. */
   public Map<KafkaPartition, Long> committedOffsets() {
-    Map<KafkaPartition, Long> offsets = new HashMap<>();
-    for (PartitionState partition : partitions.values()) {
-      long committed = partition.buffer().committedOffset();
-      if (committed >= 0) {
-        offsets.put(partition.partition(), committed + 1);
-      }
-    }
-    return offsets;
+    return positions.committedOffsets();
   }
 
   /**
@@ -271,8 +255,11 @@ public final class IngestEngine implements AutoCloseable {
         LOG.warn("Could not commit before releasing {}; their next owner resumes from the tables: {}", revoked, e.getMessage());
       }
     }
-    revoked.forEach(partitions::remove);
-    bufferedChanges = partitions.values().stream().mapToLong(state -> state.buffer().changeCount()).sum();
+    for (KafkaPartition partition : revoked) {
+      positions.release(partition);
+      buffers.remove(partition);
+    }
+    countBuffered();
     try {
       reassignWriters();
     } catch (IOException e) {
@@ -313,19 +300,20 @@ public final class IngestEngine implements AutoCloseable {
     }
   }
 
-  private PartitionState held(KafkaPartition partition) {
-    PartitionState state = partitions.get(partition);
-    if (state == null) {
+  private void requireHeld(KafkaPartition partition) {
+    if (!positions.holds(partition)) {
       throw new IllegalStateException("a record of " + partition + ", which this engine does not hold; open it first");
     }
-    return state;
   }
 
-  private void buffer(PartitionState partition, KafkaRecord record) throws IOException {
+  private void countBuffered() {
+    bufferedChanges = buffers.values().stream().mapToLong(PartitionBuffer::changeCount).sum();
+  }
+
+  /** Buffers the change of {@code record}, if it makes one; its position is processed by the caller. */
+  private void buffer(PartitionBuffer buffer, KafkaRecord record) throws IOException {
     ChangeEvent event = decoder.decode(record);
-    PartitionBuffer buffer = partition.buffer();
     if (event.op() == Op.SKIP) {
-      buffer.advance(event.offset());
       return;
     }
     String table;
@@ -333,15 +321,12 @@ public final class IngestEngine implements AutoCloseable {
       table = router.route(event);
     } catch (RoutingException e) {
       if (event.op() == Op.DELETE && event.source() == SourceInfo.NONE) {
-        // a tombstone: no source block to route by; the delete event before it removed the row
-        buffer.advance(event.offset());
-        return;
+        return; // a tombstone: no source block to route by; the delete event before it removed the row
       }
       throw e;
     }
-    if (partition.isReplay(table, event.offset())) {
+    if (positions.isReplay(record.partition(), table, event.offset())) {
       metrics.replaySkipped();
-      buffer.advance(event.offset());
       return;
     }
     TableSink sink;
@@ -350,11 +335,9 @@ public final class IngestEngine implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new BadRecordException(record, "table " + table + " cannot be created from it: " + e.getMessage(), e);
     }
-    if (sink == null) {
-      buffer.advance(event.offset());
-      return;
+    if (sink != null) {
+      buffer.add(table, sink.prepare(event));
     }
-    buffer.add(table, sink.prepare(event));
   }
 
   /**
@@ -376,19 +359,10 @@ public final class IngestEngine implements AutoCloseable {
   }
 
   /** Drops the state of fenced partitions; returns where their tables stand now, to seek back to. */
-  private Map<KafkaPartition, Long> rewind(Set<PartitionState> fenced) {
-    List<KafkaPartition> lost = fenced.stream().map(PartitionState::partition).toList();
+  private Map<KafkaPartition, Long> rewind(Set<KafkaPartition> fenced) {
+    List<KafkaPartition> lost = List.copyOf(fenced);
     try {
-      Map<KafkaPartition, Map<String, Long>> recorded = recover(lost);
-      Map<KafkaPartition, Long> seeks = new LinkedHashMap<>();
-      for (KafkaPartition partition : lost) {
-        PartitionState fresh = startAt(partition, recorded.getOrDefault(partition, Map.of()));
-        fresh.markRewound();
-        partitions.put(partition, fresh);
-        if (!fresh.recordedOffsets().isEmpty()) {
-          seeks.put(partition, fresh.buffer().lastOffset() + 1);
-        }
-      }
+      Map<KafkaPartition, Long> seeks = startAt(lost, recover(lost));
       reassignWriters();
       return seeks;
     } catch (IOException e) {
@@ -414,20 +388,24 @@ public final class IngestEngine implements AutoCloseable {
   }
 
   /**
-   * The state of a partition whose tables hold {@code recorded}: the consumer starts after the
-   * lowest of them, and each table skips what it already holds.
+   * (Re)starts {@code partitions} with empty buffers where their tables stand ({@code recorded}, by
+   * partition and table); returns the offsets to consume from.
    */
-  private PartitionState startAt(KafkaPartition partition, Map<String, Long> recorded) {
-    PartitionBuffer buffer;
-    if (recorded.isEmpty()) {
-      buffer = new PartitionBuffer(partition.topic(), partition.partition(), options.writeMode(), limits);
-      LOG.info("{}: no position in any table, starting from the consumer's offset", partition);
-    } else {
-      long position = recorded.values().stream().mapToLong(Long::longValue).min().orElseThrow();
-      buffer = new PartitionBuffer(partition.topic(), partition.partition(), options.writeMode(), limits, position);
-      LOG.info("{}: resuming at offset {} (tables hold {})", partition, position + 1, recorded);
+  private Map<KafkaPartition, Long> startAt(List<KafkaPartition> partitions, Map<KafkaPartition, Map<String, Long>> recorded) {
+    Map<KafkaPartition, Long> seeks = new LinkedHashMap<>();
+    for (KafkaPartition partition : partitions) {
+      Map<String, Long> held = recorded.getOrDefault(partition, Map.of());
+      OptionalLong resumeAt = positions.open(partition, held);
+      buffers.put(partition, new PartitionBuffer(partition.topic(), partition.partition(), options.writeMode(), limits));
+      if (resumeAt.isPresent()) {
+        seeks.put(partition, resumeAt.getAsLong());
+        LOG.info("{}: resuming at offset {} (tables hold {})", partition, resumeAt.getAsLong(), held);
+      } else {
+        LOG.info("{}: no position in any table, starting from the consumer's offset", partition);
+      }
     }
-    return new PartitionState(partition, appIds.of(partition), buffer, recorded);
+    countBuffered();
+    return seeks;
   }
 
   private void reassignWriters() throws IOException {
@@ -446,7 +424,7 @@ public final class IngestEngine implements AutoCloseable {
    * are owned by its partitions, and its key index covers the files that may hold rows of them.
    */
   private WriterOptions writerOptions() {
-    FileOwners owners = PartitionOwners.of(partitions.keySet());
+    FileOwners owners = PartitionOwners.of(positions.partitions());
     return options.writerOptions().withOwners(owners, PartitionOwners.scope(owners, options.lookupScope()));
   }
 }

@@ -10,6 +10,7 @@ import io.mergesink.ingest.decode.DecoderOptions;
 import io.mergesink.ingest.decode.LogicalTypes;
 import io.mergesink.ingest.options.DeleteImage;
 import io.mergesink.ingest.options.LookupScope;
+import io.mergesink.ingest.options.PartitionField;
 import io.mergesink.ingest.options.PrimaryKeyMode;
 import io.mergesink.ingest.options.SchemaEvolution;
 import io.mergesink.ingest.options.WriteMode;
@@ -38,7 +39,9 @@ import java.util.Objects;
  * @param truncateEnabled whether Debezium truncates empty tables
  * @param appendDeleteImage what the row of a delete holds in append tables
  * @param unavailableValuePlaceholder Debezium's placeholder for unchanged TOAST values
- * @param schemaEvolution whether new columns of records are added to their tables
+ * @param schemaEvolution whether new columns of records are added to their tables (and types widened)
+ * @param partitionFields the partition columns of new tables ({@code partition.fields}); tables that
+ *     exist keep their partitioning
  * @param commitInterval longest time changes wait in a buffer; zero commits whenever the front end asks
  * @param bufferMaxRecords a partition's buffer asks to be committed at this many changes
  * @param bufferMaxBytes ... or at about this many bytes
@@ -65,6 +68,7 @@ public record IngestOptions(
     DeleteImage appendDeleteImage,
     String unavailableValuePlaceholder,
     SchemaEvolution schemaEvolution,
+    List<PartitionField> partitionFields,
     Duration commitInterval,
     long bufferMaxRecords,
     long bufferMaxBytes,
@@ -93,6 +97,7 @@ public record IngestOptions(
     Objects.requireNonNull(appendDeleteImage, "appendDeleteImage");
     Objects.requireNonNull(unavailableValuePlaceholder, "unavailableValuePlaceholder");
     Objects.requireNonNull(schemaEvolution, "schemaEvolution");
+    partitionFields = List.copyOf(partitionFields);
     Objects.requireNonNull(commitInterval, "commitInterval");
     Objects.requireNonNull(lookupScope, "lookupScope");
     tableProperties = Map.copyOf(tableProperties);
@@ -195,6 +200,7 @@ public record IngestOptions(
     private DeleteImage appendDeleteImage = DeleteImage.BEFORE;
     private String unavailableValuePlaceholder = LogicalTypes.DEFAULT_UNAVAILABLE_VALUE_PLACEHOLDER;
     private SchemaEvolution schemaEvolution = SchemaEvolution.ADD_COLUMNS;
+    private List<PartitionField> partitionFields = List.of();
     private Duration commitInterval = DEFAULT_COMMIT_INTERVAL;
     private long bufferMaxRecords = DEFAULT_BUFFER_MAX_RECORDS;
     private long bufferMaxBytes = DEFAULT_BUFFER_MAX_BYTES;
@@ -264,6 +270,12 @@ public record IngestOptions(
       return this;
     }
 
+    /** The partition columns of new tables; none by default. */
+    public Builder partitionFields(List<PartitionField> value) {
+      partitionFields = value;
+      return this;
+    }
+
     public Builder commitInterval(Duration value) {
       commitInterval = value;
       return this;
@@ -312,7 +324,7 @@ public record IngestOptions(
     public IngestOptions build() {
       return new IngestOptions(tableRoot, storage, tableNameFormat, txnAppId, writeMode, mergeStrategy, primaryKeyMode,
           primaryKeyFields, deleteEnabled, truncateEnabled, appendDeleteImage, unavailableValuePlaceholder, schemaEvolution,
-          commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, parquetCompression, fileTargetSizeBytes,
+          partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, parquetCompression, fileTargetSizeBytes,
           checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties);
     }
   }

@@ -1,5 +1,6 @@
 package io.mergesink.connect.config;
 
+import io.mergesink.core.generated.GenerationExpression;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.ingest.IngestOptions;
@@ -7,6 +8,7 @@ import io.mergesink.ingest.decode.LogicalTypes;
 import io.mergesink.ingest.options.DeleteImage;
 import io.mergesink.ingest.options.LookupScope;
 import io.mergesink.ingest.options.NamedOption;
+import io.mergesink.ingest.options.PartitionField;
 import io.mergesink.ingest.options.PrimaryKeyMode;
 import io.mergesink.ingest.options.SchemaEvolution;
 import io.mergesink.ingest.options.WriteMode;
@@ -49,6 +51,7 @@ public final class MergeSinkConfig extends AbstractConfig {
   public static final String DELETE_ENABLED = "delete.enabled";
   public static final String TRUNCATE_ENABLED = "truncate.enabled";
   public static final String SCHEMA_EVOLUTION = "schema.evolution";
+  public static final String PARTITION_FIELDS = "partition.fields";
   public static final String UNAVAILABLE_VALUE_PLACEHOLDER = "unavailable.value.placeholder";
   public static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
   public static final long COMMIT_INTERVAL_MS_DEFAULT = 30_000L;
@@ -190,8 +193,20 @@ public final class MergeSinkConfig extends AbstractConfig {
         .oneOf(SchemaEvolution.class).importance(Importance.MEDIUM).displayName("Schema evolution")
         .doc("add-columns: columns that appear in records but not in the table are added as nullable columns "
             + "(ALTER TABLE ADD COLUMN in the source just works); columns that disappear are kept and get null; "
-            + "nothing is ever dropped or retyped. none: the table schema never changes and a record with unknown "
-            + "columns is an error (dead letter queue with errors.tolerance=all).")
+            + "nothing is ever dropped or retyped. widen-types: add-columns, and a column whose type grows in the "
+            + "source (integer to bigint, float to double, a decimal to more digits, date to timestamp) is widened in "
+            + "the table as Delta's type widening does (delta.typeChanges; sets delta.enableTypeWidening and the "
+            + "typeWidening feature, which readers must support, e.g. Delta Lake 4.0+ or Delta Kernel 4.4); partition columns "
+            + "are not widened. none: the table schema never changes and a record with unknown columns or a wider "
+            + "type is an error (dead letter queue with errors.tolerance=all).")
+        .define();
+    writes.option(PARTITION_FIELDS, Type.LIST).defaultValue("").validator(new PartitionFieldsValidator())
+        .importance(Importance.MEDIUM).displayName("Partition fields")
+        .doc("The columns new tables are partitioned by (Hive-style directories; tables that exist keep their "
+            + "partitioning), comma-separated: a column of the record (region), or a computed partition column "
+            + "name=expression, stored as a Delta generated column and computed by MergeSink as Spark computes it: "
+            + GenerationExpression.SUPPORTED + "; timestamps are taken in UTC. E.g. "
+            + "region,order_day=CAST(created_at AS DATE). Empty: unpartitioned tables.")
         .define();
 
     ConfigGroup decoding = new ConfigGroup(def, GROUP_DECODING);
@@ -303,6 +318,11 @@ public final class MergeSinkConfig extends AbstractConfig {
     return getBoolean(TRUNCATE_ENABLED);
   }
 
+  /** The partition columns of new tables, {@value #PARTITION_FIELDS}. */
+  public List<PartitionField> partitionFields() {
+    return PartitionFieldsValidator.parse(PARTITION_FIELDS, getList(PARTITION_FIELDS));
+  }
+
   public SchemaEvolution schemaEvolution() {
     return NamedOption.parse(SchemaEvolution.class, SCHEMA_EVOLUTION, getString(SCHEMA_EVOLUTION));
   }
@@ -410,6 +430,7 @@ public final class MergeSinkConfig extends AbstractConfig {
           .appendDeleteImage(appendDeleteImage())
           .unavailableValuePlaceholder(unavailableValuePlaceholder())
           .schemaEvolution(schemaEvolution())
+          .partitionFields(partitionFields())
           .commitInterval(Duration.ofMillis(commitIntervalMs()))
           .bufferLimits(bufferMaxRecords(), bufferMaxBytes())
           .lookupScope(lookupScope())

@@ -34,7 +34,10 @@ import org.apache.kafka.connect.storage.ConverterType;
  * schema's {@code Struct}s (docs/design.md, "JSON converter").
  *
  * <p>Takes JsonConverter's options ({@code schemas.enable}, {@code schemas.cache.size},
- * {@code schema.content}, {@code replace.null.with.default}, {@code decimal.format}). A record
+ * {@code schema.content}, {@code replace.null.with.default}, {@code decimal.format}). With
+ * {@code schema.content} set, every record goes to JsonConverter: the option exists only in workers
+ * from Kafka 4.2, and older workers' JsonConverter ignores it, so only JsonConverter itself gives
+ * the worker's answer. A record
  * outside the shape JsonConverter writes (another JSON type than its schema says, a missing required
  * value, extra envelope members, invalid JSON) is converted by a JsonConverter with the same
  * options, so odd input gets exactly JsonConverter's result or error; so does
@@ -57,8 +60,8 @@ public final class DebeziumJsonConverter implements Converter, Versioned {
   private boolean schemasEnabled;
   private SchemaParser schemaParser;
   private SchemaCache schemas;
-  /** The {@code schema.content} schema: every record is a payload of it. Null without that option. */
-  private SchemaCache.Entry fixedSchema;
+  /** {@code schema.content} is set: JsonConverter converts every record. */
+  private boolean fixedSchema;
   private long handedToKafka;
 
   @Override
@@ -82,8 +85,8 @@ public final class DebeziumJsonConverter implements Converter, Versioned {
     schemasEnabled = config.schemasEnabled();
     schemaParser = new SchemaParser(config.replaceNullWithDefault());
     schemas = new SchemaCache(config.schemaCacheSize());
-    byte[] content = config.schemaContent();
-    fixedSchema = content == null ? null : parseSchema(content, 0, content.length);
+    Object content = configs.get(JsonConverterConfig.SCHEMA_CONTENT_CONFIG);
+    fixedSchema = content != null && !content.toString().isBlank();
   }
 
   /**
@@ -96,13 +99,10 @@ public final class DebeziumJsonConverter implements Converter, Versioned {
     if (value == null) {
       return SchemaAndValue.NULL;
     }
-    if (!schemasEnabled) {
+    if (!schemasEnabled || fixedSchema) {
       return kafka.toConnectData(topic, value);
     }
     try {
-      if (fixedSchema != null) {
-        return decode(fixedSchema, value, 0, value.length);
-      }
       JsonEnvelope envelope = JsonEnvelope.locate(value, schemas.likelySchema(topic));
       SchemaCache.Entry entry = schemas.entry(topic, value, envelope.schemaStart(), envelope.schemaEnd(), this::parseSchema);
       return decode(entry, value, envelope.payloadStart(), envelope.payloadEnd());

@@ -25,11 +25,9 @@ class TablePropertiesValidationTest {
   @ParameterizedTest(name = "{0}={1} ({2}) is refused")
   @CsvSource(delimiter = '|', value = {
       "delta.enableChangeDataFeed|true|upsert/deletion-vectors|change data files",
-      "delta.columnMapping.mode|name|upsert/deletion-vectors|cannot write them yet",
-      "delta.columnMapping.mode|id|append/copy-on-write|cannot write them yet",
-      "delta.enableTypeWidening|true|upsert/copy-on-write|type changes",
-      "delta.enableRowTracking|true|upsert/deletion-vectors|row ids",
-      "delta.checkpointPolicy|v2|upsert/deletion-vectors|writes classic (V1) ones only",
+      "delta.feature.clustering|supported|upsert/deletion-vectors|does not create them",
+      "delta.columnMapping.maxColumnId|9|upsert/deletion-vectors|largest column id",
+      "delta.checkpoint.writeStatsAsStruct|true|upsert/deletion-vectors|statistics as JSON",
       "delta.appendOnly|true|upsert/deletion-vectors|write.mode=append",
       "delta.appendOnly|true|upsert/copy-on-write|write.mode=append",
       "delta.enableDeletionVectors|false|upsert/deletion-vectors|merge.strategy=copy-on-write",
@@ -39,7 +37,6 @@ class TablePropertiesValidationTest {
       "delta.setTransactionRetentionDuration|interval 7 days|upsert/deletion-vectors|Kafka offsets",
       "delta.minWriterVersion|7|upsert/deletion-vectors|delta.feature.<name>=supported",
       "delta.enableIcebergCompatV2|true|upsert/deletion-vectors|Iceberg",
-      "delta.enableInCommitTimestamps|true|upsert/deletion-vectors|in-commit timestamps",
       "delta.constraints.positive|id > 0|upsert/deletion-vectors|CHECK constraints",
       "delta.noSuchProperty|1|upsert/deletion-vectors|not a Delta table property",
       "delta.appendOnly|yes|append/deletion-vectors|expected true or false"})
@@ -71,7 +68,13 @@ class TablePropertiesValidationTest {
       "delta.checkpointInterval|20|upsert/deletion-vectors",
       "delta.dataSkippingNumIndexedCols|8|upsert/deletion-vectors",
       "delta.dataSkippingStatsColumns|id,name|upsert/deletion-vectors",
-      "delta.checkpoint.writeStatsAsStruct|true|upsert/deletion-vectors",
+      "delta.checkpoint.writeStatsAsStruct|false|upsert/deletion-vectors",
+      "delta.columnMapping.mode|name|upsert/deletion-vectors",
+      "delta.columnMapping.mode|id|append/copy-on-write",
+      "delta.enableTypeWidening|true|upsert/copy-on-write",
+      "delta.enableRowTracking|true|upsert/deletion-vectors",
+      "delta.checkpointPolicy|v2|upsert/deletion-vectors",
+      "delta.enableInCommitTimestamps|true|upsert/deletion-vectors",
       "owner|data-platform|upsert/deletion-vectors"})
   void aPropertyMergeSinkHonoursOrThatChangesNothingPasses(String key, String value, String writes) {
     assertThat(errors(props(writes, key, value))).isEmpty();

@@ -84,15 +84,18 @@ final class EndToEnd implements AutoCloseable {
 
   /** Registers the Debezium source and waits until its snapshot of both tables is in Kafka. */
   void startSourceAndAwaitSnapshot() {
+    startSourceAndAwaitSnapshot(Map.of(Workload.ACCOUNTS, Workload.snapshotEvents(Workload.ACCOUNTS),
+        Workload.LINE_ITEMS, Workload.snapshotEvents(Workload.LINE_ITEMS)));
+  }
+
+  /** Registers the Debezium source and waits until its snapshot of each table (that many events) is in Kafka. */
+  void startSourceAndAwaitSnapshot(Map<String, Long> snapshotEvents) {
     Map<String, String> config = configFile(SOURCE_FILE);
     assertThat(config).containsEntry("plugin.name", "pgoutput").containsEntry("topic.prefix", TOPIC_PREFIX);
     config.putAll(postgres.debeziumConnectionConfig());
     connect.startConnector(SOURCE, config, 1);
-    for (String table : List.of(Workload.ACCOUNTS, Workload.LINE_ITEMS)) {
-      Await.until(Workload.snapshotEvents(table) + " snapshot events in " + topic(table), ConnectHarness.DEFAULT_TIMEOUT,
-          () -> topicExists(topic(table)) ? connect.recordCount(topic(table)) : -1L,
-          count -> count >= Workload.snapshotEvents(table));
-    }
+    snapshotEvents.forEach((table, events) -> Await.until(events + " snapshot events in " + topic(table), ConnectHarness.DEFAULT_TIMEOUT,
+        () -> topicExists(topic(table)) ? connect.recordCount(topic(table)) : -1L, count -> count >= events));
   }
 
   /**
@@ -101,11 +104,17 @@ final class EndToEnd implements AutoCloseable {
    * source's topics must exist by now.
    */
   void startSink() {
+    startSink(Map.of());
+  }
+
+  /** Registers MergeSink with {@code overrides} of the deploy file's options (see {@link #startSink()}). */
+  void startSink(Map<String, String> overrides) {
     Map<String, String> config = configFile(SINK_FILE);
     assertThat(config).containsEntry("table.name.format", "${source.schema}/${source.table}")
         .containsEntry("write.mode", "upsert");
     config.put("table.root", tableRoot.toString());
     config.put("commit.interval.ms", COMMIT_INTERVAL_MS);
+    config.putAll(overrides);
     connect.startConnector(SINK, config, Integer.parseInt(config.get("tasks.max")));
   }
 
@@ -131,7 +140,12 @@ final class EndToEnd implements AutoCloseable {
    * then every change before it is in Kafka (the source's producer keeps each partition's order).
    */
   void awaitEndOfStream() {
-    for (String table : List.of(Workload.ACCOUNTS, Workload.LINE_ITEMS)) {
+    awaitEndOfStream(List.of(Workload.ACCOUNTS, Workload.LINE_ITEMS));
+  }
+
+  /** {@link #awaitEndOfStream()} for {@code tables}. */
+  void awaitEndOfStream(List<String> tables) {
+    for (String table : tables) {
       Await.until("the end marker as the last record of " + topic(table), CATCH_UP,
           () -> lastRecordKey(topic(table)), key -> key.filter(EndToEnd::isEndMarker).isPresent());
     }
@@ -142,7 +156,12 @@ final class EndToEnd implements AutoCloseable {
    * as its txn version.
    */
   void awaitCaughtUp() {
-    for (String table : List.of(Workload.ACCOUNTS, Workload.LINE_ITEMS)) {
+    awaitCaughtUp(List.of(Workload.ACCOUNTS, Workload.LINE_ITEMS));
+  }
+
+  /** {@link #awaitCaughtUp()} for {@code tables}. */
+  void awaitCaughtUp(List<String> tables) {
+    for (String table : tables) {
       long last = connect.endOffsets(topic(table)).get(new TopicPartition(topic(table), 0)) - 1;
       Await.until("txn version " + last + " in " + tablePath(table), CATCH_UP, () -> txnVersion(table),
           Optional.of(last)::equals);

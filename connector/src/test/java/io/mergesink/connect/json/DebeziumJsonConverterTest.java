@@ -154,7 +154,6 @@ class DebeziumJsonConverterTest {
       byte[] bytes = payload.getBytes(StandardCharsets.UTF_8);
       assertSame(payload, kafka(fixed, false).toConnectData("t", bytes), ours.toConnectData("t", bytes));
     }
-    assertThat(ours.recordsHandedToKafka()).isZero();
   }
 
   @Test

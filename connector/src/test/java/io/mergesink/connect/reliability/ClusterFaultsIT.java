@@ -3,38 +3,61 @@ package io.mergesink.connect.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
+import io.mergesink.connect.reliability.Expected.Position;
 import io.mergesink.connect.testing.Await;
 import io.mergesink.connect.testing.ChangeStream;
 import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.connect.testing.CustomerEvents;
 import io.mergesink.core.testing.KernelTables;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.runtime.WorkerConfig;
+import org.apache.kafka.connect.runtime.distributed.DistributedConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Faults only a real Connect cluster has: workers joining and leaving and {@code tasks.max}
- * changing while a stream runs over 8 partitions, a broker restart in the middle of a stream, and
- * bytes that are not JSON at all. One cluster serves every test of the class (each uses its own
- * topic, connector and table root) and ends with the workers it started with.
+ * changing while a stream runs over 8 partitions; one task owning every partition, then several,
+ * with workers stopped abruptly while the stream runs; a broker restart in the middle of a stream;
+ * and bytes that are not JSON at all. One cluster serves the tests of the class (each uses its own
+ * topic, connector and table root, named after its cell) and ends with the workers it started
+ * with; the abrupt stops get a cluster of their own, shared by their cells.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClusterFaultsIT {
   private static final Duration CATCH_UP = Duration.ofMinutes(3);
   private static final int WORKERS = 2;
+  /**
+   * Workers that do not wait for their tasks when they stop: the nearest a worker in the test JVM
+   * comes to being killed (its tasks are abandoned mid-batch, possibly mid-commit, and their
+   * partitions move at once), with departed workers' tasks reassigned right away.
+   */
+  private static final Map<String, String> ABRUPT_WORKERS = Map.of(
+      WorkerConfig.TASK_SHUTDOWN_GRACEFUL_TIMEOUT_MS_CONFIG, "1",
+      DistributedConfig.SCHEDULED_REBALANCE_MAX_DELAY_MS_CONFIG, "0");
 
   @TempDir Path tables;
   private ConnectHarness connect;
+  private ConnectHarness abrupt;
 
   @BeforeAll
   void startCluster() {
@@ -44,95 +67,169 @@ class ClusterFaultsIT {
   @AfterAll
   void stopCluster() {
     connect.close();
+    if (abrupt != null) {
+      abrupt.close();
+    }
   }
 
-  @Test
-  void workersAndTasksComingAndGoingLoseAndDuplicateNothing() {
-    String topic = "rebalance.public.customers";
+  /** The cluster of workers that do not wait for their tasks, started by the first test that needs it. */
+  private ConnectHarness abruptCluster() {
+    if (abrupt == null) {
+      abrupt = ConnectHarness.start(WORKERS, ABRUPT_WORKERS);
+    }
+    return abrupt;
+  }
+
+  static Stream<Cell> rebalanceCells() {
+    return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF));
+  }
+
+  static Stream<Cell> abruptStopCells() {
+    return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF));
+  }
+
+  static Stream<Cell> brokerRestartCells() {
+    return Matrix.cells(Cell.of(Cell.Layout.APPEND, Cell.Compaction.FORCED));
+  }
+
+  static Stream<Cell> rawBytesCells() {
+    return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED));
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @MethodSource("rebalanceCells")
+  void workersAndTasksComingAndGoingLoseAndDuplicateNothing(Cell cell) {
+    String name = "rebalance-" + cell.slug();
+    String topic = name + ".public.customers";
     int partitions = 8;
     connect.createTopic(topic, partitions);
-    long seed = Workloads.seed("rebalance");
+    long seed = Workloads.seed("rebalance [" + cell + "]");
     Random random = new Random(seed);
-    Path root = tables.resolve("rebalance");
+    Path root = tables.resolve(name);
     try (ChangeStream stream = new ChangeStream(connect, topic, partitions)) {
       stream.mixedWorkload(2_000, random);
       stream.flush();
-      connect.startConnector("rebalance", sinkConfig(topic, root, 2), 2);
-      awaitFirstCommit(root, topic, "rebalance");
+      connect.startConnector(name, sinkConfig(cell, topic, root, 2), 2);
+      awaitFirstCommit(root, topic, name);
 
       updates(stream, random, 1_500);
       connect.cluster().addWorker();
       updates(stream, random, 1_500);
-      connect.startConnector("rebalance", sinkConfig(topic, root, 4), 4);
+      connect.startConnector(name, sinkConfig(cell, topic, root, 4), 4);
       updates(stream, random, 1_500);
       connect.cluster().removeWorker();
-      connect.awaitRunning("rebalance", 4);
+      connect.awaitRunning(name, 4);
       updates(stream, random, 1_500);
-      connect.startConnector("rebalance", sinkConfig(topic, root, 1), 1);
+      connect.startConnector(name, sinkConfig(cell, topic, root, 1), 1);
       updates(stream, random, 1_500);
-      connect.startConnector("rebalance", sinkConfig(topic, root, 3), 3);
+      connect.startConnector(name, sinkConfig(cell, topic, root, 3), 3);
       updates(stream, random, 1_000);
 
-      awaitCaughtUp(root, topic, "rebalance");
-      TableAudit.check("rebalance seed " + seed, root.resolve(topic), stream.model(), connect.endOffsets(topic), "rebalance");
-      connect.deleteConnector("rebalance");
+      audit(connect, "rebalance seed " + seed + " [" + cell + "]", cell, root, topic, name, stream);
+      connect.deleteConnector(name);
     }
   }
 
-  @Test
-  void brokerRestartInTheMiddleOfAStreamLosesAndDuplicatesNothing() {
-    String topic = "broker.public.customers";
+  /**
+   * The run of issue 11: one task writes every partition's rows first, then two and three tasks
+   * update and delete those keys while workers are stopped without waiting for their tasks and new
+   * ones join; then one task again. Every rewrite must keep the rows of partitions it was not asked
+   * to change visible to their owners.
+   */
+  @ParameterizedTest(name = "[{0}]")
+  @MethodSource("abruptStopCells")
+  void oneTaskThenSeveralWithWorkersStoppedAbruptlyLoseAndDuplicateNothing(Cell cell) {
+    String name = "abrupt-" + cell.slug();
+    String topic = name + ".public.customers";
+    int partitions = 4;
+    long seed = Workloads.seed("abrupt worker stops [" + cell + "]");
+    Random random = new Random(seed);
+    Path root = tables.resolve(name);
+    ConnectHarness cluster = abruptCluster();
+    try (ChangeStream stream = new ChangeStream(cluster, topic, partitions)) {
+      cluster.createTopic(topic, partitions);
+      stream.mixedWorkload(2_000, random);
+      stream.flush();
+      cluster.startConnector(name, sinkConfig(cell, topic, root, 1), 1);
+      awaitCaughtUp(cluster, root, topic, name);
+
+      cluster.startConnector(name, sinkConfig(cell, topic, root, 2), 2);
+      updates(stream, random, 1_500);
+      cluster.cluster().removeWorker();
+      updates(stream, random, 1_500);
+      cluster.cluster().addWorker();
+      cluster.startConnector(name, sinkConfig(cell, topic, root, 3), 3);
+      updates(stream, random, 1_500);
+      cluster.cluster().removeWorker();
+      updates(stream, random, 1_500);
+      cluster.cluster().addWorker();
+      cluster.awaitRunning(name, 3);
+      cluster.startConnector(name, sinkConfig(cell, topic, root, 1), 1);
+      updates(stream, random, 1_000);
+
+      audit(cluster, "abrupt worker stops seed " + seed + " [" + cell + "]", cell, root, topic, name, stream);
+      cluster.deleteConnector(name);
+    }
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @MethodSource("brokerRestartCells")
+  void brokerRestartInTheMiddleOfAStreamLosesAndDuplicatesNothing(Cell cell) {
+    String name = "broker-" + cell.slug();
+    String topic = name + ".public.customers";
     int partitions = 4;
     connect.createTopic(topic, partitions);
-    long seed = Workloads.seed("broker restart");
+    long seed = Workloads.seed("broker restart [" + cell + "]");
     Random random = new Random(seed);
-    Path root = tables.resolve("broker");
+    Path root = tables.resolve(name);
     try (ChangeStream stream = new ChangeStream(connect, topic, partitions)) {
       stream.mixedWorkload(2_000, random);
       stream.flush();
-      connect.startConnector("broker", sinkConfig(topic, root, 2), 2);
-      awaitFirstCommit(root, topic, "broker");
+      connect.startConnector(name, sinkConfig(cell, topic, root, 2), 2);
+      awaitFirstCommit(root, topic, name);
       updates(stream, random, 1_000);
 
       connect.cluster().kafka().restartOnlyBrokers();
       updates(stream, random, 2_000);
 
-      awaitCaughtUp(root, topic, "broker");
-      TableAudit.check("broker restart seed " + seed, root.resolve(topic), stream.model(), connect.endOffsets(topic), "broker");
-      connect.deleteConnector("broker");
+      audit(connect, "broker restart seed " + seed + " [" + cell + "]", cell, root, topic, name, stream);
+      connect.deleteConnector(name);
     }
   }
 
-  @Test
-  void bytesThatAreNotJsonGoToTheDeadLetterQueueAndTheRestLands() {
-    String topic = "raw.public.customers";
-    String dlq = "raw-dlq";
+  @ParameterizedTest(name = "[{0}]")
+  @MethodSource("rawBytesCells")
+  void bytesThatAreNotJsonGoToTheDeadLetterQueueAndTheRestLands(Cell cell) {
+    String name = "raw-" + cell.slug();
+    String topic = name + ".public.customers";
+    String dlq = name + "-dlq";
     connect.createTopic(topic, 1);
     connect.createTopic(dlq, 1);
-    Path root = tables.resolve("raw");
+    Path root = tables.resolve(name);
     try (ChangeStream stream = new ChangeStream(connect, topic, 1);
         var raw = connect.cluster().kafka().createProducer(Map.of())) {
       for (long id = 0; id < 50; id++) {
         stream.upsert(id);
       }
       stream.flush();
-      raw.send(new ProducerRecord<>(topic, 0, "{\"schema\":".getBytes(java.nio.charset.StandardCharsets.UTF_8), "{\"payload\": {\"op\": \"c\", tru".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      raw.send(new ProducerRecord<>(topic, 0, "{\"schema\":".getBytes(StandardCharsets.UTF_8),
+          "{\"payload\": {\"op\": \"c\", tru".getBytes(StandardCharsets.UTF_8)));
       raw.send(new ProducerRecord<>(topic, 0, null, new byte[] {(byte) 0xff, 0x00, 0x13}));
       raw.flush();
       for (long id = 50; id < 100; id++) {
         stream.upsert(id);
       }
       stream.flush();
-      Map<String, String> config = sinkConfig(topic, root, 1);
+      Map<String, String> config = sinkConfig(cell, topic, root, 1);
       config.put("errors.tolerance", "all");
       config.put("errors.deadletterqueue.topic.name", dlq);
       config.put("errors.deadletterqueue.topic.replication.factor", "1");
-      connect.startConnector("raw", config, 1);
+      connect.startConnector(name, config, 1);
 
-      awaitCaughtUp(root, topic, "raw");
+      awaitCaughtUp(connect, root, topic, name);
       assertThat(connect.readRecords(dlq, 2)).hasSize(2);
-      TableAudit.check("raw bytes", root.resolve(topic), stream.model(), connect.endOffsets(topic), "raw");
-      connect.deleteConnector("raw");
+      audit(connect, "raw bytes [" + cell + "]", cell, root, topic, name, stream);
+      connect.deleteConnector(name);
     }
   }
 
@@ -148,24 +245,54 @@ class ClusterFaultsIT {
     stream.flush();
   }
 
-  private static Map<String, String> sinkConfig(String topic, Path root, int tasks) {
+  private static Map<String, String> sinkConfig(Cell cell, String topic, Path root, int tasks) {
     Map<String, String> config = new HashMap<>();
     config.put("connector.class", MergeSinkConnector.class.getName());
     config.put("tasks.max", Integer.toString(tasks));
     config.put("topics", topic);
     config.put("table.root", root.toString());
     config.put("commit.interval.ms", "500");
-    return config;
+    return cell.apply(config);
   }
 
-  private void awaitFirstCommit(Path root, String topic, String connector) {
+  /** Waits until the sink holds the whole topic, then audits the table against the stream's model or the topic's events. */
+  private static void audit(ConnectHarness cluster, String scenario, Cell cell, Path root, String topic, String connector,
+      ChangeStream stream) {
+    awaitCaughtUp(cluster, root, topic, connector);
+    Map<TopicPartition, Long> ends = cluster.endOffsets(topic);
+    if (cell.isAppend()) {
+      TableAudit.check(scenario, root.resolve(topic), events(cluster, topic), ends, connector);
+    } else {
+      TableAudit.check(scenario, root.resolve(topic), Expected.upserts(CustomerEvents.COLUMNS, stream.model()), ends, connector);
+    }
+  }
+
+  /** The row an append table must hold for each record of {@code topic} that converts (bytes that do not are bad input). */
+  private static Expected<Position> events(ConnectHarness cluster, String topic) {
+    Map<Position, Map<String, Object>> events = new HashMap<>();
+    for (ConsumerRecord<byte[], byte[]> record : cluster.readRecords(topic, (int) cluster.recordCount(topic))) {
+      SchemaAndValue key;
+      SchemaAndValue value;
+      try {
+        key = cluster.decodeKey(record);
+        value = cluster.decodeValue(record);
+      } catch (DataException notJson) {
+        continue;
+      }
+      events.put(new Position(topic, record.partition(), record.offset()), Expected.eventRow(topic, record.partition(),
+          record.offset(), record.timestamp(), (Struct) key.value(), (Struct) value.value()));
+    }
+    return Expected.events(events);
+  }
+
+  private static void awaitFirstCommit(Path root, String topic, String connector) {
     Await.until("a first commit of " + connector, CATCH_UP, () -> Files.exists(root.resolve(topic).resolve("_delta_log"))
         && KernelTables.latestVersion(root.resolve(topic).toString()) >= 1);
   }
 
-  private void awaitCaughtUp(Path root, String topic, String connector) {
+  private static void awaitCaughtUp(ConnectHarness cluster, Path root, String topic, String connector) {
     Map<TopicPartition, Optional<Long>> expected = new HashMap<>();
-    connect.endOffsets(topic).forEach((partition, end) -> expected.put(partition, Optional.of(end - 1)));
+    cluster.endOffsets(topic).forEach((partition, end) -> expected.put(partition, Optional.of(end - 1)));
     Await.until("txn versions " + expected, CATCH_UP, () -> {
       Map<TopicPartition, Optional<Long>> versions = new HashMap<>();
       for (TopicPartition partition : expected.keySet()) {

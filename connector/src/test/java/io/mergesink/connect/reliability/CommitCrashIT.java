@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mergesink.connect.reliability.FaultPlan.Effect;
 import io.mergesink.connect.reliability.FaultPlan.Fault;
 import io.mergesink.connect.reliability.FaultPlan.Step;
+import io.mergesink.connect.reliability.Matrix.Case;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -21,8 +23,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * A task killed at every step of a commit (docs/design.md, "How it is tested"): the process dies at the chosen file
  * operation, nothing more of it runs, a new task instance opens the same partitions and reads to
- * the end. The table must equal the source: no row lost, none duplicated, txn versions at the end
- * offsets, every referenced file present.
+ * the end. The table must hold what the source says: no row lost, none duplicated, txn versions at
+ * the end offsets, every referenced file present. Each crash point runs in the cells of the
+ * {@link Matrix} (deletion vector crash points where there are deletion vectors); with compaction
+ * forced, the crash may hit a compaction's commit.
  */
 class CommitCrashIT {
   private static final int PARTITIONS = 4;
@@ -40,27 +44,28 @@ class CommitCrashIT {
   }
 
   static Stream<Arguments> crashPoints() {
-    return Stream.of(
-        Arguments.of("data file half written", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 4, Effect.CRASH)),
-        Arguments.of("files written, before the log entry", Fault.of(Step.CREATE, FaultPlan.COMMIT, 4, Effect.CRASH)),
-        Arguments.of("log entry half written", Fault.of(Step.WRITE, FaultPlan.COMMIT, 4, Effect.CRASH)),
-        Arguments.of("log entry written, before preCommit", Fault.of(Step.AFTER_CLOSE, FaultPlan.COMMIT, 4, Effect.CRASH)),
-        Arguments.of("deletion vector file half written", Fault.of(Step.WRITE, FaultPlan.DV_FILE, 2, Effect.CRASH)),
-        Arguments.of("deletion vector written, before the log entry", Fault.of(Step.AFTER_CLOSE, FaultPlan.DV_FILE, 2, Effect.CRASH)),
-        Arguments.of("before the checkpoint", Fault.of(Step.CREATE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
-        Arguments.of("checkpoint half written", Fault.of(Step.WRITE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
-        Arguments.of("checkpoint written, before _last_checkpoint", Fault.of(Step.AFTER_CLOSE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
-        Arguments.of("_last_checkpoint half written", Fault.of(Step.WRITE, "_delta_log/_last_checkpoint$", 1, Effect.CRASH)));
+    return Matrix.across(List.of(
+        Case.of("data file half written", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 4, Effect.CRASH)),
+        Case.of("files written, before the log entry", Fault.of(Step.CREATE, FaultPlan.COMMIT, 4, Effect.CRASH)),
+        Case.of("log entry half written", Fault.of(Step.WRITE, FaultPlan.COMMIT, 4, Effect.CRASH)),
+        Case.of("log entry written, before preCommit", Fault.of(Step.AFTER_CLOSE, FaultPlan.COMMIT, 4, Effect.CRASH)),
+        Case.in(Cell::writesDeletionVectors, "deletion vector file half written", Fault.of(Step.WRITE, FaultPlan.DV_FILE, 2, Effect.CRASH)),
+        Case.in(Cell::writesDeletionVectors, "deletion vector written, before the log entry",
+            Fault.of(Step.AFTER_CLOSE, FaultPlan.DV_FILE, 2, Effect.CRASH)),
+        Case.of("before the checkpoint", Fault.of(Step.CREATE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
+        Case.of("checkpoint half written", Fault.of(Step.WRITE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
+        Case.of("checkpoint written, before _last_checkpoint", Fault.of(Step.AFTER_CLOSE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
+        Case.of("_last_checkpoint half written", Fault.of(Step.WRITE, "_delta_log/_last_checkpoint$", 1, Effect.CRASH))));
   }
 
-  @ParameterizedTest(name = "crash: {0}")
+  @ParameterizedTest(name = "[{0}] crash: {1}")
   @MethodSource("crashPoints")
-  void restartAfterCrashLosesAndDuplicatesNothing(String step, Fault crash) {
-    long seed = Workloads.seed("crash " + step);
+  void restartAfterCrashLosesAndDuplicatesNothing(Cell cell, String step, Fault crash) {
+    long seed = Workloads.seed("crash " + step + " [" + cell + "]");
     Random random = new Random(seed);
     RecordLog log = new RecordLog(Workloads.TOPIC, PARTITIONS);
     Workloads.mixed(log, KEYS, random);
-    Map<String, String> config = Workloads.faultyConfig(tables, BUFFER_RECORDS);
+    Map<String, String> config = cell.apply(Workloads.faultyConfig(tables, BUFFER_RECORDS));
     Map<TopicPartition, Long> group = new HashMap<>();
     FaultPlan.add(crash);
 
@@ -88,7 +93,6 @@ class CommitCrashIT {
     second.runToEnd(BATCH, 1_000);
     second.stop();
 
-    TableAudit.check("crash: " + step + " seed " + seed, tables.resolve(Workloads.TOPIC), log.model(), log.endOffsets(),
-        Workloads.CONNECTOR);
+    TableAudit.check("crash: " + step + " seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
   }
 }

@@ -1,88 +1,116 @@
 package io.mergesink.connect.reliability;
 
-import io.mergesink.connect.testing.CustomerEvents;
+import io.mergesink.connect.reliability.Expected.Position;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.maintenance.CompactionOptions;
+import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.merge.TableWriter;
 import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.table.DeltaTable;
-import io.mergesink.core.testing.KernelTables;
+import io.mergesink.core.types.StructType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Another writer commits to the sink's table between the sink's planning and its commit
- * (docs/design.md, "Concurrency"): an unrelated append (new keys), and a copy-on-write
- * rewrite of the very files holding keys the sink is about to update (same rows, new files, the
- * old ones removed, as a compaction would). The sink re-plans; the table equals the model plus
- * the appended rows.
+ * Other writers commit to the sink's table between the sink's planning and its commit
+ * (docs/design.md, "Concurrency"): an unrelated append of rows of their own; in upsert tables a
+ * copy-on-write rewrite of the very files holding keys the sink is about to update (same rows, new
+ * files, the old ones removed); and an {@code OPTIMIZE} of the whole table, as Spark or the CLI
+ * would run it. The sink re-plans; the table holds what the source says plus the other writer's
+ * rows.
  */
 class ConcurrentWriterIT {
   private static final int PARTITIONS = 4;
   private static final int KEYS = 800;
   private static final int BATCH = 40;
-  private static final int ROUNDS = 8;
+  private static final int ROUNDS = 9;
+  private static final String EXTERNAL_TOPIC = "external";
 
   @TempDir Path tables;
 
-  @Test
-  void sinkReplansAroundAppendsAndRewritesOfItsFiles() throws IOException, FencedException {
-    long seed = Workloads.seed("concurrent writer");
+  static Stream<Cell> cells() {
+    return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED));
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @MethodSource("cells")
+  void sinkReplansAroundOtherWriters(Cell cell) throws IOException, FencedException {
+    long seed = Workloads.seed("concurrent writer [" + cell + "]");
     Random random = new Random(seed);
     RecordLog log = new RecordLog(Workloads.TOPIC, PARTITIONS);
     Map<TopicPartition, Long> group = new HashMap<>();
-    TaskDriver sink = new TaskDriver("task-0", Workloads.localConfig(tables, 100_000), log, group);
+    TaskDriver sink = new TaskDriver("task-0", cell.apply(Workloads.localConfig(tables, 100_000)), log, group);
     sink.open(log.topicPartitions());
     for (long id = 0; id < KEYS; id++) {
       log.upsert(id);
     }
     sink.runToEnd(1_000, 10);
 
-    String root = tables.resolve(Workloads.TOPIC).toString();
-    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), root);
-    TableWriter appender = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), List.of("id"));
-    TableWriter rewriter = table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE), List.of("id"));
-    Map<Long, Row> external = new HashMap<>();
+    Path root = tables.resolve(Workloads.TOPIC);
+    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), root.toString());
+    TableWriter appender = table.newWriter(WriterOptions.defaults(cell.mergeStrategy()),
+        cell.isAppend() ? List.of() : List.of(CustomerTable.ID));
+    TableWriter rewriter = table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE), List.of(CustomerTable.ID));
+    Compactor optimize = new Compactor(HadoopStorage.withDefaults(), CompactionOptions.defaults().withMinSmallFiles(2)
+        .withDeletedRatio(0.0));
+    Map<Long, Map<String, Object>> externalRows = new HashMap<>();
+    Map<Position, Map<String, Object>> externalEvents = new HashMap<>();
     long nextExternalId = -1;
 
     for (int round = 0; round < ROUNDS; round++) {
       // The sink polls a burst of updates (buffered, not committed yet) ...
-      Set<Long> updated = new java.util.HashSet<>();
+      Set<Long> updated = new HashSet<>();
       for (int i = 0; i < 150; i++) {
         long id = Workloads.skewed(KEYS, random);
         log.upsert(id);
         updated.add(id);
       }
       sink.poll(BATCH * 10);
-      // ... another writer commits: an append of new keys, or a rewrite of the files holding keys the sink will update.
-      if (round % 2 == 0) {
+      // ... another writer commits ...
+      StructType schema = table.snapshot().schema();
+      if (round % 3 == 0) {
+        // ... an append of rows of its own,
         ChangeSet.Builder append = ChangeSet.builder();
         for (int i = 0; i < 25; i++) {
-          Row row = CustomerEvents.expectedRow(nextExternalId, 1);
-          external.put(nextExternalId--, row);
-          append.upsert(row);
+          long id = nextExternalId--;
+          Map<String, Object> columns = CustomerTable.standard().columns(id, 1);
+          if (cell.isAppend()) {
+            Position position = new Position(EXTERNAL_TOPIC, 0, -id);
+            columns.putAll(Map.of(Expected.OP, "c", Expected.TIMESTAMP, 0L, Expected.TOPIC, position.topic(),
+                Expected.PARTITION, position.partition(), Expected.OFFSET, position.offset()));
+            externalEvents.put(position, columns);
+          } else {
+            externalRows.put(id, columns);
+          }
+          append.upsert(rowOf(schema, columns));
         }
         appender.refresh();
         appender.commit(append.build());
-      } else {
+      } else if (round % 3 == 1 && !cell.isAppend()) {
+        // ... a rewrite of the files holding keys the sink will update,
         ChangeSet.Builder rewrite = ChangeSet.builder();
-        List<Row> current = KernelTables.readRows(root).stream()
-            .filter(row -> updated.contains((Long) row.get(0))).collect(Collectors.toList());
-        current.forEach(rewrite::upsert);
+        TableAudit.readRows(root).stream().filter(row -> updated.contains((Long) row.get(CustomerTable.ID)))
+            .forEach(row -> rewrite.upsert(rowOf(schema, row)));
         rewriter.refresh();
         rewriter.commit(rewrite.build());
+      } else {
+        // ... or an OPTIMIZE of the whole table.
+        optimize.compact(table.snapshot());
       }
       // ... and the sink commits on top of it.
       sink.preCommit();
@@ -92,9 +120,15 @@ class ConcurrentWriterIT {
     sink.runToEnd(BATCH, 500);
     sink.stop();
 
-    Map<Long, Row> expected = new HashMap<>(log.model());
-    expected.putAll(external);
-    TableAudit.check("concurrent writer seed " + seed, tables.resolve(Workloads.TOPIC), expected, log.endOffsets(),
-        Workloads.CONNECTOR);
+    String scenario = "concurrent writer seed " + seed + " [" + cell + "]";
+    if (cell.isAppend()) {
+      TableAudit.check(scenario, root, log.events().plus(externalEvents), log.endOffsets(), Workloads.CONNECTOR);
+    } else {
+      TableAudit.check(scenario, root, log.upserts().plus(externalRows), log.endOffsets(), Workloads.CONNECTOR);
+    }
+  }
+
+  private static Row rowOf(StructType schema, Map<String, Object> columns) {
+    return Row.of(schema.fieldNames().stream().map(columns::get).toArray());
   }
 }

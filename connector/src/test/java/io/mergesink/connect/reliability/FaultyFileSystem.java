@@ -92,10 +92,18 @@ public final class FaultyFileSystem extends FilterFileSystem {
     return super.delete(f, recursive);
   }
 
+  /**
+   * Renames as HDFS does: refused (false) when {@code dst} exists, atomically among this JVM's
+   * writers. Hadoop's local file system would replace the target, and a zombie task's commit would
+   * silently overwrite the version its successor published.
+   */
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
     FaultPlan.checkAlive("rename", src.toString());
-    boolean renamed = super.rename(src, dst);
+    boolean renamed;
+    synchronized (FaultyFileSystem.class) {
+      renamed = !super.exists(dst) && super.rename(src, dst);
+    }
     if (renamed) {
       FaultPlan.at(Step.AFTER_CLOSE, dst.toUri().getPath());
     }

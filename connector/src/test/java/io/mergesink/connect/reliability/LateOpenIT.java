@@ -8,10 +8,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Records of a partition that arrive before Connect calls {@code open} for it (a rebalance race
@@ -25,14 +27,27 @@ class LateOpenIT {
 
   @TempDir Path tables;
 
-  @Test
-  void recordsBeforeOpenResumeFromTheTablesAndLandExactlyOnce() {
-    long seed = Workloads.seed("late-open");
+  static Stream<Cell> resumeCells() {
+    return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED));
+  }
+
+  static Stream<Cell> newTableCells() {
+    return Matrix.cells(Cell.of(Cell.Layout.APPEND, Cell.Compaction.FORCED));
+  }
+
+  static Stream<Cell> notAssignedCells() {
+    return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF));
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @MethodSource("resumeCells")
+  void recordsBeforeOpenResumeFromTheTablesAndLandExactlyOnce(Cell cell) {
+    long seed = Workloads.seed("late-open [" + cell + "]");
     Random random = new Random(seed);
     RecordLog log = new RecordLog(Workloads.TOPIC, 2);
     TopicPartition p0 = new TopicPartition(Workloads.TOPIC, 0);
     TopicPartition p1 = new TopicPartition(Workloads.TOPIC, 1);
-    Map<String, String> config = Workloads.localConfig(tables, 100_000);
+    Map<String, String> config = cell.apply(Workloads.localConfig(tables, 100_000));
     Workloads.changes(log, KEYS, 600, random);
 
     // A first task lands everything, but the group never stores its offsets: the consumer of the
@@ -52,32 +67,33 @@ class LateOpenIT {
     next.runToEnd(BATCH, 200);
     next.stop();
 
-    TableAudit.check("late open seed " + seed, tables.resolve(Workloads.TOPIC), log.model(), log.endOffsets(), Workloads.CONNECTOR);
+    TableAudit.check("late open seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
   }
 
-  @Test
-  void recordsBufferedBeforeOpenOfANewTableAreKeptWhenOpenFollows() {
-    long seed = Workloads.seed("late-open-new-table");
+  @ParameterizedTest(name = "[{0}]")
+  @MethodSource("newTableCells")
+  void recordsBufferedBeforeOpenOfANewTableAreKeptWhenOpenFollows(Cell cell) {
+    long seed = Workloads.seed("late-open-new-table [" + cell + "]");
     RecordLog log = new RecordLog(Workloads.TOPIC, 2);
     List<TopicPartition> both = List.of(new TopicPartition(Workloads.TOPIC, 0), new TopicPartition(Workloads.TOPIC, 1));
     Workloads.changes(log, KEYS, 600, new Random(seed));
 
-    TaskDriver task = new TaskDriver("task-A", Workloads.localConfig(tables, 100_000), log, new HashMap<>());
+    TaskDriver task = new TaskDriver("task-A", cell.apply(Workloads.localConfig(tables, 100_000)), log, new HashMap<>());
     task.assignWithoutOpen(both);
     assertThat(task.poll(BATCH)).as("records delivered before open").isPositive();
     task.openAssigned(both);
     task.runToEnd(BATCH, 200);
     task.stop();
 
-    TableAudit.check("late open, new table, seed " + seed, tables.resolve(Workloads.TOPIC), log.model(), log.endOffsets(),
-        Workloads.CONNECTOR);
+    TableAudit.check("late open, new table, seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
   }
 
-  @Test
-  void aRecordOfAPartitionNotAssignedStopsTheTaskNamingIt() {
+  @ParameterizedTest(name = "[{0}]")
+  @MethodSource("notAssignedCells")
+  void aRecordOfAPartitionNotAssignedStopsTheTaskNamingIt(Cell cell) {
     RecordLog log = new RecordLog(Workloads.TOPIC, 2);
-    Workloads.changes(log, KEYS, 100, new Random(Workloads.seed("not-assigned")));
-    TaskDriver task = new TaskDriver("task-A", Workloads.localConfig(tables, 100_000), log, new HashMap<>());
+    Workloads.changes(log, KEYS, 100, new Random(Workloads.seed("not-assigned [" + cell + "]")));
+    TaskDriver task = new TaskDriver("task-A", cell.apply(Workloads.localConfig(tables, 100_000)), log, new HashMap<>());
     task.open(List.of(new TopicPartition(Workloads.TOPIC, 0)));
 
     assertThatThrownBy(() -> task.putFrom(1, 0))

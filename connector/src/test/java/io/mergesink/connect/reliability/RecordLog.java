@@ -1,13 +1,17 @@
 package io.mergesink.connect.reliability;
 
-import io.mergesink.connect.testing.CustomerEvents;
-import io.mergesink.core.data.Row;
+import io.mergesink.connect.reliability.Expected.Position;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
@@ -17,10 +21,13 @@ import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.storage.ConverterType;
 
 /**
- * A Kafka topic in memory: the Debezium change events of {@link CustomerEvents} (key {@code id} in
- * partition {@code id % partitions}), stored as the JSON bytes a source connector would produce and
- * handed out as the {@link SinkRecord}s Connect's {@link JsonConverter} makes of them; with the
- * model of the source table the events describe.
+ * A Kafka topic in memory holding the Debezium change events of a {@link CustomerTable}, stored as
+ * the JSON bytes a source connector would produce and handed out as the {@link SinkRecord}s
+ * Connect's {@link JsonConverter} makes of them, with what a table must hold for them
+ * ({@link #expected}).
+ *
+ * <p>Keys are partitioned like Kafka's default partitioner does: murmur2 of the serialized key
+ * modulo the partition count, so after {@link #grow} most keys go to another partition.
  */
 final class RecordLog {
   private static final long BASE_TIMESTAMP = 1_767_225_600_000L;
@@ -29,11 +36,19 @@ final class RecordLog {
   private final List<List<Stored>> partitions = new ArrayList<>();
   private final JsonConverter keys = converter(ConverterType.KEY);
   private final JsonConverter values = converter(ConverterType.VALUE);
-  private final Map<Long, Row> model = new HashMap<>();
+  private final Map<Long, Map<String, Object>> rows = new HashMap<>();
   private final Map<Long, Integer> versions = new HashMap<>();
+  private final Set<Position> bad = new HashSet<>();
+  private CustomerTable table;
+  private int truncates;
 
   RecordLog(String topic, int partitions) {
+    this(topic, partitions, CustomerTable.standard());
+  }
+
+  RecordLog(String topic, int partitions, CustomerTable table) {
     this.topic = topic;
+    this.table = table;
     for (int i = 0; i < partitions; i++) {
       this.partitions.add(new ArrayList<>());
     }
@@ -57,26 +72,42 @@ final class RecordLog {
 
   /** Inserts (or, for a key that exists, updates) {@code id}. */
   void upsert(long id) {
+    upsert(id, UnaryOperator.identity());
+  }
+
+  /** {@link #upsert(long)} with the {@code after} row changed by {@code edit} (e.g. a huge value). */
+  void upsert(long id, UnaryOperator<Struct> edit) {
     int version = versions.merge(id, 1, Integer::sum);
-    String op = model.containsKey(id) ? "u" : "c";
-    append(partitionOf(id), CustomerEvents.KEY, CustomerEvents.key(id), CustomerEvents.VALUE,
-        CustomerEvents.upsert(op, id, version));
-    model.put(id, CustomerEvents.expectedRow(id, version));
+    Struct event = table.upsert(rows.containsKey(id) ? "u" : "c", id, version);
+    Struct after = edit.apply(event.getStruct("after"));
+    event.put("after", after);
+    append(partitionOf(id), table.keySchema(), table.key(id), table.envelopeSchema(), event);
+    rows.put(id, CustomerTable.columns(after));
+  }
+
+  /** The keys the source table has now. */
+  Set<Long> ids() {
+    return Set.copyOf(rows.keySet());
+  }
+
+  /** Whether the source table has a row {@code id}. */
+  boolean contains(long id) {
+    return rows.containsKey(id);
   }
 
   /** Deletes {@code id}: a delete event, and with {@code tombstone} the tombstone after it. */
   void delete(long id, boolean tombstone) {
     int version = versions.merge(id, 1, Integer::sum);
-    append(partitionOf(id), CustomerEvents.KEY, CustomerEvents.key(id), CustomerEvents.VALUE, CustomerEvents.delete(id, version));
+    append(partitionOf(id), table.keySchema(), table.key(id), table.envelopeSchema(), table.delete(id, version));
     if (tombstone) {
-      append(partitionOf(id), CustomerEvents.KEY, CustomerEvents.key(id), null, null);
+      append(partitionOf(id), table.keySchema(), table.key(id), null, null);
     }
-    model.remove(id);
+    rows.remove(id);
   }
 
   /** A primary key update, as Debezium sends it: a delete of the old key (with tombstone), a create of the new. */
   void changeKey(long from, long to) {
-    if (model.containsKey(from)) {
+    if (rows.containsKey(from)) {
       delete(from, true);
     }
     upsert(to);
@@ -84,27 +115,43 @@ final class RecordLog {
 
   /**
    * A {@code TRUNCATE} of the source table into {@code partition} (Debezium sends it with no key,
-   * so it lands in one partition). With {@code truncate.enabled} the table is emptied.
+   * so it lands in one partition). With {@code truncate.enabled} the table is emptied; an append
+   * table records it as a row with {@code _op} t.
    */
   void truncate(int partition) {
-    Struct source = ((Struct) CustomerEvents.upsert("c", 0, 1).get("source"));
-    Struct event = new Struct(CustomerEvents.VALUE).put("op", "t").put("source", source).put("ts_ms", source.getInt64("ts_ms"));
-    append(partition, null, null, CustomerEvents.VALUE, event);
-    model.clear();
+    append(partition, null, null, table.envelopeSchema(), table.truncate(++truncates));
+    rows.clear();
   }
 
-  /** Appends any record (for bad input); the model does not change. */
+  /** {@code ALTER TABLE customers ADD COLUMN tier text}: every event from now on has the column. */
+  void addTierColumn() {
+    table = table.withTier();
+  }
+
+  /** The topic gets more partitions; the producer spreads keys over all of them from now on. */
+  void grow(int partitionCount) {
+    if (partitionCount <= partitions.size()) {
+      throw new IllegalArgumentException("a topic's partitions can only grow: " + partitions.size() + " → " + partitionCount);
+    }
+    while (partitions.size() < partitionCount) {
+      partitions.add(new ArrayList<>());
+    }
+  }
+
+  /** Appends a record the sink must land as it is (no change to the source table's model). */
   long append(int partition, Schema keySchema, Object key, Schema valueSchema, Object value) {
     byte[] keyBytes = key == null ? null : keys.fromConnectData(topic, keySchema, key);
     byte[] valueBytes = value == null ? null : values.fromConnectData(topic, valueSchema, value);
-    return appendBytes(partition, keyBytes, valueBytes);
+    List<Stored> log = partitions.get(partition);
+    log.add(new Stored(keyBytes, valueBytes));
+    return log.size() - 1;
   }
 
-  /** Appends raw bytes; {@link #records} fails on bytes that are not converter JSON, as Connect's converter would. */
-  long appendBytes(int partition, byte[] key, byte[] value) {
-    List<Stored> log = partitions.get(partition);
-    log.add(new Stored(key, value));
-    return log.size() - 1;
+  /** Appends a record the sink must not land (bad input): no table holds a row for it. */
+  long appendBad(int partition, Schema keySchema, Object key, Schema valueSchema, Object value) {
+    long offset = append(partition, keySchema, key, valueSchema, value);
+    bad.add(new Position(topic, partition, offset));
+    return offset;
   }
 
   /** The offset of the next record of {@code partition}. */
@@ -138,13 +185,46 @@ final class RecordLog {
     return records;
   }
 
-  /** The source table as the events describe it: id → row. */
-  Map<Long, Row> model() {
-    return model;
+  /** What the table must hold now: the source table's rows in upsert cells, a row per event in append cells. */
+  Expected<?> expected(Cell cell) {
+    return cell.isAppend() ? events() : upserts();
   }
 
+  /** The source table as the events describe it: id → row. */
+  Expected<Long> upserts() {
+    return Expected.upserts(rows);
+  }
+
+  /** Every event of the log except bad input, as the row an append table holds for it. */
+  Expected<Position> events() {
+    Map<Position, Map<String, Object>> events = new HashMap<>();
+    for (int partition = 0; partition < partitions.size(); partition++) {
+      for (SinkRecord record : records(partition, 0, Integer.MAX_VALUE)) {
+        Position position = new Position(topic, partition, record.kafkaOffset());
+        if (!bad.contains(position)) {
+          events.put(position, Expected.eventRow(topic, partition, record.kafkaOffset(), record.timestamp(),
+              (Struct) record.key(), (Struct) record.value()));
+        }
+      }
+    }
+    return Expected.events(events);
+  }
+
+  /**
+   * Which rows of a table (or of {@link #expected}) came from {@code partition}: in append cells the
+   * rows of its events, in upsert cells the rows of the keys it carries now.
+   */
+  Predicate<Map<String, Object>> fromPartition(Cell cell, int partition) {
+    if (cell.isAppend()) {
+      return row -> Integer.valueOf(partition).equals(row.get(Expected.PARTITION));
+    }
+    return row -> partitionOf((Long) row.get(CustomerTable.ID)) == partition;
+  }
+
+  /** The partition Kafka's default partitioner gives {@code id}'s key with the current partition count. */
   int partitionOf(long id) {
-    return (int) Math.floorMod(id, (long) partitions.size());
+    byte[] key = keys.fromConnectData(topic, table.keySchema(), table.key(id));
+    return Utils.toPositive(Utils.murmur2(key)) % partitions.size();
   }
 
   private static JsonConverter converter(ConverterType type) {

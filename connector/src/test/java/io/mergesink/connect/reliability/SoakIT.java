@@ -9,19 +9,22 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A seeded random workload (inserts, updates, deletes, key changes, truncates; skewed keys) over
- * several tasks, with random storage faults, worker crashes, rebalances and zombie tasks in
- * between; at the end the table must equal the model. The seed is printed; replay a failure with
- * {@code -Dsoak.seed=<seed>}. {@code -Dsoak.steps} sets the length (the {@code soak} Maven profile
- * runs a long one). For narrowing a failure down: {@code -Dsoak.only=changes,zombie,...} replaces
- * other actions by changes, {@code -Dsoak.debug=true} audits the table after every step.
+ * A seeded random workload (inserts, updates, deletes, key changes, truncates, one added column;
+ * skewed keys) over several tasks, with random storage faults, worker crashes, rebalances and
+ * zombie tasks in between; at the end the table must hold what the source says. The seed is
+ * printed; replay a failure with {@code -Dsoak.seed=<seed>} (and {@code -Dreliability.cells=<cell>}).
+ * {@code -Dsoak.steps} sets the length (the {@code soak} Maven profile runs a long one in every
+ * cell). For narrowing a failure down: {@code -Dsoak.only=changes,zombie,...} replaces other actions
+ * by changes, {@code -Dsoak.debug=true} audits the table after every step.
  *
  * <p>Truncates are issued with every partition committed before and after: a truncate travels in
  * one partition, and Kafka orders nothing across partitions, so changes of other partitions
@@ -37,12 +40,10 @@ class SoakIT {
   private static final String[] TARGETS = {FaultPlan.DATA_FILE, FaultPlan.DV_FILE, FaultPlan.COMMIT, FaultPlan.CHECKPOINT};
 
   @TempDir Path tables;
-  private final Map<TopicPartition, Long> group = new HashMap<>();
-  private final List<TaskDriver> tasks = new ArrayList<>();
   private Map<String, String> config;
   private RecordLog log;
   private Random random;
-  private int taskIds;
+  private TaskGroup group;
   private final Map<String, Integer> actions = new HashMap<>();
 
   @BeforeEach
@@ -51,14 +52,20 @@ class SoakIT {
     FaultPlan.reset();
   }
 
-  @Test
-  void randomWorkloadWithRandomFaultsEndsEqualToTheModel() {
-    long seed = Workloads.seed("soak");
+  static Stream<Cell> cells() {
+    return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED));
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @MethodSource("cells")
+  void randomWorkloadWithRandomFaultsEndsAsTheSourceSays(Cell cell) {
+    long seed = Workloads.seed("soak [" + cell + "]");
     int steps = Integer.getInteger("soak.steps", DEFAULT_STEPS);
     random = new Random(seed);
     log = new RecordLog(Workloads.TOPIC, PARTITIONS);
-    config = Workloads.with(Workloads.faultyConfig(tables, BUFFER_RECORDS), "truncate.enabled", "true");
-    startTasks(2);
+    config = cell.apply(Workloads.with(Workloads.faultyConfig(tables, BUFFER_RECORDS), "truncate.enabled", "true"));
+    group = new TaskGroup(config, log);
+    group.start(2, random);
 
     for (int step = 0; step < steps; step++) {
       int dice = random.nextInt(100);
@@ -87,18 +94,24 @@ class SoakIT {
           pollSome();
         } else if (dice < 80) {
           count("rebalance");
-          rebalance(1 + random.nextInt(3));
+          group.stopAll();
+          group.start(1 + random.nextInt(3), random);
         } else if (dice < 88) {
           count("zombie");
           zombie();
-        } else if (dice < 93) {
+        } else if (dice < 92) {
           count("truncate");
           quiesce();
           log.truncate(random.nextInt(PARTITIONS));
           quiesce();
+        } else if (dice < 94 && !actions.containsKey("add column")) {
+          count("add column");
+          log.addTierColumn();
+          Workloads.changes(log, KEYS, 100, random);
+          pollSome();
         } else {
           count("preCommit");
-          tasks.forEach(TaskDriver::preCommit);
+          group.tasks().forEach(TaskDriver::preCommit);
         }
       } catch (SimulatedCrash crash) {
         restartAfterCrash();
@@ -107,19 +120,20 @@ class SoakIT {
         System.out.println("SOAKDEBUG step " + step + " dice " + dice + " actions " + actions + " fired " + FaultPlan.fired());
         FaultPlan.reset();
         quiesceSurvivingCrashes();
-        TableAudit.check("soak step " + step, tables.resolve(Workloads.TOPIC), log.model(), log.endOffsets(), Workloads.CONNECTOR);
+        TableAudit.check("soak step " + step, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
       }
     }
     FaultPlan.reset();
     quiesceSurvivingCrashes();
-    tasks.forEach(TaskDriver::stop);
-    System.out.printf("RELIABILITY scenario=soak seed=%d steps=%d records=%d actions=%s%n", seed, steps, log.size(), actions);
-    TableAudit.check("soak seed " + seed, tables.resolve(Workloads.TOPIC), log.model(), log.endOffsets(), Workloads.CONNECTOR);
+    group.stopAll();
+    System.out.printf("RELIABILITY scenario=soak [%s] seed=%d steps=%d records=%d actions=%s%n", cell, seed, steps, log.size(),
+        actions);
+    TableAudit.check("soak seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
   }
 
   private static String actionOf(int dice) {
     return dice < 45 ? "changes" : dice < 60 ? "fault" : dice < 70 ? "crash" : dice < 80 ? "rebalance" : dice < 88 ? "zombie"
-        : dice < 93 ? "truncate" : "preCommit";
+        : dice < 92 ? "truncate" : dice < 94 ? "column" : "preCommit";
   }
 
   private void count(String action) {
@@ -128,29 +142,13 @@ class SoakIT {
 
   private void pollSome() {
     for (int round = 0; round < 1 + random.nextInt(4); round++) {
-      for (TaskDriver task : tasks) {
-        task.poll(BATCH);
-        if (random.nextInt(3) == 0) {
-          task.preCommit();
-        }
-      }
+      group.pollAll(BATCH, random, 3);
     }
   }
 
   /** Every task reads to the end and commits; a crash on the way restarts the tasks and goes on. */
   private void quiesce() {
-    for (int poll = 0; poll < QUIESCE_POLLS; poll++) {
-      boolean done = true;
-      for (TaskDriver task : tasks) {
-        int delivered = task.poll(BATCH);
-        task.preCommit();
-        done &= delivered == 0 && task.caughtUp() && task.committed();
-      }
-      if (done) {
-        return;
-      }
-    }
-    throw new AssertionError("tasks did not catch up in " + QUIESCE_POLLS + " polls; faults " + FaultPlan.fired());
+    group.quiesce(BATCH, QUIESCE_POLLS);
   }
 
   private void quiesceSurvivingCrashes() {
@@ -168,17 +166,8 @@ class SoakIT {
   private void restartAfterCrash() {
     count("crashed");
     FaultPlan.reset();
-    tasks.clear();
-    startTasks(1 + random.nextInt(3));
-  }
-
-  /** A clean rebalance: every task closes its partitions, {@code count} tasks share them anew. */
-  private void rebalance(int count) {
-    for (TaskDriver task : tasks) {
-      task.stop();
-    }
-    tasks.clear();
-    startTasks(count);
+    group.killAll();
+    group.start(1 + random.nextInt(3), random);
   }
 
   /**
@@ -186,6 +175,7 @@ class SoakIT {
    * task wakes up, commits (and is fenced for that partition), then Connect revokes the partition.
    */
   private void zombie() {
+    List<TaskDriver> tasks = group.tasks();
     TaskDriver stalled = tasks.get(random.nextInt(tasks.size()));
     List<TopicPartition> owned = new ArrayList<>(stalled.assignment());
     if (owned.isEmpty()) {
@@ -194,28 +184,11 @@ class SoakIT {
     TopicPartition moved = owned.get(random.nextInt(owned.size()));
     Workloads.changes(log, KEYS, 80, random);
     stalled.poll(BATCH);
-    TaskDriver successor = new TaskDriver("task-" + taskIds++, config, log, group);
-    successor.open(List.of(moved));
+    TaskDriver successor = group.startTask(List.of(moved));
     Workloads.changes(log, KEYS, 80, random);
     successor.poll(BATCH);
     successor.preCommit();
     stalled.preCommit();
     stalled.close(List.of(moved));
-    tasks.add(successor);
-  }
-
-  private void startTasks(int count) {
-    List<List<TopicPartition>> split = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      split.add(new ArrayList<>());
-    }
-    for (TopicPartition partition : log.topicPartitions()) {
-      split.get(random.nextInt(count)).add(partition);
-    }
-    for (List<TopicPartition> partitions : split) {
-      TaskDriver task = new TaskDriver("task-" + taskIds++, config, log, group);
-      task.open(partitions);
-      tasks.add(task);
-    }
   }
 }

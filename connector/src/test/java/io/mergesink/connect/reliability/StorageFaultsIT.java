@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mergesink.connect.reliability.FaultPlan.Effect;
 import io.mergesink.connect.reliability.FaultPlan.Fault;
 import io.mergesink.connect.reliability.FaultPlan.Step;
+import io.mergesink.connect.reliability.Matrix.Case;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +23,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (docs/design.md, "How it is tested"): each fault repeats a few times in a row, then the storage recovers. The task keeps
  * its changes buffered and retries (a full buffer makes {@code put} throw a retriable error, so
  * Connect redelivers); afterwards the table is complete and every file the log references exists.
+ *
+ * <p>Each fault runs in the cells of the {@link Matrix} (deletion vector faults where there are
+ * deletion vectors).
  *
  * <p>Commits and checkpoints are published put-if-absent: written whole under a temporary name,
  * then renamed (a hard link on the local file system), so a fault half-way leaves no visible file.
@@ -43,28 +46,30 @@ class StorageFaultsIT {
   }
 
   static Stream<Arguments> faults() {
-    return Stream.of(
-        Arguments.of("I/O error creating a data file", Fault.of(Step.CREATE, FaultPlan.DATA_FILE, 3, Effect.IO_ERROR)),
-        Arguments.of("disk full writing a data file", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 3, Effect.DISK_FULL)),
-        Arguments.of("I/O error closing a data file", Fault.of(Step.AFTER_CLOSE, FaultPlan.DATA_FILE, 3, Effect.IO_ERROR)),
-        Arguments.of("disk full creating a deletion vector", Fault.of(Step.CREATE, FaultPlan.DV_FILE, 2, Effect.DISK_FULL)),
-        Arguments.of("I/O error writing a deletion vector", Fault.of(Step.WRITE, FaultPlan.DV_FILE, 2, Effect.IO_ERROR)),
-        Arguments.of("disk full creating a commit", Fault.of(Step.CREATE, FaultPlan.COMMIT, 4, Effect.DISK_FULL)),
-        Arguments.of("I/O error after a commit was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.COMMIT, 4, Effect.IO_ERROR)),
-        Arguments.of("disk full creating a checkpoint", Fault.of(Step.CREATE, FaultPlan.CHECKPOINT, 1, Effect.DISK_FULL)),
-        Arguments.of("I/O error after a checkpoint was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.CHECKPOINT, 1, Effect.IO_ERROR)),
-        Arguments.of("disk full writing _last_checkpoint", Fault.of(Step.WRITE, "_delta_log/_last_checkpoint$", 1, Effect.DISK_FULL)));
+    return Matrix.across(List.of(
+        Case.of("I/O error creating a data file", Fault.of(Step.CREATE, FaultPlan.DATA_FILE, 3, Effect.IO_ERROR)),
+        Case.of("disk full writing a data file", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 3, Effect.DISK_FULL)),
+        Case.of("I/O error closing a data file", Fault.of(Step.AFTER_CLOSE, FaultPlan.DATA_FILE, 3, Effect.IO_ERROR)),
+        Case.in(Cell::writesDeletionVectors, "disk full creating a deletion vector",
+            Fault.of(Step.CREATE, FaultPlan.DV_FILE, 2, Effect.DISK_FULL)),
+        Case.in(Cell::writesDeletionVectors, "I/O error writing a deletion vector",
+            Fault.of(Step.WRITE, FaultPlan.DV_FILE, 2, Effect.IO_ERROR)),
+        Case.of("disk full creating a commit", Fault.of(Step.CREATE, FaultPlan.COMMIT, 4, Effect.DISK_FULL)),
+        Case.of("I/O error after a commit was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.COMMIT, 4, Effect.IO_ERROR)),
+        Case.of("disk full creating a checkpoint", Fault.of(Step.CREATE, FaultPlan.CHECKPOINT, 1, Effect.DISK_FULL)),
+        Case.of("I/O error after a checkpoint was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.CHECKPOINT, 1, Effect.IO_ERROR)),
+        Case.of("disk full writing _last_checkpoint", Fault.of(Step.WRITE, "_delta_log/_last_checkpoint$", 1, Effect.DISK_FULL))));
   }
 
-  @ParameterizedTest(name = "{0}")
+  @ParameterizedTest(name = "[{0}] {1}")
   @MethodSource("faults")
-  void taskRetriesAndTheTableIsCompleteAfterRecovery(String name, Fault fault) {
-    long seed = Workloads.seed("storage fault " + name);
+  void taskRetriesAndTheTableIsCompleteAfterRecovery(Cell cell, String name, Fault fault) {
+    long seed = Workloads.seed("storage fault " + name + " [" + cell + "]");
     Random random = new Random(seed);
     RecordLog log = new RecordLog(Workloads.TOPIC, PARTITIONS);
     Workloads.mixed(log, KEYS, random);
     FaultPlan.add(fault.times(REPEAT));
-    TaskDriver task = new TaskDriver("task-0", Workloads.faultyConfig(tables, BUFFER_RECORDS), log, new HashMap<>());
+    TaskDriver task = new TaskDriver("task-0", cell.apply(Workloads.faultyConfig(tables, BUFFER_RECORDS)), log, new HashMap<>());
     task.open(log.topicPartitions());
 
     task.runToEnd(BATCH, 2_000);
@@ -73,8 +78,6 @@ class StorageFaultsIT {
     task.runToEnd(BATCH, 2_000);
     task.stop();
 
-    Map<TopicPartition, Long> ends = log.endOffsets();
-    TableAudit.check("storage fault: " + name + " seed " + seed, tables.resolve(Workloads.TOPIC), log.model(), ends,
-        Workloads.CONNECTOR);
+    TableAudit.check("storage fault: " + name + " seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
   }
 }

@@ -2,6 +2,8 @@ package io.mergesink.connect.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mergesink.connect.testing.ChangeStream;
+import io.mergesink.connect.testing.CustomerEvents;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
 import io.mergesink.core.log.AddFile;
@@ -12,81 +14,142 @@ import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.testing.KernelTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The end-of-scenario checks (docs/design.md, "How it is tested"): the table read by Delta Kernel equals the model (no row
- * lost, none duplicated, none stale), every partition's txn version is its end offset − 1, and
- * every live file and deletion vector the log references exists.
+ * The end-of-scenario checks (docs/design.md, "How it is tested"), on the table as Delta Kernel
+ * reads it: every expected row there exactly once and as expected (upsert tables: no key with two
+ * live rows, none lost, none stale, none that should be gone; append tables: every event of the
+ * log once, by topic, partition and offset), every partition's txn version its end offset − 1, and
+ * every live file and deletion vector the log references present.
  */
 public final class TableAudit {
+  private static final int EXAMPLES = 5;
+
   private TableAudit() {}
 
-  /** What one check saw; lost and duplicated are asserted to be 0 before it is returned. */
-  public record Result(long rowsChecked, long lost, long duplicated, long stale) {
-    Result plus(Result other) {
-      return new Result(rowsChecked + other.rowsChecked, lost + other.lost, duplicated + other.duplicated, stale + other.stale);
+  /**
+   * What one check saw; every count but {@code rowsChecked} is asserted to be 0 before it is returned.
+   *
+   * @param lost expected rows the table does not have
+   * @param duplicated rows beyond the first of one key (upsert tables) or one event (append tables)
+   * @param stale keys or events none of whose rows holds the expected values
+   * @param extra keys or events the table has and should not (deleted, or never written)
+   */
+  public record Result(long rowsChecked, long lost, long duplicated, long stale, long extra) {
+    @Override
+    public String toString() {
+      return "rows=" + rowsChecked + " lost=" + lost + " duplicated=" + duplicated + " stale=" + stale + " extra=" + extra;
     }
+  }
 
-    static final Result NONE = new Result(0, 0, 0, 0);
+  /** The whole audit of {@code table} against what {@code log} says it must hold in {@code cell}, at the log's end offsets. */
+  static Result check(String scenario, Cell cell, Path table, RecordLog log, String appIdPrefix) {
+    return check(scenario + " [" + cell + "]", table, log.expected(cell), log.endOffsets(), appIdPrefix);
   }
 
   /**
-   * Checks the table at {@code table} (a local directory) against {@code model} (key → row; the
-   * key is column 0) and {@code endOffsets}, with txn app ids {@code appIdPrefix:<topic>:<partition>}.
+   * The whole audit of a table fed {@link CustomerEvents} rows: {@code model} is primary key → the
+   * row a {@link ChangeStream} expects.
    */
   public static Result check(String scenario, Path table, Map<Long, Row> model, Map<TopicPartition, Long> endOffsets,
       String appIdPrefix) {
-    String path = table.toString();
-    List<Row> rows = KernelTables.readRows(path);
-    Map<Long, Integer> seen = new HashMap<>();
-    long stale = 0;
-    for (Row row : rows) {
-      long id = (Long) row.get(0);
-      seen.merge(id, 1, Integer::sum);
-      if (model.containsKey(id) && !model.get(id).equals(row)) {
-        stale++;
-      }
-    }
-    long duplicated = seen.values().stream().mapToLong(count -> count - 1).sum();
-    long lost = model.keySet().stream().filter(id -> !seen.containsKey(id)).count();
-    long extra = seen.keySet().stream().filter(id -> !model.containsKey(id)).count();
-    Result result = new Result(rows.size(), lost, duplicated, stale + extra);
-    List<String> examples = new ArrayList<>();
-    for (Row row : rows) {
-      long id = (Long) row.get(0);
-      if (examples.size() < 5 && !row.equals(model.get(id))) {
-        examples.add("id " + id + ": table " + row + ", model " + model.get(id));
-      }
-    }
-    String context = scenario + " (table " + path + ")";
-    assertThat(new HashSet<>(rows)).as(context + ": rows read by Delta Kernel equal the model; " + result + "; e.g. " + examples)
-        .isEqualTo(new HashSet<>(model.values()));
-    assertThat(result.lost()).as(context + ": rows lost").isZero();
-    assertThat(result.duplicated()).as(context + ": rows duplicated").isZero();
+    return check(scenario, table, Expected.upserts(CustomerEvents.COLUMNS, model), endOffsets, appIdPrefix);
+  }
 
-    Map<TopicPartition, Optional<Long>> expected = new HashMap<>();
+  /**
+   * The whole audit: rows, txn versions ({@code appIdPrefix:<topic>:<partition>} at end offset − 1 for
+   * every partition that has records), referenced files.
+   */
+  static <K> Result check(String scenario, Path table, Expected<K> expected, Map<TopicPartition, Long> endOffsets,
+      String appIdPrefix) {
+    Result result = rows(scenario, table, expected, row -> true);
+    String path = table.toString();
+    Map<TopicPartition, Optional<Long>> wanted = new HashMap<>();
     Map<TopicPartition, Optional<Long>> actual = new HashMap<>();
     endOffsets.forEach((partition, end) -> {
       if (end > 0) {
-        expected.put(partition, Optional.of(end - 1));
+        wanted.put(partition, Optional.of(end - 1));
         actual.put(partition, KernelTables.txnVersion(path, appIdPrefix + ":" + partition.topic() + ":" + partition.partition()));
       }
     });
-    assertThat(actual).as(context + ": txn version of every partition is its end offset - 1").isEqualTo(expected);
+    String context = scenario + " (table " + path + ")";
+    assertThat(actual).as(context + ": txn version of every partition is its end offset - 1").isEqualTo(wanted);
     assertThat(missingFiles(table)).as(context + ": files referenced by the log that do not exist").isEmpty();
-    System.out.printf("RELIABILITY scenario=%s rows=%d lost=%d duplicated=%d%n", scenario, rows.size(), lost, duplicated);
     return result;
+  }
+
+  /**
+   * Compares the rows of {@code table} that {@code view} accepts with the expected rows it accepts:
+   * each expected row exactly once and equal, no other row. Prints the counts, then asserts them.
+   */
+  static <K> Result rows(String scenario, Path table, Expected<K> expected, Predicate<Map<String, Object>> view) {
+    Map<K, List<Map<String, Object>>> found = new LinkedHashMap<>();
+    long checked = 0;
+    for (Map<String, Object> row : readRows(table)) {
+      if (view.test(row)) {
+        checked++;
+        found.computeIfAbsent(expected.identify(row), id -> new ArrayList<>()).add(row);
+      }
+    }
+    Map<K, Map<String, Object>> wanted = expected.only(view).rows();
+    List<String> examples = new ArrayList<>();
+    long duplicated = 0;
+    long stale = 0;
+    long extra = 0;
+    for (Map.Entry<K, List<Map<String, Object>>> rows : found.entrySet()) {
+      Map<String, Object> model = wanted.get(rows.getKey());
+      if (rows.getValue().size() > 1) {
+        duplicated += rows.getValue().size() - 1;
+        example(examples, rows.getKey() + " has " + rows.getValue().size() + " live rows " + rows.getValue());
+      }
+      if (model == null) {
+        extra++;
+        example(examples, rows.getKey() + " should not be there: " + rows.getValue());
+      } else if (rows.getValue().stream().noneMatch(row -> Expected.matches(model, row))) {
+        stale++;
+        example(examples, rows.getKey() + ": table " + rows.getValue() + ", expected " + model);
+      }
+    }
+    long lost = 0;
+    for (K id : wanted.keySet()) {
+      if (!found.containsKey(id)) {
+        lost++;
+        example(examples, id + " is missing, expected " + wanted.get(id));
+      }
+    }
+    Result result = new Result(checked, lost, duplicated, stale, extra);
+    System.out.printf("RELIABILITY audit scenario=\"%s\" %s%n", scenario, result);
+    assertThat(result).as(scenario + " (table " + table + ", rows by " + expected.identifiedBy() + "): expected every row once "
+        + "and as the model says; e.g. " + examples).isEqualTo(new Result(checked, 0, 0, 0, 0));
+    return result;
+  }
+
+  /** Every live row of the latest snapshot as Delta Kernel reads it, column name → value. */
+  static List<Map<String, Object>> readRows(Path table) {
+    List<String> names = KernelTables.schema(table.toString()).fieldNames();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (Row row : KernelTables.readRows(table.toString())) {
+      Map<String, Object> named = new LinkedHashMap<>();
+      for (int i = 0; i < names.size(); i++) {
+        named.put(names.get(i), row.get(i));
+      }
+      rows.add(named);
+    }
+    return rows;
   }
 
   /** Live data files and deletion vector files of the latest snapshot (our own log replay) that are missing. */
@@ -103,7 +166,7 @@ public final class TableAudit {
         }
         if (add.deletionVector() != null && !add.deletionVector().isInline()) {
           String dv = DeletionVectorStore.absolutePath(root, add.deletionVector());
-          String local = dv.startsWith("file:") ? Paths.get(java.net.URI.create(dv)).toString() : dv;
+          String local = dv.startsWith("file:") ? Paths.get(URI.create(dv)).toString() : dv;
           if (checked.add(local) && !Files.exists(Paths.get(local))) {
             missing.add("deletion vector " + local + " of " + add.path());
           }
@@ -113,5 +176,11 @@ public final class TableAudit {
       throw new UncheckedIOException("replaying the log of " + root, e);
     }
     return missing;
+  }
+
+  private static void example(List<String> examples, String example) {
+    if (examples.size() < EXAMPLES) {
+      examples.add(example);
+    }
   }
 }

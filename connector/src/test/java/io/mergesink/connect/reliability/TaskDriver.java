@@ -21,6 +21,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * <p>A crash is modelled by dropping the driver without {@link #stop()}: nothing more runs.
  */
 final class TaskDriver {
+  private final String name;
   private final RecordLog log;
   private final Map<TopicPartition, Long> group;
   private final TestTaskContext context;
@@ -32,6 +33,7 @@ final class TaskDriver {
    * @param group the consumer group's committed offsets, shared by the group's tasks
    */
   TaskDriver(String taskName, Map<String, String> config, RecordLog log, Map<TopicPartition, Long> group) {
+    this.name = taskName;
     this.log = log;
     this.group = group;
     this.context = new TestTaskContext(config, taskName, "all".equals(config.get("errors.tolerance")));
@@ -149,6 +151,11 @@ final class TaskDriver {
     close(List.copyOf(positions.keySet()));
     task.stop();
     context.close();
+  }
+
+  @Override
+  public String toString() {
+    return name + " " + positions.keySet();
   }
 
   private void applySeeks() {

@@ -2,7 +2,10 @@ package io.mergesink.connect.reliability;
 
 import io.mergesink.connect.MergeSinkConnector;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
@@ -12,6 +15,8 @@ final class Workloads {
   static final String CONNECTOR = "mergesink";
   /** Commits come from full buffers and preCommit only, so a scenario runs the same way every time. */
   static final String NEVER_BY_TIMER_MS = "3600000";
+  /** Records per partition a task polls at once, unless a scenario says otherwise. */
+  static final int BATCH = 30;
 
   private Workloads() {}
 
@@ -55,13 +60,65 @@ final class Workloads {
       if (dice < 13) {
         log.upsert(id);
       } else if (dice < 17) {
-        if (log.model().containsKey(id)) {
+        if (log.contains(id)) {
           log.delete(id, random.nextBoolean());
         } else {
           log.upsert(id);
         }
       } else {
         log.changeKey(id, keys + random.nextInt(keys));
+      }
+    }
+  }
+
+  /**
+   * {@code count} changes of keys the source table has now (written before): updates, and deletes
+   * (half with tombstones) of about one in five.
+   */
+  static void touchExisting(RecordLog log, int count, Random random) {
+    List<Long> existing = new ArrayList<>(log.ids());
+    Collections.sort(existing);
+    for (int i = 0; i < count && !existing.isEmpty(); i++) {
+      int index = random.nextInt(existing.size());
+      long id = existing.get(index);
+      if (random.nextInt(5) == 0) {
+        log.delete(id, random.nextBoolean());
+        existing.set(index, existing.get(existing.size() - 1));
+        existing.remove(existing.size() - 1);
+      } else {
+        log.upsert(id);
+      }
+    }
+  }
+
+  /**
+   * {@code rounds} rounds of updates and deletes of keys written before and re-inserts of deleted
+   * keys while {@code group} polls; in about one round of four a task dies and another takes over.
+   *
+   * @return how many tasks died
+   */
+  static int touchExistingWhileRunning(RecordLog log, int keys, TaskGroup group, int rounds, Random random) {
+    int kills = 0;
+    for (int round = 0; round < rounds; round++) {
+      touchExisting(log, 150, random);
+      reinsert(log, keys, 30, random);
+      group.pollAll(BATCH, random, 3);
+      if (random.nextInt(4) == 0) {
+        group.killOne(random);
+        kills++;
+      }
+    }
+    return kills;
+  }
+
+  /** Up to {@code count} inserts of keys in [0, keys) the source table does not have (deleted before, or new). */
+  static void reinsert(RecordLog log, int keys, int count, Random random) {
+    int inserted = 0;
+    for (int tries = 0; tries < 10 * count && inserted < count; tries++) {
+      long id = random.nextInt(keys);
+      if (!log.contains(id)) {
+        log.upsert(id);
+        inserted++;
       }
     }
   }

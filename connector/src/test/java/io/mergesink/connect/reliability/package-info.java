@@ -1,11 +1,15 @@
 /**
- * The reliability suite (docs/design.md, "How it is tested"): crashes at every commit step, storage faults, zombie tasks,
- * concurrent writers, rebalances, a broker restart, bad input and a seeded soak. Each scenario ends
- * with {@link io.mergesink.connect.reliability.TableAudit}: the table read by Delta Kernel equals the
- * model, txn versions are the end offsets − 1, and every file the log references exists.
+ * The reliability suite (docs/design.md, "The reliability matrix"): crashes at every commit step,
+ * storage faults, zombie tasks, concurrent writers, rebalances, partitions moving between tasks, a
+ * column added mid-stream, a topic that gains partitions, deletes without a before image, abrupt
+ * worker stops, a broker restart, bad input and a seeded soak, each in the cells of {@link
+ * io.mergesink.connect.reliability.Matrix} (layout × compaction). Each scenario ends with {@link
+ * io.mergesink.connect.reliability.TableAudit}: the table read by Delta Kernel holds what {@link
+ * io.mergesink.connect.reliability.Expected} says (rows by key, or by Kafka position in append
+ * tables), txn versions are the end offsets − 1, and every file the log references exists.
  *
- * <p>Most scenarios drive the real {@code MergeSinkTask} through {@code TaskDriver} (Connect's consumer
- * loop without Connect, so a crash can stop a task at an exact file operation);
- * {@code ClusterFaultsIT} uses a real Connect cluster.
+ * <p>Most scenarios drive the real {@code MergeSinkTask} through {@code TaskDriver} and {@code
+ * TaskGroup} (Connect's consumer loop and consumer group without Connect, so a crash can stop a task
+ * at an exact file operation); {@code ClusterFaultsIT} uses a real Connect cluster.
  */
 package io.mergesink.connect.reliability;

@@ -2,6 +2,7 @@ package io.mergesink.connect.testing;
 
 import io.mergesink.core.data.Row;
 import java.math.BigDecimal;
+import java.util.List;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -56,6 +57,9 @@ public final class CustomerEvents {
   }
 
   /** The table row the sink must hold after {@link #upsert}. */
+  /** The columns of {@link #expectedRow}, in order. */
+  public static final List<String> COLUMNS = List.of("id", "name", "balance", "updated_at");
+
   public static Row expectedRow(long id, int version) {
     return Row.of(id, name(id, version), balance(id, version), EPOCH_2026_MICROS + version * 1_000_000L + id);
   }

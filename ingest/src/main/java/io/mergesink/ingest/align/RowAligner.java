@@ -42,15 +42,17 @@ public final class RowAligner {
   private final List<UnaryOperator<Object>> converters;
   private final String[] mismatches;
   private final List<StructField> extraColumns;
+  private final List<StructField> mismatchedColumns;
 
   private RowAligner(String table, StructType target, int[] sourceIndex, List<UnaryOperator<Object>> converters,
-      String[] mismatches, List<StructField> extraColumns) {
+      String[] mismatches, List<StructField> extraColumns, List<StructField> mismatchedColumns) {
     this.table = table;
     this.target = target;
     this.sourceIndex = sourceIndex;
     this.converters = converters;
     this.mismatches = mismatches;
     this.extraColumns = List.copyOf(extraColumns);
+    this.mismatchedColumns = List.copyOf(mismatchedColumns);
   }
 
   /**
@@ -64,6 +66,7 @@ public final class RowAligner {
     int[] sourceIndex = new int[target.size()];
     List<UnaryOperator<Object>> converters = new ArrayList<>(target.size());
     String[] mismatches = new String[target.size()];
+    List<StructField> mismatched = new ArrayList<>();
     for (int i = 0; i < target.size(); i++) {
       StructField column = target.field(i);
       sourceIndex[i] = source.indexOf(column.name());
@@ -80,6 +83,7 @@ public final class RowAligner {
       if (converter == null) {
         mismatches[i] = "table " + table + ": column '" + column.name() + "' is " + column.type()
             + " but the record has " + from;
+        mismatched.add(source.field(sourceIndex[i]));
         converter = UnaryOperator.identity();
       }
       converters.add(converter);
@@ -90,7 +94,7 @@ public final class RowAligner {
         extra.add(field);
       }
     }
-    return new RowAligner(table, target, sourceIndex, converters, mismatches, extra);
+    return new RowAligner(table, target, sourceIndex, converters, mismatches, extra, mismatched);
   }
 
   /** Columns of the event schema the table lacks, in event order (nullable as added columns must be). */
@@ -100,6 +104,14 @@ public final class RowAligner {
 
   public boolean hasExtraColumns() {
     return !extraColumns.isEmpty();
+  }
+
+  /**
+   * Columns of the event schema whose type does not fit the table's column of that name, with the
+   * event's type, in table order: rows with a value there are refused, unless the table widens them.
+   */
+  public List<StructField> mismatchedColumns() {
+    return mismatchedColumns;
   }
 
   /**

@@ -25,21 +25,15 @@ import java.util.OptionalLong;
  *
  * <p>Append mode: every event is kept in offset order, truncates included; nothing is merged.
  *
- * <p>The buffer tracks the partition's position: the offset of the last record processed,
- * including records that changed nothing ({@link #advance}). Offsets must increase. Not
- * thread-safe; no I/O.
+ * <p>The partition's position (what was read, what its tables hold) is not kept here but in
+ * {@link io.mergesink.ingest.position.PartitionPositions}. Not thread-safe; no I/O.
  */
 public final class PartitionBuffer {
-  /** {@link #lastOffset()} before any record was processed. */
-  public static final long NO_OFFSET = -1L;
-
   private final String topic;
   private final int partition;
   private final WriteMode mode;
   private final BufferLimits limits;
   private final Map<String, PendingTable> tables = new LinkedHashMap<>();
-  private long lastOffset = NO_OFFSET;
-  private long drainedOffset = NO_OFFSET;
   private long changeCount;
   private long estimatedBytes;
 
@@ -51,27 +45,18 @@ public final class PartitionBuffer {
   }
 
   /**
-   * A buffer whose partition is known to be in its tables up to {@code committedOffset}: records at
-   * or below it are redeliveries, {@link #add} refuses them.
-   */
-  public PartitionBuffer(String topic, int partition, WriteMode mode, BufferLimits limits, long committedOffset) {
-    this(topic, partition, mode, limits);
-    this.lastOffset = committedOffset;
-    this.drainedOffset = committedOffset;
-  }
-
-  /**
-   * Buffers an event for {@code table} and advances the position to its offset. A
-   * {@link Op#SKIP} event only advances the position.
+   * Buffers an event for {@code table}.
    *
-   * @throws IllegalArgumentException when the event is from another partition or its offset is
-   *     not above {@link #lastOffset()}
+   * @throws IllegalArgumentException when the event is from another partition or only advances a
+   *     position ({@link Op#SKIP})
    */
   public void add(String table, ChangeEvent event) {
-    checkPosition(event.topic(), event.partition(), event.offset());
-    lastOffset = event.offset();
+    if (!topic.equals(event.topic()) || partition != event.partition()) {
+      throw new IllegalArgumentException("record of " + event.topic() + "-" + event.partition() + " given to the buffer of "
+          + topic + "-" + partition);
+    }
     if (event.op() == Op.SKIP) {
-      return;
+      throw new IllegalArgumentException("a " + Op.SKIP + " event at " + event.position() + " changes nothing to buffer");
     }
     Objects.requireNonNull(table, "table");
     PendingTable pending = tables.computeIfAbsent(table, name -> new PendingTable());
@@ -107,39 +92,18 @@ public final class PartitionBuffer {
   }
 
   /**
-   * Advances the position past a record that changes nothing and was not decoded into an event
-   * (e.g. sent to the dead letter queue).
-   *
-   * @throws IllegalArgumentException when {@code offset} is not above {@link #lastOffset()}
+   * The pending changes by table, in the order tables first appeared, leaving them in the buffer: a
+   * commit that fails must not lose them. After a table's commit succeeded, {@link #committed(String)}
+   * drops its changes.
    */
-  public void advance(long offset) {
-    checkPosition(topic, partition, offset);
-    lastOffset = offset;
-  }
-
-  /** Hands over all pending changes and the position; the buffer is then empty. */
-  public BufferDrain drain() {
-    BufferDrain drained = peek();
-    for (TableChanges table : drained.tables()) {
-      committed(table.table());
-    }
-    positionCommitted(drained.lastOffset());
-    return drained;
-  }
-
-  /**
-   * All pending changes and the position, leaving them in the buffer: a commit that fails must
-   * not lose them. After a table's commit succeeded, {@link #committed(String)} drops its changes;
-   * once every table is committed, {@link #positionCommitted(long)} records the position.
-   */
-  public BufferDrain peek() {
+  public List<TableChanges> pending() {
     List<TableChanges> pending = new ArrayList<>(tables.size());
     for (Map.Entry<String, PendingTable> entry : tables.entrySet()) {
       PendingTable table = entry.getValue();
       List<ChangeEvent> changes = mode == WriteMode.APPEND ? table.log : new ArrayList<>(table.byKey.values());
       pending.add(new TableChanges(entry.getKey(), topic, partition, table.truncatedAt, changes));
     }
-    return new BufferDrain(topic, partition, lastOffset, pending);
+    return pending;
   }
 
   /** Drops the pending changes of {@code table}: they are in the table now. */
@@ -148,16 +112,6 @@ public final class PartitionBuffer {
     if (removed != null) {
       grow(-removed.changes, -removed.bytes);
     }
-  }
-
-  /** Records that every change up to {@code offset} is in its table. */
-  public void positionCommitted(long offset) {
-    drainedOffset = Math.max(drainedOffset, offset);
-  }
-
-  /** The last offset recorded by {@link #positionCommitted}, or {@link #NO_OFFSET}. */
-  public long committedOffset() {
-    return drainedOffset;
   }
 
   /** Whether the buffer holds at least {@code buffer.max.records} changes or {@code buffer.max.bytes}. */
@@ -170,11 +124,6 @@ public final class PartitionBuffer {
     return tables.isEmpty();
   }
 
-  /** Whether the position moved since the last drain (there is something to commit, if only a txn). */
-  public boolean hasUncommittedPosition() {
-    return lastOffset != drainedOffset;
-  }
-
   /** Pending changes: distinct keys in upsert mode, events in append mode. */
   public long changeCount() {
     return changeCount;
@@ -185,28 +134,12 @@ public final class PartitionBuffer {
     return estimatedBytes;
   }
 
-  /** The offset of the last record processed, or {@link #NO_OFFSET}. */
-  public long lastOffset() {
-    return lastOffset;
-  }
-
   public String topic() {
     return topic;
   }
 
   public int partition() {
     return partition;
-  }
-
-  private void checkPosition(String eventTopic, int eventPartition, long offset) {
-    if (!topic.equals(eventTopic) || partition != eventPartition) {
-      throw new IllegalArgumentException("record of " + eventTopic + "-" + eventPartition + " given to the buffer of "
-          + topic + "-" + partition);
-    }
-    if (offset <= lastOffset) {
-      throw new IllegalArgumentException("offset " + offset + " of " + topic + "-" + partition
-          + " is not after the last processed offset " + lastOffset);
-    }
   }
 
   private void grow(long changes, long bytes) {

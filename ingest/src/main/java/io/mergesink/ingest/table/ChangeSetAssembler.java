@@ -1,5 +1,6 @@
 package io.mergesink.ingest.table;
 
+import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.ingest.buffer.TableChanges;
@@ -20,7 +21,7 @@ import java.util.Map;
 public final class ChangeSetAssembler {
   private ChangeSetAssembler() {}
 
-  public static ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, Long> txns, boolean append) {
+  public static ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns, boolean append) {
     // rows are re-fitted to the sink's current schema; the writer pads them if the table gains columns before they land
     ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema());
     if (append) {

@@ -1,16 +1,20 @@
 package io.mergesink.ingest.table;
 
+import io.mergesink.core.generated.GeneratedColumns;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.table.ProtocolSupport;
 import io.mergesink.core.table.TableSpec;
+import io.mergesink.core.table.UnsupportedTableException;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.IngestOptions;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.options.PartitionField;
 import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.route.TableRouter;
 import java.io.IOException;
@@ -120,7 +124,12 @@ public final class TableCatalog {
     sinks.remove(table);
   }
 
+  /**
+   * @throws UnsupportedTableException the table needs a feature MergeSink cannot honour: the task
+   *     fails at once, naming table and feature, instead of at its first commit
+   */
   private TableSink open(String table, DeltaTable delta, Snapshot snapshot) {
+    ProtocolSupport.checkWritable(delta.root(), snapshot.protocol(), snapshot.metadata());
     TableSink sink = new TableSink(table, storage, delta, snapshot, options.schemaEvolution(), keyColumns(null), audit,
         writerOptions.get());
     sinks.put(table, sink);
@@ -129,14 +138,35 @@ public final class TableCatalog {
 
   private TableSpec spec(ChangeEvent event) {
     if (audit != null) {
-      return new TableSpec(appendSchema(event), List.of(), options.effectiveMergeStrategy(), options.tableProperties());
+      return new TableSpec(partitioned(appendSchema(event)), List.of(), partitionColumns(), options.effectiveMergeStrategy(),
+          options.tableProperties());
     }
     List<String> key = keyColumns(event);
     List<StructField> fields = new ArrayList<>();
     for (StructField field : event.valueSchema().fields()) {
       fields.add(key.contains(field.name()) ? new StructField(field.name(), field.type(), false, field.metadata()) : field);
     }
-    return new TableSpec(new StructType(fields), key, options.effectiveMergeStrategy(), options.tableProperties());
+    return new TableSpec(partitioned(new StructType(fields)), key, partitionColumns(), options.effectiveMergeStrategy(),
+        options.tableProperties());
+  }
+
+  /** {@code schema} with the computed partition columns of {@code partition.fields} appended, as generated columns. */
+  private StructType partitioned(StructType schema) {
+    StructType partitioned = schema;
+    for (PartitionField field : options.partitionFields()) {
+      if (field.expression().isPresent()) {
+        if (schema.indexOf(field.column()) >= 0) {
+          throw new IllegalArgumentException("partition.fields: computed partition column '" + field.column()
+              + "' is also a column of the record " + schema.fieldNames());
+        }
+        partitioned = partitioned.add(GeneratedColumns.column(field.column(), field.expression().get(), schema));
+      }
+    }
+    return partitioned;
+  }
+
+  private List<String> partitionColumns() {
+    return options.partitionFields().stream().map(PartitionField::column).toList();
   }
 
   /**

@@ -5,6 +5,7 @@ import io.mergesink.core.data.Row;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.maintenance.CompactionResult;
 import io.mergesink.core.maintenance.Compactor;
+import io.mergesink.core.generated.GeneratedColumns;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
 import io.mergesink.core.merge.RowValidator;
@@ -14,6 +15,7 @@ import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.KeyColumns;
+import io.mergesink.core.types.DataType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.align.RowAligner;
@@ -23,6 +25,7 @@ import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.options.SchemaEvolution;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -45,8 +48,9 @@ public final class TableSink {
   private final AlignerCache valueAligners;
   private final AlignerCache keyAligners;
   private final Storage storage;
-  private final StructType keySchema;
+  private final List<String> keyColumns;
   private WriterOptions writerOptions;
+  private SchemaDerived derived;
   private TableWriter writer;
   private Snapshot snapshot;
 
@@ -66,7 +70,7 @@ public final class TableSink {
     this.audit = audit;
     this.writerOptions = writerOptions;
     List<String> recordedKey = KeyColumns.of(snapshot.metadata());
-    this.keySchema = audit != null ? StructType.of() : snapshot.schema().select(recordedKey.isEmpty() ? configuredKey : recordedKey);
+    this.keyColumns = audit != null ? List.of() : recordedKey.isEmpty() ? configuredKey : recordedKey;
   }
 
   public String name() {
@@ -135,20 +139,11 @@ public final class TableSink {
   /**
    * Commits {@code changes}, opening the writer first if needed.
    *
-   * @param believed for each txn app id of the change set, the version the task believes the
-   *     table holds (empty: none); the writer adopts these as its own, so a table showing anything
-   *     else means another task wrote the partition
-   * @throws FencedException another task moved one of the change set's partitions in this table
+   * @throws FencedException a txn of the change set does not hold the version it expects: another
+   *     task took that partition over
    */
-  public CommitResult commit(ChangeSet changes, Map<String, OptionalLong> believed) throws IOException, FencedException {
+  public CommitResult commit(ChangeSet changes) throws IOException, FencedException {
     TableWriter writer = writer();
-    for (Map.Entry<String, OptionalLong> txn : believed.entrySet()) {
-      OptionalLong current = writer.snapshot().txnVersion(txn.getKey());
-      if (!current.equals(txn.getValue())) {
-        throw new FencedException(table.root(), txn.getKey(), writer.snapshot().version(),
-            "txn version " + current + " where this task recorded " + txn.getValue());
-      }
-    }
     CommitResult result = writer.commit(changes);
     snapshot = writer.snapshot();
     return result;
@@ -195,23 +190,56 @@ public final class TableSink {
 
   private Row fit(StructType schema, Row row) throws IOException {
     RowAligner aligner = valueAligners.get(schema, snapshot.schema());
-    if (aligner.hasExtraColumns()) {
-      if (evolution != SchemaEvolution.ADD_COLUMNS) {
-        throw new SchemaMismatchException("table " + name + " has no column(s) " + names(aligner) + " of the record"
-            + " (schema.evolution=none)");
-      }
-      snapshot = table.addColumns(aligner.extraColumns());
-      if (writer != null) {
-        snapshot = writer.refresh();
-      }
-      aligner = valueAligners.get(schema, snapshot.schema());
+    if (aligner.hasExtraColumns() || (evolution == SchemaEvolution.WIDEN_TYPES && !aligner.mismatchedColumns().isEmpty())) {
+      aligner = evolve(schema, aligner);
     }
-    Row aligned = aligner.align(row);
+    Row aligned = derived().generated().fill(aligner.align(row));
     String problem = RowValidator.problem(snapshot.schema(), aligned, true);
     if (problem != null) {
       throw new SchemaMismatchException("table " + name + ": " + problem);
     }
     return aligned;
+  }
+
+  /**
+   * Adds the columns of {@code schema} the table lacks and, with {@code schema.evolution=widen-types},
+   * widens the columns whose type grew (docs/design.md, "Schema evolution"); returns the aligner for
+   * the new table schema.
+   *
+   * @throws SchemaMismatchException the table may not change (schema.evolution=none), or a type
+   *     cannot be widened (the message names the column)
+   */
+  private RowAligner evolve(StructType schema, RowAligner aligner) throws IOException {
+    if (evolution == SchemaEvolution.NONE) {
+      throw new SchemaMismatchException("table " + name + " has no column(s) " + names(aligner) + " of the record"
+          + " (schema.evolution=none)");
+    }
+    if (aligner.hasExtraColumns()) {
+      snapshot = table.addColumns(aligner.extraColumns());
+    }
+    if (evolution == SchemaEvolution.WIDEN_TYPES && !aligner.mismatchedColumns().isEmpty()) {
+      Map<String, DataType> widened = new LinkedHashMap<>();
+      for (StructField column : aligner.mismatchedColumns()) {
+        if (keyColumns.contains(column.name())) {
+          // buffered changes of the old key type would not coalesce with those of the new one
+          throw new SchemaMismatchException("table " + name + ": primary key column '" + column.name() + "' is "
+              + snapshot.schema().field(column.name()).orElseThrow().type() + " but the record has " + column.type()
+              + "; MergeSink does not widen primary key columns (stop the connector, widen the column with ALTER TABLE ... ALTER"
+              + " COLUMN ... TYPE in Spark, and start it again)");
+        }
+        widened.put(column.name(), column.type());
+      }
+      try {
+        snapshot = table.widenColumns(widened);
+      } catch (IllegalArgumentException e) {
+        throw new SchemaMismatchException(e.getMessage() + " (schema.evolution=widen-types)");
+      }
+      LOG.info("Table {}: widened column(s) {} at version {}", name, widened, snapshot.version());
+    }
+    if (writer != null) {
+      snapshot = writer.refresh();
+    }
+    return valueAligners.get(schema, snapshot.schema());
   }
 
   /**
@@ -234,7 +262,7 @@ public final class TableSink {
     if (missing.isEmpty()) {
       return;
     }
-    if (evolution != SchemaEvolution.ADD_COLUMNS) {
+    if (evolution == SchemaEvolution.NONE) {
       throw new SchemaMismatchException("append table " + name + ": column(s) " + missing + " are NOT NULL but the row of this '"
           + event.sourceOp() + "' event has no value for them (a delete holds its key when it has no full before image); make them "
           + "nullable, or set schema.evolution=add-columns to let MergeSink do it");
@@ -251,10 +279,21 @@ public final class TableSink {
     return keyAligners.get(schema, keySchema()).align(key);
   }
 
-  /** The primary key columns; they never change, since schema evolution only adds nullable columns. */
+  /** The primary key columns with their current types (another writer may widen those, never change the columns). */
   private StructType keySchema() {
-    return keySchema;
+    return derived().keySchema();
   }
+
+  /** What rows of the current table schema need, computed once per schema. */
+  private SchemaDerived derived() {
+    if (derived == null || derived.schema() != snapshot.schema()) {
+      derived = new SchemaDerived(snapshot.schema(), snapshot.schema().select(keyColumns), GeneratedColumns.of(snapshot.schema()));
+    }
+    return derived;
+  }
+
+  /** The key columns and generated columns of {@code schema}. */
+  private record SchemaDerived(StructType schema, StructType keySchema, GeneratedColumns generated) {}
 
   private static List<String> names(RowAligner aligner) {
     return aligner.extraColumns().stream().map(field -> field.name()).toList();

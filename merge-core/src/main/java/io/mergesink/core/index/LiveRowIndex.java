@@ -7,10 +7,12 @@ import io.mergesink.core.deletionvectors.DeletionVectorStore;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.ownership.OwnerScope;
-import io.mergesink.core.parquet.DataFileReader;
 import io.mergesink.core.parquet.LongColumnReader;
+import io.mergesink.core.scan.LogicalFileReader;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.types.DataType;
+import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.objects.ObjectArrayList;
@@ -18,6 +20,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
@@ -37,28 +40,45 @@ public final class LiveRowIndex {
   private static final String NO_DV = "";
   private final Storage storage;
   private final String tableRoot;
-  private final StructType keySchema;
+  private final List<String> keyColumns;
   private final OwnerScope scope;
+  /** The key columns' types as of the last sync; the index starts over when a type widening changed them. */
+  private StructType keySchema;
+  /** Reads the key columns of a file of the last synced snapshot (partition values, physical names, widened types). */
+  private LogicalFileReader keyReader;
   private KeyIndex keys;
   private FileRegistry files = new FileRegistry();
   /** Files whose live rows are indexed, with the id of the DV they were indexed under. */
   private final Map<String, String> indexedFiles = new HashMap<>();
   private final DeletionVectorStore deletionVectors;
 
-  public LiveRowIndex(Storage storage, String tableRoot, StructType keySchema, OwnerScope scope) {
+  /**
+   * An empty index; the first {@link #sync} fills it.
+   *
+   * @param keyColumns the primary key columns, in key order
+   */
+  public LiveRowIndex(Storage storage, String tableRoot, List<String> keyColumns, OwnerScope scope) {
     this.storage = storage;
     this.tableRoot = tableRoot;
-    this.keySchema = keySchema;
+    this.keyColumns = List.copyOf(keyColumns);
     this.scope = scope;
-    this.keys = KeyIndex.create(keySchema);
     this.deletionVectors = new DeletionVectorStore(storage);
   }
 
   /**
    * Brings the index in line with {@code snapshot}: drops vanished, re-marked or no longer scoped
-   * files, indexes the files in scope it lacks.
+   * files, indexes the files in scope it lacks. When the key columns' types changed (a type
+   * widening), it starts over: keys of the new type are other keys.
    */
   public void sync(Snapshot snapshot) throws IOException {
+    StructType keyTypes = snapshot.schema().select(keyColumns);
+    if (keySchema == null || !types(keySchema).equals(types(keyTypes))) {
+      keySchema = keyTypes;
+      keys = KeyIndex.create(keyTypes);
+      files = new FileRegistry();
+      indexedFiles.clear();
+    }
+    keyReader = LogicalFileReader.of(storage, snapshot, keyColumns);
     Map<String, AddFile> live = snapshot.files();
     Predicate<AddFile> inScope = scope.files(snapshot);
     for (Map.Entry<String, String> indexed : new ArrayList<>(indexedFiles.entrySet())) {
@@ -72,6 +92,11 @@ public final class LiveRowIndex {
         index(file);
       }
     }
+  }
+
+  /** The key columns' types, as of the last {@link #sync}. */
+  public StructType keySchema() {
+    return keySchema;
   }
 
   /** Records the effect of a commit this writer made; call after it succeeded and before the next {@link #sync}. */
@@ -150,16 +175,17 @@ public final class LiveRowIndex {
         ? new Roaring64NavigableMap()
         : deletionVectors.read(tableRoot, file.deletionVector());
     int fileId = files.idOf(file.path());
-    String path = LogPaths.resolve(tableRoot, file.path());
-    if (keys.isLongKeyed() && LongColumnReader.read(storage, path, keySchema.field(0).name(), (rowIndex, key) -> {
-      if (!deleted.contains(rowIndex)) {
-        keys.putLong(key, RowLocation.pack(fileId, rowIndex));
-      }
-    })) {
+    StructField longKey = keys.isLongKeyed() ? keyReader.dataField(0) : null;
+    if (longKey != null && LongColumnReader.read(storage, LogPaths.resolve(tableRoot, file.path()), longKey, keyReader.match(),
+        (rowIndex, key) -> {
+          if (!deleted.contains(rowIndex)) {
+            keys.putLong(key, RowLocation.pack(fileId, rowIndex));
+          }
+        })) {
       indexedFiles.put(file.path(), dvId(file));
       return;
     }
-    try (CloseableIterator<Row> rows = DataFileReader.read(storage, path, keySchema)) {
+    try (CloseableIterator<Row> rows = keyReader.read(file)) {
       long rowIndex = 0;
       while (rows.hasNext()) {
         Row key = rows.next();
@@ -176,6 +202,10 @@ public final class LiveRowIndex {
     keys.removeFile(files.idOf(path));
     files.remove(path);
     indexedFiles.remove(path);
+  }
+
+  private static List<DataType> types(StructType schema) {
+    return schema.fields().stream().map(StructField::type).toList();
   }
 
   private static String dvId(AddFile file) {

@@ -81,7 +81,8 @@ final class ActionJsonReader {
         optStringMap(node.get("tags")),
         deletionVector(node.get("deletionVector")),
         optLong(node, "baseRowId"),
-        optLong(node, "defaultRowCommitVersion"));
+        optLong(node, "defaultRowCommitVersion"),
+        optText(node, "clusteringProvider"));
   }
 
   private RemoveFile remove(JsonNode node) {
@@ -95,7 +96,9 @@ final class ActionJsonReader {
         optLong(node, "size"),
         optStringMap(node.get("tags")),
         deletionVector(node.get("deletionVector")),
-        optText(node, "stats"));
+        optText(node, "stats"),
+        optLong(node, "baseRowId"),
+        optLong(node, "defaultRowCommitVersion"));
   }
 
   private DeletionVectorDescriptor deletionVector(JsonNode node) {

@@ -89,6 +89,7 @@ final class ActionJsonWriter {
     writeDeletionVector(a.deletionVector());
     writeLong("baseRowId", a.baseRowId());
     writeLong("defaultRowCommitVersion", a.defaultRowCommitVersion());
+    writeString("clusteringProvider", a.clusteringProvider());
     gen.writeEndObject();
   }
 
@@ -103,6 +104,8 @@ final class ActionJsonWriter {
     writeMap("tags", r.tags());
     writeDeletionVector(r.deletionVector());
     writeString("stats", r.stats());
+    writeLong("baseRowId", r.baseRowId());
+    writeLong("defaultRowCommitVersion", r.defaultRowCommitVersion());
     gen.writeEndObject();
   }
 

@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param deletionVector the file's DV or null
  * @param baseRowId row tracking's base row id or null
  * @param defaultRowCommitVersion row tracking's default commit version or null
+ * @param clusteringProvider the clustering implementation that clustered the file (PROTOCOL.md,
+ *     "Clustered Table"), or null for an unclustered file
  */
 public record AddFile(
     String path,
@@ -34,7 +36,8 @@ public record AddFile(
     Map<String, String> tags,
     DeletionVectorDescriptor deletionVector,
     Long baseRowId,
-    Long defaultRowCommitVersion) implements Action {
+    Long defaultRowCommitVersion,
+    String clusteringProvider) implements Action {
 
   /** {@link #numRecords()} when the stats do not say. */
   public static final long UNKNOWN_RECORDS = -1;
@@ -45,6 +48,13 @@ public record AddFile(
     Objects.requireNonNull(path, "path");
     partitionValues = Copies.mapOrEmpty(partitionValues);
     tags = Copies.map(tags);
+  }
+
+  /** A file no clustering implementation clustered. */
+  public AddFile(String path, Map<String, String> partitionValues, long size, long modificationTime, boolean dataChange, String stats,
+      Map<String, String> tags, DeletionVectorDescriptor deletionVector, Long baseRowId, Long defaultRowCommitVersion) {
+    this(path, partitionValues, size, modificationTime, dataChange, stats, tags, deletionVector, baseRowId, defaultRowCommitVersion,
+        null);
   }
 
   /** The path with %xx escapes decoded (still relative when the log path is relative). */
@@ -83,16 +93,32 @@ public record AddFile(
     return deletionVector == null ? 0 : deletionVector.cardinality();
   }
 
-  /** This file with another (usually a larger) DV and stats (with {@code tightBounds} false). */
+  /**
+   * This file with another (usually a larger) DV and stats (with {@code tightBounds} false); its
+   * row ids, row commit version and clustering provider stay (PROTOCOL.md, "Writer Requirements for
+   * Row Tracking" and "for Clustered Table").
+   */
   public AddFile withDeletionVector(DeletionVectorDescriptor dv, String newStats) {
     return new AddFile(path, partitionValues, size, modificationTime, true, newStats, tags, dv,
-        baseRowId, defaultRowCommitVersion);
+        baseRowId, defaultRowCommitVersion, clusteringProvider);
   }
 
-  /** The {@code remove} of exactly this logical file (path and DV), with extended file metadata. */
+  /** This file with other statistics JSON (or none). */
+  public AddFile withStats(String newStats) {
+    return new AddFile(path, partitionValues, size, modificationTime, dataChange, newStats, tags, deletionVector,
+        baseRowId, defaultRowCommitVersion, clusteringProvider);
+  }
+
+  /** This file with the given row tracking fields. */
+  public AddFile withRowTracking(Long newBaseRowId, Long newDefaultRowCommitVersion) {
+    return new AddFile(path, partitionValues, size, modificationTime, dataChange, stats, tags, deletionVector,
+        newBaseRowId, newDefaultRowCommitVersion, clusteringProvider);
+  }
+
+  /** The {@code remove} of exactly this logical file (path and DV), with extended file metadata and its row tracking fields. */
   public RemoveFile toRemove(long deletionTimestamp, boolean dataChange) {
     return new RemoveFile(path, deletionTimestamp, dataChange, true, partitionValues, size, tags,
-        deletionVector, stats);
+        deletionVector, stats, baseRowId, defaultRowCommitVersion);
   }
 
   /** The key of the logical file (path and DV id) that a {@code remove} must match. */

@@ -121,7 +121,8 @@ public final class CheckpointReader {
           stringMap(g, "tags"),
           deletionVector(group(g, "deletionVector"), where),
           optLong(g, "baseRowId"),
-          optLong(g, "defaultRowCommitVersion"));
+          optLong(g, "defaultRowCommitVersion"),
+          string(g, "clusteringProvider"));
     }
     if ((g = group(row, ActionNames.REMOVE)) != null) {
       Boolean extended = optBoolean(g, "extendedFileMetadata");
@@ -134,7 +135,9 @@ public final class CheckpointReader {
           optLong(g, "size"),
           stringMap(g, "tags"),
           deletionVector(group(g, "deletionVector"), where),
-          string(g, "stats"));
+          string(g, "stats"),
+          optLong(g, "baseRowId"),
+          optLong(g, "defaultRowCommitVersion"));
     }
     if ((g = group(row, ActionNames.TXN)) != null) {
       return new SetTransaction(

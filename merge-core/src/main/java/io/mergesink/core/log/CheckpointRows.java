@@ -88,6 +88,7 @@ final class CheckpointRows {
     deletionVector(g, a.deletionVector());
     optLong(g, "baseRowId", a.baseRowId());
     optLong(g, "defaultRowCommitVersion", a.defaultRowCommitVersion());
+    optString(g, "clusteringProvider", a.clusteringProvider());
     optString(g, "stats", a.stats());
   }
 
@@ -99,6 +100,8 @@ final class CheckpointRows {
     map(g, "partitionValues", r.partitionValues());
     optLong(g, "size", r.size());
     deletionVector(g, r.deletionVector());
+    optLong(g, "baseRowId", r.baseRowId());
+    optLong(g, "defaultRowCommitVersion", r.defaultRowCommitVersion());
   }
 
   private static void deletionVector(Group parent, DeletionVectorDescriptor dv) {

@@ -58,6 +58,11 @@ public final class LogPaths {
     return logDir(root) + "/" + paddedVersion(version) + ".checkpoint.parquet";
   }
 
+  /** {@code <root>/_delta_log/<20-digit version>.checkpoint.<uuid>.parquet}, a UUID-named V2 checkpoint. */
+  public static String uuidCheckpointFile(String root, long version, java.util.UUID uuid) {
+    return logDir(root) + "/" + paddedVersion(version) + ".checkpoint." + uuid + ".parquet";
+  }
+
   /**
    * {@code <root>/_delta_log/<20-digit version>.checkpoint.<part>.<parts>.parquet}, one file of a
    * multi-part checkpoint (part and count padded to {@link #PART_DIGITS} digits).

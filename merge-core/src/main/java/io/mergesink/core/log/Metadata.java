@@ -28,6 +28,7 @@ public record Metadata(
   public static final String ENABLE_DELETION_VECTORS = "delta.enableDeletionVectors";
   public static final String CHECKPOINT_INTERVAL = "delta.checkpointInterval";
   public static final String DELETED_FILE_RETENTION = "delta.deletedFileRetentionDuration";
+  public static final String APPEND_ONLY = "delta.appendOnly";
 
   public Metadata {
     Objects.requireNonNull(id, "id");
@@ -45,6 +46,11 @@ public record Metadata(
    */
   public StructType schema() {
     return SchemaJson.fromJson(schemaString);
+  }
+
+  /** Whether the table refuses changes and removals of data ({@value #APPEND_ONLY}{@code =true}, PROTOCOL.md "Append-only Tables"). */
+  public boolean appendOnly() {
+    return Boolean.parseBoolean(configuration.getOrDefault(APPEND_ONLY, "false").trim());
   }
 
   /** A copy with another {@code configuration}. */

@@ -12,6 +12,8 @@ import java.util.Objects;
  * @param path URI-encoded path as in the log
  * @param deletionTimestamp milliseconds since the epoch, or null
  * @param extendedFileMetadata whether partitionValues, size and tags are present
+ * @param baseRowId the removed file's row tracking base row id, or null
+ * @param defaultRowCommitVersion the removed file's row tracking commit version, or null
  */
 public record RemoveFile(
     String path,
@@ -22,12 +24,20 @@ public record RemoveFile(
     Long size,
     Map<String, String> tags,
     DeletionVectorDescriptor deletionVector,
-    String stats) implements Action {
+    String stats,
+    Long baseRowId,
+    Long defaultRowCommitVersion) implements Action {
 
   public RemoveFile {
     Objects.requireNonNull(path, "path");
     partitionValues = Copies.map(partitionValues);
     tags = Copies.map(tags);
+  }
+
+  /** The remove of a file without row tracking fields. */
+  public RemoveFile(String path, Long deletionTimestamp, boolean dataChange, boolean extendedFileMetadata,
+      Map<String, String> partitionValues, Long size, Map<String, String> tags, DeletionVectorDescriptor deletionVector, String stats) {
+    this(path, deletionTimestamp, dataChange, extendedFileMetadata, partitionValues, size, tags, deletionVector, stats, null, null);
   }
 
   /** The path with %xx escapes decoded. */

@@ -9,6 +9,7 @@ import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
+import io.mergesink.core.layout.DataLayout;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.log.LogPaths;
@@ -18,8 +19,6 @@ import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.ProtocolSupport;
-import io.mergesink.core.types.StructField;
-import io.mergesink.core.types.StructType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -103,7 +102,7 @@ public final class Compactor {
       Rewrite rewrite = rewrite(snapshot, plan);
       CommitOutcome outcome;
       try {
-        outcome = committer.commit(snapshot, rewrite.staged(), Set.of());
+        outcome = committer.commit(snapshot, rewrite.staged(), Map.of());
       } catch (FencedException e) {
         throw new IllegalStateException("a compaction owns no txn and cannot be fenced", e);
       } catch (CommitConflictException e) {
@@ -127,7 +126,7 @@ public final class Compactor {
 
   private Rewrite rewrite(Snapshot snapshot, CompactionPlan plan) throws IOException {
     long start = System.nanoTime();
-    StructType dataSchema = dataSchema(snapshot);
+    DataLayout layout = DataLayout.of(snapshot);
     List<Action> removes = new ArrayList<>();
     List<AddFile> adds = new ArrayList<>();
     List<String> written = new ArrayList<>();
@@ -142,10 +141,11 @@ public final class Compactor {
         if (binsDone > 0 && System.nanoTime() - start > options.maxDuration().toNanos()) {
           break;
         }
-        BinWriter writer = new BinWriter(storage, snapshot.tableRoot(), directoryOf(bin.files().get(0)), dataSchema, options.parquet(), bin);
+        BinWriter writer = new BinWriter(storage, snapshot.tableRoot(), directoryOf(bin.files().get(0)), layout.dataSchema(), options.parquet(),
+            bin);
         try {
           for (AddFile file : bin.files()) {
-            rowsWritten += copyLiveRows(snapshot.tableRoot(), file, dataSchema, writer);
+            rowsWritten += copyLiveRows(snapshot.tableRoot(), file, layout, writer);
             rowsPurged += file.deletedRecords();
             bytesRemoved += file.size();
             removes.add(file.toRemove(now, false));
@@ -178,13 +178,16 @@ public final class Compactor {
     return new Rewrite(staged, adds, removes.size(), rowsWritten, rowsPurged, bytesRemoved, bytesAdded, plan.bins().size() - binsDone);
   }
 
-  /** Copies the rows of {@code file} its DV leaves live; returns how many. */
-  private long copyLiveRows(String root, AddFile file, StructType dataSchema, BinWriter writer) throws IOException {
+  /**
+   * Copies the data columns of the rows of {@code file} its DV leaves live, as they are (physical
+   * names, widened to the table's types); returns how many. A bin's files share one partition.
+   */
+  private long copyLiveRows(String root, AddFile file, DataLayout layout, BinWriter writer) throws IOException {
     Roaring64NavigableMap deleted = file.deletionVector() == null ? null : deletionVectors.read(root, file.deletionVector());
     long rowIndex = 0;
     long copied = 0;
-    try (CloseableIterator<Row> rows = DataFileReader.read(storage, LogPaths.resolve(root, file.path()),
-        dataSchema)) {
+    try (CloseableIterator<Row> rows = DataFileReader.read(storage, LogPaths.resolve(root, file.path()), layout.dataSchema(),
+        layout.match())) {
       while (rows.hasNext()) {
         Row row = rows.next();
         if (deleted == null || !deleted.contains(rowIndex)) {
@@ -200,21 +203,6 @@ public final class Compactor {
           + " live rows (numRecords minus DV cardinality), found " + copied + "; not compacting it");
     }
     return copied;
-  }
-
-  /** The table schema without partition columns: what data files hold. */
-  static StructType dataSchema(Snapshot snapshot) {
-    List<String> partitionColumns = snapshot.metadata().partitionColumns();
-    if (partitionColumns == null || partitionColumns.isEmpty()) {
-      return snapshot.schema();
-    }
-    List<StructField> fields = new ArrayList<>();
-    for (StructField field : snapshot.schema().fields()) {
-      if (!partitionColumns.contains(field.name())) {
-        fields.add(field);
-      }
-    }
-    return new StructType(fields);
   }
 
   /** The decoded directory of a relative file path ("" at the root); absolute paths put outputs at the root. */

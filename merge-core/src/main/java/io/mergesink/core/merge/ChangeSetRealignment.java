@@ -1,16 +1,21 @@
 package io.mergesink.core.merge;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.core.data.Unchanged;
+import io.mergesink.core.types.DataType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.types.TypeChanges;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Fits a change set built for an older schema of its table to the schema a writer plans against
- * (docs/design.md, "Schema evolution"). Schema evolution only appends nullable columns (and may make
- * columns nullable), so a row of the older schema becomes a row of the newer one by appending nulls;
- * any other difference means someone else changed the table in a way this change set cannot follow.
+ * (docs/design.md, "Schema evolution"). Schema evolution only appends nullable columns, may make
+ * columns nullable and may widen their types, so a row of the older schema becomes a row of the
+ * newer one by widening its values and appending nulls; any other difference means someone else
+ * changed the table in a way this change set cannot follow.
  */
 final class ChangeSetRealignment {
   private ChangeSetRealignment() {}
@@ -20,7 +25,7 @@ final class ChangeSetRealignment {
    * names no row schema or was built for this one.
    *
    * @throws InvalidChangeSetException the table's schema is not the row schema with nullable
-   *     columns appended (and columns made nullable); nothing was written
+   *     columns appended (and columns made nullable or widened); nothing was written
    */
   static ChangeSet to(String tableRoot, StructType tableSchema, ChangeSet changes) {
     StructType rowSchema = changes.rowSchema().orElse(null);
@@ -30,19 +35,29 @@ final class ChangeSetRealignment {
     String problem = problem(rowSchema, tableSchema);
     if (problem != null) {
       throw new InvalidChangeSetException(tableRoot, "its rows were built for the schema " + rowSchema.fieldNames()
-          + " but the table's schema is now " + tableSchema + " (" + problem + "); only nullable columns added at the end can be filled in");
+          + " but the table's schema is now " + tableSchema + " (" + problem + "); only nullable columns added at the end and widened types can be filled in");
     }
-    int added = tableSchema.size() - rowSchema.size();
-    if (added == 0) {
+    List<UnaryOperator<Object>> widenings = new ArrayList<>(rowSchema.size());
+    boolean widens = false;
+    for (int i = 0; i < rowSchema.size(); i++) {
+      DataType from = rowSchema.field(i).type();
+      DataType to = tableSchema.field(i).type();
+      widenings.add(from.equals(to) ? null : TypeChanges.converter(from, to));
+      widens |= !from.equals(to);
+    }
+    if (!widens && tableSchema.size() == rowSchema.size()) {
       return changes.withUpserts(changes.upserts(), tableSchema);
     }
-    List<Row> padded = new ArrayList<>(changes.upserts().size());
+    List<Row> realigned = new ArrayList<>(changes.upserts().size());
     for (Row row : changes.upserts()) {
       Object[] values = new Object[tableSchema.size()];
-      System.arraycopy(row.toArray(), 0, values, 0, row.size());
-      padded.add(Row.of(values));
+      for (int i = 0; i < row.size(); i++) {
+        Object value = row.get(i);
+        values[i] = value == null || value == Unchanged.VALUE || widenings.get(i) == null ? value : widenings.get(i).apply(value);
+      }
+      realigned.add(Row.of(values));
     }
-    return changes.withUpserts(padded, tableSchema);
+    return changes.withUpserts(realigned, tableSchema);
   }
 
   /** Why rows of {@code from} cannot become rows of {@code to} by appending nulls, or null when they can. */
@@ -53,7 +68,8 @@ final class ChangeSetRealignment {
     for (int i = 0; i < from.size(); i++) {
       StructField was = from.field(i);
       StructField is = to.field(i);
-      if (!was.name().equals(is.name()) || !was.type().equals(is.type()) || (was.nullable() && !is.nullable())) {
+      boolean typeFits = was.type().equals(is.type()) || TypeChanges.isSupported(was.type(), is.type());
+      if (!was.name().equals(is.name()) || !typeFits || (was.nullable() && !is.nullable())) {
         return "column " + (i + 1) + " was " + describe(was) + " and is " + describe(is);
       }
     }

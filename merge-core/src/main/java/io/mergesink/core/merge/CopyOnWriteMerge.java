@@ -4,13 +4,12 @@ import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
-import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
+import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.AddFile;
-import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.ownership.FileOwners;
-import io.mergesink.core.parquet.DataFileReader;
+import io.mergesink.core.scan.LogicalFileReader;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import java.io.IOException;
@@ -46,21 +45,22 @@ final class CopyOnWriteMerge implements MergeOperation {
   }
 
   @Override
-  public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes, Map<String, Long> txns) throws IOException {
+  public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes) throws IOException {
     String root = snapshot.tableRoot();
     IndexDelta delta = new IndexDelta();
     TouchedRows touched = TouchedRows.lookup(index, changes, delta);
     List<Row> upserts = changes.hasUnchangedValues()
-        ? UnchangedFiller.fill(storage, root, snapshot.schema(), index, changes)
+        ? UnchangedFiller.fill(storage, snapshot, index, changes)
         : changes.upserts();
-    DataFileRoller roller = newFiles.roller(snapshot.schema());
+    DataFileRoller roller = newFiles.roller(snapshot);
+    LogicalFileReader reader = LogicalFileReader.of(storage, snapshot, List.of());
     try {
       List<Action> actions = new ArrayList<>();
       long now = System.currentTimeMillis();
       long copied = 0;
       for (Map.Entry<String, Roaring64NavigableMap> file : touched.positionsByFile().entrySet()) {
         AddFile live = TouchedFiles.live(snapshot, file.getKey());
-        copied += copySurvivors(root, live, file.getValue(), roller, delta);
+        copied += copySurvivors(root, reader, live, file.getValue(), roller, delta);
         actions.add(live.toRemove(now, true));
         delta.fileState(live.path(), null);
       }
@@ -75,7 +75,6 @@ final class CopyOnWriteMerge implements MergeOperation {
         delta.fileState(file.path(), file);
         bytes += file.size();
       }
-      actions.addAll(TouchedFiles.txnActions(txns, now));
       int removed = touched.positionsByFile().size();
       MergeCounts counts = new MergeCounts(upserts.size() + copied, touched.rowCount(), added.size(), removed, 0, bytes);
       StagedCommit commit = new StagedCommit(actions, touched.positionsByFile().keySet(), roller.writtenPaths(), OPERATION,
@@ -88,12 +87,12 @@ final class CopyOnWriteMerge implements MergeOperation {
   }
 
   /** Copies the rows of {@code live} that stay into the roller, which then owns them as {@code live} did; returns how many. */
-  private long copySurvivors(String root, AddFile live, Roaring64NavigableMap replaced, DataFileRoller roller, IndexDelta delta)
-      throws IOException {
+  private long copySurvivors(String root, LogicalFileReader reader, AddFile live, Roaring64NavigableMap replaced, DataFileRoller roller,
+      IndexDelta delta) throws IOException {
     Roaring64NavigableMap gone = TouchedFiles.deletedRows(deletionVectors, root, live);
     gone.or(replaced);
     long copied = 0;
-    try (CloseableIterator<Row> rows = DataFileReader.read(storage, LogPaths.resolve(root, live.path()), roller.schema())) {
+    try (CloseableIterator<Row> rows = reader.read(live)) {
       long rowIndex = 0;
       while (rows.hasNext()) {
         Row row = rows.next();

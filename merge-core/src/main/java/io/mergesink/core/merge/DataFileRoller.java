@@ -1,96 +1,108 @@
 package io.mergesink.core.merge;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.core.layout.DataLayout;
+import io.mergesink.core.layout.DataLayout.Partition;
 import io.mergesink.core.log.AddFile;
+import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.parquet.DataFileWriter;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.parquet.WrittenFile;
 import io.mergesink.core.storage.Storage;
-import io.mergesink.core.types.StructType;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
 /**
- * Writes rows into new data files at the table root, starting a new file whenever the current one
- * reaches the target size. Every row's location (file, row index) is known when it is written, so
- * the key index can point at it without reading the file back.
+ * Writes logical rows into new data files laid out as the table's {@link DataLayout} says: one open
+ * file per partition, in the partition's Hive-style directory, holding the row's data columns under
+ * their physical names; a partition's file is closed and a new one started when it reaches the
+ * target size. Every row's location (file, row index) is known when it is written, so the key index
+ * can point at it without reading the file back.
  *
  * <p>Each file is tagged with the owners of the rows it holds (docs/design.md, "File ownership"): the
  * writer's, and those of every file whose rows were {@linkplain #carryRowsOf carried} into it.
  *
- * <p>Not thread-safe. {@link #finish()} closes the last file; {@link #discard()} deletes every
- * file written so far (the commit they were for will not happen).
+ * <p>Each open file buffers its current row group, so a batch spread over many partitions holds
+ * that many buffers. Not thread-safe. {@link #finish()} closes the open files; {@link #discard()}
+ * deletes every file written so far (the commit they were for will not happen).
  */
 final class DataFileRoller {
+  private static final String FILE_PREFIX = "part-";
+  private static final String FILE_SUFFIX = ".parquet";
+
   private final Storage storage;
   private final String tableRoot;
-  private final StructType schema;
+  private final DataLayout layout;
   private final ParquetWriteOptions parquetOptions;
   private final long targetFileSizeBytes;
   private FileOwners owners;
   private final boolean dataChange;
   private final List<AddFile> finished = new ArrayList<>();
   private final List<String> writtenPaths = new ArrayList<>();
-  private DataFileWriter current;
-  private String currentName;
-  private long currentRows;
+  private final Map<Partition, OpenFile> open = new LinkedHashMap<>();
+  private OpenFile last;
 
-  DataFileRoller(Storage storage, String tableRoot, StructType schema, ParquetWriteOptions parquetOptions,
-      long targetFileSizeBytes, FileOwners owners, boolean dataChange) {
+  DataFileRoller(Storage storage, String tableRoot, DataLayout layout, ParquetWriteOptions parquetOptions, long targetFileSizeBytes,
+      FileOwners owners, boolean dataChange) {
     this.storage = storage;
     this.tableRoot = tableRoot;
-    this.schema = schema;
+    this.layout = layout;
     this.parquetOptions = parquetOptions;
     this.targetFileSizeBytes = targetFileSizeBytes;
     this.owners = owners;
     this.dataChange = dataChange;
   }
 
-  /** Writes {@code row}; afterwards {@link #lastPath()} and {@link #lastRowIndex()} say where it went. */
+  /**
+   * Writes logical row {@code row} into its partition's file; afterwards {@link #lastPath()} and
+   * {@link #lastRowIndex()} say where it went.
+   *
+   * @throws IllegalArgumentException when its partition value cannot be written
+   */
   void write(Row row) throws IOException {
-    if (current != null && current.bytesWritten() >= targetFileSizeBytes) {
-      closeCurrent();
+    Partition partition = layout.partitionOf(row);
+    OpenFile file = open.get(partition);
+    if (file != null && file.writer.bytesWritten() >= targetFileSizeBytes) {
+      close(file);
+      file = null;
     }
-    if (current == null) {
-      currentName = "part-" + UUID.randomUUID() + "." + parquetOptions.compression().toLowerCase(java.util.Locale.ROOT) + ".parquet";
-      String path = tableRoot + "/" + currentName;
-      writtenPaths.add(path);
-      current = DataFileWriter.open(storage, path, schema, parquetOptions);
-      currentRows = 0;
+    if (file == null) {
+      file = start(partition);
     }
-    current.write(row);
-    currentRows++;
+    file.writer.write(layout.dataRow(row));
+    file.rows++;
+    last = file;
   }
 
   /**
-   * The rows written from now on include rows of {@code source}: the open file and every later one
+   * The rows written from now on include rows of {@code source}: the open files and every later one
    * are owned by its owners too (files already closed do not hold them and keep their owners).
    */
   void carryRowsOf(FileOwners source) {
     owners = owners.union(source);
   }
 
-  StructType schema() {
-    return schema;
-  }
-
-  /** The table-relative path of the file the last row went to. */
+  /** The table-relative path (as in the log, URI-encoded) of the file the last row went to. */
   String lastPath() {
-    return currentName;
+    return last.logPath;
   }
 
   /** The row index of the last row within its file. */
   long lastRowIndex() {
-    return currentRows - 1;
+    return last.rows - 1;
   }
 
-  /** Closes the open file and returns an {@code add} for every file written. */
+  /** Closes the open files and returns an {@code add} for every file written. */
   List<AddFile> finish() throws IOException {
-    closeCurrent();
+    for (OpenFile file : new ArrayList<>(open.values())) {
+      close(file);
+    }
     return List.copyOf(finished);
   }
 
@@ -101,24 +113,45 @@ final class DataFileRoller {
 
   /** Closes and deletes every file written, best effort: they would only be orphans for vacuum. */
   void discard() {
-    try {
-      if (current != null) {
-        current.close();
+    for (OpenFile file : open.values()) {
+      try {
+        file.writer.close();
+      } catch (IOException | RuntimeException ignored) {
+        // the file is deleted below either way
       }
-    } catch (IOException | RuntimeException ignored) {
-      // the file is deleted below either way
     }
-    current = null;
+    open.clear();
     Cleanup.deleteQuietly(storage, writtenPaths);
   }
 
-  private void closeCurrent() throws IOException {
-    if (current == null) {
-      return;
+  private OpenFile start(Partition partition) throws IOException {
+    String name = FILE_PREFIX + UUID.randomUUID() + "." + parquetOptions.compression().toLowerCase(Locale.ROOT) + FILE_SUFFIX;
+    String relative = partition.directory().isEmpty() ? name : partition.directory() + "/" + name;
+    String path = tableRoot + "/" + relative;
+    writtenPaths.add(path);
+    OpenFile file = new OpenFile(partition, LogPaths.encode(relative), DataFileWriter.open(storage, path, layout.dataSchema(), parquetOptions));
+    open.put(partition, file);
+    return file;
+  }
+
+  private void close(OpenFile file) throws IOException {
+    open.remove(file.partition);
+    WrittenFile written = file.writer.finish();
+    finished.add(new AddFile(file.logPath, file.partition.values(), written.sizeBytes(), System.currentTimeMillis(), dataChange,
+        written.statsJson(), owners.isAnyone() ? null : owners.tags(), null, null, null));
+  }
+
+  /** A file being written for one partition. */
+  private static final class OpenFile {
+    private final Partition partition;
+    private final String logPath;
+    private final DataFileWriter writer;
+    private long rows;
+
+    OpenFile(Partition partition, String logPath, DataFileWriter writer) {
+      this.partition = partition;
+      this.logPath = logPath;
+      this.writer = writer;
     }
-    WrittenFile file = current.finish();
-    current = null;
-    finished.add(new AddFile(currentName, Map.of(), file.sizeBytes(), System.currentTimeMillis(), dataChange, file.statsJson(),
-        owners.isAnyone() ? null : owners.tags(), null, null, null));
   }
 }

@@ -1,9 +1,10 @@
 package io.mergesink.core.merge;
 
+import io.mergesink.core.layout.DataLayout;
 import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.storage.Storage;
-import io.mergesink.core.types.StructType;
+import io.mergesink.core.snapshot.Snapshot;
 
 /**
  * Where and how a writer's new data files are written: table root, Parquet options, target size,
@@ -11,8 +12,8 @@ import io.mergesink.core.types.StructType;
  */
 record NewFiles(Storage storage, String tableRoot, ParquetWriteOptions parquetOptions, long targetFileSizeBytes, FileOwners owners) {
 
-  /** A roller for files holding changed rows ({@code dataChange=true}), owned by the writer. */
-  DataFileRoller roller(StructType schema) {
-    return new DataFileRoller(storage, tableRoot, schema, parquetOptions, targetFileSizeBytes, owners, true);
+  /** A roller for files of {@code snapshot}'s layout holding changed rows ({@code dataChange=true}), owned by the writer. */
+  DataFileRoller roller(Snapshot snapshot) {
+    return new DataFileRoller(storage, tableRoot, DataLayout.of(snapshot), parquetOptions, targetFileSizeBytes, owners, true);
   }
 }

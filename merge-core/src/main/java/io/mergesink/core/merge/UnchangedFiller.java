@@ -6,10 +6,9 @@ import io.mergesink.core.data.Unchanged;
 import io.mergesink.core.index.KeyIndex;
 import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.index.RowLocation;
-import io.mergesink.core.log.LogPaths;
-import io.mergesink.core.parquet.DataFileReader;
+import io.mergesink.core.scan.LogicalFileReader;
+import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
-import io.mergesink.core.types.StructType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,8 +23,7 @@ import java.util.Map;
 final class UnchangedFiller {
   private UnchangedFiller() {}
 
-  static List<Row> fill(Storage storage, String tableRoot, StructType schema, LiveRowIndex index, KeyedChanges changes)
-      throws IOException {
+  static List<Row> fill(Storage storage, Snapshot snapshot, LiveRowIndex index, KeyedChanges changes) throws IOException {
     List<Row> upserts = changes.upserts();
     Map<String, Map<Long, Integer>> upsertByRowIndexByFile = new HashMap<>();
     List<Row> filled = new ArrayList<>(upserts);
@@ -45,9 +43,10 @@ final class UnchangedFiller {
             .put(RowLocation.rowIndex(location), i);
       }
     }
+    LogicalFileReader reader = LogicalFileReader.of(storage, snapshot, List.of());
     for (Map.Entry<String, Map<Long, Integer>> file : upsertByRowIndexByFile.entrySet()) {
       Map<Long, Integer> wanted = file.getValue();
-      try (CloseableIterator<Row> rows = DataFileReader.read(storage, LogPaths.resolve(tableRoot, file.getKey()), schema)) {
+      try (CloseableIterator<Row> rows = reader.read(TouchedFiles.live(snapshot, file.getKey()))) {
         long rowIndex = 0;
         while (rows.hasNext() && !wanted.isEmpty()) {
           Row current = rows.next();

@@ -1,6 +1,7 @@
 package io.mergesink.core.parquet;
 
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.types.StructField;
 import java.io.IOException;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
@@ -34,17 +35,19 @@ public final class LongColumnReader {
   private LongColumnReader() {}
 
   /**
-   * Calls {@code consumer} with the value of top-level column {@code column} for every row.
+   * Calls {@code consumer} with the value of the top-level field {@code column} (a field of a
+   * physical schema, found as {@code match} says) for every row.
    *
    * @return false, reading nothing, when the column is missing, nullable-with-nulls handling is
    *     needed, or its physical layout is not a plain INT32/INT64 (e.g. Spark's INT96 timestamps);
    *     the caller then uses {@link DataFileReader}
    * @throws IllegalArgumentException when the column holds a null
    */
-  public static boolean read(Storage storage, String path, String column, RowValueConsumer consumer) throws IOException {
+  public static boolean read(Storage storage, String path, StructField column, ColumnMatch match, RowValueConsumer consumer)
+      throws IOException {
     try (ParquetFileReader reader = DataFileReader.open(storage, path)) {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-      Type field = ColumnMatch.findByName(fileSchema, column);
+      Type field = match.find(fileSchema, column);
       if (field == null || !field.isPrimitive() || !isPlainInteger(field.asPrimitiveType())) {
         return false;
       }
@@ -59,7 +62,7 @@ public final class LongColumnReader {
         ColumnReader values = new ColumnReadStoreImpl(rowGroup, NO_RECORDS, requested, createdBy).getColumnReader(descriptor);
         for (long i = 0; i < rowGroup.getRowCount(); i++) {
           if (values.getCurrentDefinitionLevel() < descriptor.getMaxDefinitionLevel()) {
-            throw new IllegalArgumentException("data file " + path + ": column '" + column + "' is null at row " + rowIndex);
+            throw new IllegalArgumentException("data file " + path + ": column '" + column.name() + "' is null at row " + rowIndex);
           }
           consumer.accept(rowIndex++, int64 ? values.getLong() : values.getInteger());
           values.consume();

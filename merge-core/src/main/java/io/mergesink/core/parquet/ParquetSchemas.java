@@ -1,6 +1,7 @@
 package io.mergesink.core.parquet;
 
 import io.mergesink.core.types.ArrayType;
+import io.mergesink.core.types.ColumnMapping;
 import io.mergesink.core.types.DataType;
 import io.mergesink.core.types.DecimalType;
 import io.mergesink.core.types.MapType;
@@ -8,6 +9,7 @@ import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import java.math.BigInteger;
+import java.util.OptionalInt;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
 import org.apache.parquet.schema.MessageType;
@@ -33,7 +35,8 @@ import org.apache.parquet.schema.Types;
  * struct → group
  * </pre>
  *
- * A field is {@code required} when the Delta field (array element, map value) is not nullable.
+ * A field is {@code required} when the Delta field (array element, map value) is not nullable. A
+ * field whose metadata holds a column id (column mapping) carries it as its Parquet field id.
  */
 public final class ParquetSchemas {
   /** Name of the root message; Spark's name, which some tools show. */
@@ -57,7 +60,7 @@ public final class ParquetSchemas {
   public static MessageType toParquet(StructType schema) {
     Types.MessageTypeBuilder message = Types.buildMessage();
     for (StructField field : schema.fields()) {
-      message.addField(toParquet(field.name(), field.type(), repetition(field.nullable())));
+      message.addField(toParquet(field));
     }
     return message.named(MESSAGE_NAME);
   }
@@ -73,6 +76,13 @@ public final class ParquetSchemas {
       bytes++;
     }
     return bytes;
+  }
+
+  /** The field, with its column id ({@value ColumnMapping#ID_KEY}) as Parquet field id when it has one (PROTOCOL.md, "Writer Requirements for Column Mapping"). */
+  private static Type toParquet(StructField field) {
+    Type type = toParquet(field.name(), field.type(), repetition(field.nullable()));
+    OptionalInt id = ColumnMapping.id(field);
+    return id.isPresent() ? type.withId(id.getAsInt()) : type;
   }
 
   private static Type toParquet(String name, DataType type, Repetition repetition) {
@@ -106,7 +116,7 @@ public final class ParquetSchemas {
     }
     Types.GroupBuilder<org.apache.parquet.schema.GroupType> group = Types.buildGroup(repetition);
     for (StructField field : struct.fields()) {
-      group.addField(toParquet(field.name(), field.type(), repetition(field.nullable())));
+      group.addField(toParquet(field));
     }
     return group.named(name);
   }

@@ -2,6 +2,7 @@ package io.mergesink.core.scan;
 
 import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.layout.DataLayout;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.parquet.ColumnMatch;
@@ -10,7 +11,6 @@ import io.mergesink.core.partition.PartitionValues;
 import io.mergesink.core.snapshot.InvalidTableException;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
-import io.mergesink.core.types.ColumnMapping;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.core.types.TypeChanges;
@@ -62,24 +62,21 @@ public final class LogicalFileReader {
     String root = snapshot.tableRoot();
     try {
       TypeChanges.check(schema);
-      ColumnMapping.Mode mode = snapshot.columnMapping();
-      List<String> partitionColumns = snapshot.metadata().partitionColumns();
+      DataLayout layout = DataLayout.of(schema, snapshot.metadata().partitionColumns(), snapshot.columnMapping());
       List<StructField> dataFields = new ArrayList<>();
       int[] dataOrdinals = new int[readSchema.size()];
       String[] partitionKeys = new String[readSchema.size()];
       for (int i = 0; i < readSchema.size(); i++) {
-        StructField field = readSchema.field(i);
-        if (isPartitionColumn(field.name(), partitionColumns)) {
-          partitionKeys[i] = ColumnMapping.physicalName(field, mode);
+        int ordinal = schema.indexOf(readSchema.field(i).name());
+        partitionKeys[i] = layout.partitionKey(ordinal);
+        if (partitionKeys[i] != null) {
           dataOrdinals[i] = -1;
         } else {
           dataOrdinals[i] = dataFields.size();
-          dataFields.add(field);
+          dataFields.add(layout.dataSchema().field(layout.dataOrdinal(ordinal)));
         }
       }
-      StructType dataSchema = ColumnMapping.physicalSchema(new StructType(dataFields), mode);
-      ColumnMatch match = mode == ColumnMapping.Mode.ID ? ColumnMatch.BY_FIELD_ID : ColumnMatch.BY_NAME;
-      return new LogicalFileReader(storage, root, readSchema, dataSchema, match, dataOrdinals, partitionKeys);
+      return new LogicalFileReader(storage, root, readSchema, new StructType(dataFields), layout.match(), dataOrdinals, partitionKeys);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("table " + root + ": " + e.getMessage(), e);
     }
@@ -88,6 +85,19 @@ public final class LogicalFileReader {
   /** The logical schema of the rows returned. */
   public StructType schema() {
     return readSchema;
+  }
+
+  /**
+   * The data file field that read column {@code column} comes from (physical name, column id),
+   * or null for a partition column; found in files as {@link #match()} says.
+   */
+  public StructField dataField(int column) {
+    return dataOrdinals[column] < 0 ? null : dataSchema.field(dataOrdinals[column]);
+  }
+
+  /** How {@link #dataField} finds its field in a data file. */
+  public ColumnMatch match() {
+    return match;
   }
 
   /**
@@ -147,14 +157,5 @@ public final class LogicalFileReader {
       }
     }
     return values;
-  }
-
-  private static boolean isPartitionColumn(String column, List<String> partitionColumns) {
-    for (String partitionColumn : partitionColumns) {
-      if (partitionColumn.equalsIgnoreCase(column)) {
-        return true;
-      }
-    }
-    return false;
   }
 }

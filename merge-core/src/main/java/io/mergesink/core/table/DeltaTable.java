@@ -10,18 +10,23 @@ import io.mergesink.core.log.Action;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.Metadata;
 import io.mergesink.core.log.Protocol;
+import io.mergesink.core.merge.AppendTableWriter;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.merge.MergingTableWriter;
 import io.mergesink.core.merge.TableWriter;
 import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.rowtracking.RowTracking;
 import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.snapshot.TableNotFoundException;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.types.ColumnMapping;
+import io.mergesink.core.types.DataType;
 import io.mergesink.core.types.SchemaJson;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.types.TypeChanges;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,6 +43,8 @@ import java.util.function.UnaryOperator;
  */
 public final class DeltaTable {
   private static final String DELETION_VECTORS_PROPERTY = "delta.enableDeletionVectors";
+  /** The table property that allows type changes (PROTOCOL.md, "Type Widening"). */
+  public static final String TYPE_WIDENING_PROPERTY = "delta.enableTypeWidening";
   private static final int MAX_METADATA_ATTEMPTS = 100;
   private static final String CREATE_OPERATION = "CREATE TABLE";
   private static final String ADD_COLUMNS_OPERATION = "ADD COLUMNS";
@@ -97,9 +104,13 @@ public final class DeltaTable {
         configuration.put(DELETION_VECTORS_PROPERTY, "true");
         features.add(Protocol.DELETION_VECTORS);
       }
+      if (Boolean.parseBoolean(configuration.getOrDefault(RowTracking.ENABLE_PROPERTY, "false"))) {
+        configuration.putAll(RowTracking.materializedColumnNames());
+      }
       Protocol protocol = ProtocolSupport.protocolFor(spec.schema(), features);
       Metadata metadata = new Metadata(UUID.randomUUID().toString(), null, null, "parquet", Map.of(), SchemaJson.toJson(spec.schema()),
-          List.of(), configuration, System.currentTimeMillis());
+          spec.partitionColumns(), configuration, System.currentTimeMillis());
+      metadata = withColumnIds(ColumnMapping.mode(configuration), metadata);
       storage.mkdirs(LogPaths.logDir(root));
       committer().create(root, new StagedCommit(List.<Action>of(protocol, metadata), Set.of(), List.of(), CREATE_OPERATION, Map.of()));
     }
@@ -107,7 +118,8 @@ public final class DeltaTable {
   }
 
   /**
-   * Opens a writer on the latest snapshot.
+   * Opens a writer on the latest snapshot: an {@link AppendTableWriter} for the append strategy, a
+   * {@link MergingTableWriter} for the keyed ones.
    *
    * @throws UnsupportedTableException the table needs features MergeSink cannot honour, or cannot
    *     take the strategy (deletion vectors on a table without the feature, upserts on an
@@ -126,26 +138,32 @@ public final class DeltaTable {
     Snapshot snapshot = snapshot();
     ProtocolSupport.checkWritable(root, snapshot.protocol(), snapshot.metadata());
     MergeStrategy strategy = options.strategy();
+    if (strategy == MergeStrategy.APPEND) {
+      return AppendTableWriter.open(storage, loader, snapshot, options);
+    }
     List<String> recorded = KeyColumns.of(snapshot.metadata());
     if (!recorded.isEmpty() && !keyColumns.isEmpty() && !recorded.equals(keyColumns)) {
       throw new UnsupportedTableException(root, "primary key " + recorded + " where " + keyColumns + " was configured");
     }
     List<String> primaryKey = recorded.isEmpty() ? keyColumns : recorded;
-    if (strategy != MergeStrategy.APPEND) {
-      if (primaryKey.isEmpty()) {
-        throw new UnsupportedTableException(root, "no primary key (table property " + KeyColumns.PROPERTY + ") with merge strategy "
-            + strategy.configName());
-      }
-      if (ProtocolSupport.isAppendOnly(snapshot.metadata())) {
-        throw new UnsupportedTableException(root, "delta.appendOnly=true with merge strategy " + strategy.configName());
-      }
+    if (primaryKey.isEmpty()) {
+      throw new UnsupportedTableException(root, "no primary key (table property " + KeyColumns.PROPERTY + ") with merge strategy "
+          + strategy.configName());
+    }
+    if (ProtocolSupport.isAppendOnly(snapshot.metadata())) {
+      throw new UnsupportedTableException(root, "delta.appendOnly=true with merge strategy " + strategy.configName());
     }
     if (strategy == MergeStrategy.DELETION_VECTORS && !ProtocolSupport.supportsDeletionVectors(snapshot.protocol())) {
       throw new UnsupportedTableException(root, "a protocol without the deletionVectors feature (reader "
           + snapshot.protocol().minReaderVersion() + ", writer " + snapshot.protocol().minWriterVersion()
           + ") with merge strategy deletion-vectors; use copy-on-write");
     }
-    int[] keyOrdinals = strategy == MergeStrategy.APPEND ? new int[0] : KeyColumns.ordinals(snapshot.schema(), primaryKey);
+    if (strategy == MergeStrategy.DELETION_VECTORS && !ProtocolSupport.enablesDeletionVectors(snapshot.metadata())) {
+      // PROTOCOL.md, "Deletion Vectors": writers must only write new deletion vectors while the property is true
+      throw new UnsupportedTableException(root, DELETION_VECTORS_PROPERTY + "=false (new deletion vectors are not allowed) with merge"
+          + " strategy deletion-vectors; use copy-on-write");
+    }
+    int[] keyOrdinals = KeyColumns.ordinals(snapshot.schema(), primaryKey);
     return MergingTableWriter.open(storage, loader, snapshot, keyOrdinals, options);
   }
 
@@ -193,6 +211,49 @@ public final class DeltaTable {
   }
 
   /**
+   * Widens the types of top-level columns (PROTOCOL.md, "Type Widening") in a metadata commit,
+   * planned again on top of concurrent metadata changes: each column's type becomes the given one,
+   * its {@code delta.typeChanges} history records the change, the table property
+   * {@value #TYPE_WIDENING_PROPERTY} is set, and the protocol gains the {@code typeWidening}
+   * feature. Files written before keep the old type; readers widen their values. A column already of
+   * the given type is left as it is.
+   *
+   * @param types new type by column name
+   * @return the snapshot after the change (unchanged when no column changes)
+   * @throws IllegalArgumentException a column is not in the schema, is a partition column, or
+   *     cannot be widened to the type (the message names the column and both types)
+   */
+  public Snapshot widenColumns(Map<String, DataType> types) throws IOException {
+    return changeMetadata(CHANGE_COLUMN_OPERATION, metadata -> {
+      List<StructField> fields = new ArrayList<>(metadata.schema().fields());
+      boolean changed = false;
+      for (Map.Entry<String, DataType> column : types.entrySet()) {
+        int index = metadata.schema().indexOf(column.getKey());
+        if (index < 0) {
+          throw new IllegalArgumentException("table " + root + " has no column '" + column.getKey() + "' to widen; columns "
+              + metadata.schema().fieldNames());
+        }
+        StructField field = fields.get(index);
+        if (field.type().equals(column.getValue())) {
+          continue;
+        }
+        if (metadata.partitionColumns().stream().anyMatch(field.name()::equalsIgnoreCase)) {
+          throw new IllegalArgumentException("table " + root + ": partition column '" + field.name() + "' is " + field.type()
+              + " and MergeSink does not widen partition columns (the record has " + column.getValue() + ")");
+        }
+        fields.set(index, TypeChanges.widened(field, column.getValue()));
+        changed = true;
+      }
+      if (!changed) {
+        return metadata;
+      }
+      Map<String, String> configuration = new LinkedHashMap<>(metadata.configuration());
+      configuration.put(TYPE_WIDENING_PROPERTY, "true");
+      return metadata.withSchema(new StructType(fields)).withConfiguration(configuration);
+    });
+  }
+
+  /**
    * Changes the table's {@code configuration} (table properties) in a metadata commit: {@code change}
    * maps the latest configuration to the new one, and is applied again to the winner's when a
    * concurrent commit changed the metadata first. Writers planning against an older snapshot plan
@@ -231,6 +292,7 @@ public final class DeltaTable {
       if (changed == snapshot.metadata()) {
         return snapshot;
       }
+      changed = withColumnIds(snapshot.columnMapping(), changed);
       List<Action> actions = new ArrayList<>();
       Protocol protocol = ProtocolSupport.forSchema(snapshot.protocol(), changed.schema());
       if (!protocol.equals(snapshot.protocol())) {
@@ -239,7 +301,7 @@ public final class DeltaTable {
       actions.add(changed);
       CommitOutcome outcome;
       try {
-        outcome = committer().commit(snapshot, new StagedCommit(actions, Set.of(), List.of(), operation, Map.of()), Set.of());
+        outcome = committer().commit(snapshot, new StagedCommit(actions, Set.of(), List.of(), operation, Map.of()), Map.of());
       } catch (FencedException e) {
         throw new IllegalStateException("a schema change owns no txn and cannot be fenced", e);
       }
@@ -249,6 +311,22 @@ public final class DeltaTable {
       snapshot = ((CommitOutcome.Replan) outcome).latest();
     }
     throw new CommitConflictException(root, MAX_METADATA_ATTEMPTS, snapshot.version() + 1);
+  }
+
+  /**
+   * {@code metadata} with a column id and physical name for every column that lacks them, and
+   * {@code delta.columnMapping.maxColumnId} raised to the largest id, when the table maps columns
+   * (PROTOCOL.md, "Writer Requirements for Column Mapping"); {@code metadata} itself otherwise.
+   */
+  private static Metadata withColumnIds(ColumnMapping.Mode mode, Metadata metadata) {
+    if (mode == ColumnMapping.Mode.NONE) {
+      return metadata;
+    }
+    ColumnMapping.Assigned assigned = ColumnMapping.assign(metadata.schema(),
+        ColumnMapping.maxColumnId(metadata.configuration(), metadata.schema()));
+    Map<String, String> configuration = new LinkedHashMap<>(metadata.configuration());
+    configuration.put(ColumnMapping.MAX_COLUMN_ID_PROPERTY, Long.toString(assigned.maxColumnId()));
+    return metadata.withSchema(assigned.schema()).withConfiguration(configuration);
   }
 
   /** Publishes table creation and metadata changes, with commitInfo and conflict checks like every commit. */

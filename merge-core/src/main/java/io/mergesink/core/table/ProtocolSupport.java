@@ -1,5 +1,6 @@
 package io.mergesink.core.table;
 
+import io.mergesink.core.generated.GeneratedColumns;
 import io.mergesink.core.log.Metadata;
 import io.mergesink.core.log.Protocol;
 import io.mergesink.core.types.ArrayType;
@@ -8,6 +9,7 @@ import io.mergesink.core.types.MapType;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.types.TypeChanges;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -22,6 +24,9 @@ public final class ProtocolSupport {
   public static final String APPEND_ONLY = "appendOnly";
   public static final String INVARIANTS = "invariants";
   public static final String DOMAIN_METADATA = "domainMetadata";
+  public static final String GENERATED_COLUMNS = "generatedColumns";
+  public static final String TYPE_WIDENING = "typeWidening";
+  private static final String TYPE_WIDENING_PREVIEW = "typeWidening-preview";
 
   static final int MAX_READER_VERSION = 3;
   static final int MAX_WRITER_VERSION = 7;
@@ -38,7 +43,6 @@ public final class ProtocolSupport {
    */
   private static final Set<String> WRITER_FEATURES = TableFeatures.supportedNames(TableFeatures.Kind.WRITER);
   private static final String INVARIANTS_METADATA_KEY = "delta.invariants";
-  private static final String APPEND_ONLY_PROPERTY = "delta.appendOnly";
 
   private ProtocolSupport() {}
 
@@ -65,17 +69,32 @@ public final class ProtocolSupport {
     if (!unsupported.isEmpty()) {
       throw new UnsupportedTableException(tableRoot, "writer features " + unsupported);
     }
-    if (!metadata.partitionColumns().isEmpty()) {
-      throw new UnsupportedTableException(tableRoot, "partition columns " + metadata.partitionColumns());
-    }
-    if (hasInvariants(metadata.schema())) {
+    StructType schema = metadata.schema();
+    if (hasInvariants(schema)) {
       throw new UnsupportedTableException(tableRoot, "column invariants (delta.invariants)");
+    }
+    for (String column : metadata.partitionColumns()) {
+      schema.fields().stream().filter(field -> field.name().equalsIgnoreCase(column) && !TableSpec.isPartitionType(field)).findFirst()
+          .ifPresent(field -> {
+            throw UnsupportedTableException.notWritable(tableRoot, "partition column '" + field.name() + "' is " + field.type()
+                + ", whose partition values MergeSink does not write");
+          });
+    }
+    try {
+      GeneratedColumns.of(schema);
+    } catch (IllegalArgumentException e) {
+      throw UnsupportedTableException.notWritable(tableRoot, e.getMessage());
     }
   }
 
   /** Whether the table refuses deletes and updates ({@code delta.appendOnly=true}). */
   public static boolean isAppendOnly(Metadata metadata) {
-    return Boolean.parseBoolean(metadata.configuration().getOrDefault(APPEND_ONLY_PROPERTY, "false"));
+    return metadata.appendOnly();
+  }
+
+  /** Whether writers may add deletion vectors: {@code delta.enableDeletionVectors=true} (PROTOCOL.md, "Deletion Vectors"). */
+  public static boolean enablesDeletionVectors(Metadata metadata) {
+    return Boolean.parseBoolean(metadata.configuration().getOrDefault(Metadata.ENABLE_DELETION_VECTORS, "false").trim());
   }
 
   /** Whether the table may carry deletion vectors. */
@@ -100,11 +119,29 @@ public final class ProtocolSupport {
    * otherwise {@code current} upgraded with them, keeping every feature it had.
    */
   public static Protocol forSchema(Protocol current, StructType schema) {
-    return TableFeatures.withFeatures(current, schemaFeatures(schema));
+    Set<String> features = new TreeSet<>(schemaFeatures(schema));
+    if (TableFeatures.supports(current, TYPE_WIDENING_PREVIEW)) {
+      features.remove(TYPE_WIDENING); // the preview feature's tables record type changes the same way
+    }
+    return TableFeatures.withFeatures(current, features);
   }
 
+  /**
+   * The features a schema needs: {@code timestampNtz} for timestamp_ntz columns,
+   * {@code generatedColumns} for generated columns, {@code typeWidening} for recorded type changes.
+   */
   private static Set<String> schemaFeatures(StructType schema) {
-    return contains(schema, PrimitiveType.TIMESTAMP_NTZ) ? Set.of(TIMESTAMP_NTZ) : Set.of();
+    Set<String> features = new TreeSet<>();
+    if (TypeChanges.hasTypeChanges(schema)) {
+      features.add(TYPE_WIDENING);
+    }
+    if (contains(schema, PrimitiveType.TIMESTAMP_NTZ)) {
+      features.add(TIMESTAMP_NTZ);
+    }
+    if (!GeneratedColumns.of(schema).isEmpty()) {
+      features.add(GENERATED_COLUMNS);
+    }
+    return features;
   }
 
   private static Set<String> unsupported(Set<String> features, Set<String> supported) {

@@ -33,6 +33,10 @@ public final class TableFeatures {
   }
 
   private static final Map<String, Feature> FEATURES = registry();
+  /** Features that need others in the protocol too (PROTOCOL.md: row tracking and clustering keep domain metadata). */
+  private static final Map<String, Set<String>> REQUIRES = Map.of(
+      "rowTracking", Set.of(Protocol.DOMAIN_METADATA),
+      "clustering", Set.of(Protocol.DOMAIN_METADATA));
 
   private TableFeatures() {}
 
@@ -44,21 +48,21 @@ public final class TableFeatures {
     supported(features, Protocol.TIMESTAMP_NTZ, Kind.READER_WRITER);
     supported(features, Protocol.DOMAIN_METADATA, Kind.WRITER);
     unsupported(features, "checkConstraints", Kind.WRITER, "MergeSink does not evaluate CHECK constraints");
-    unsupported(features, "generatedColumns", Kind.WRITER, "MergeSink does not compute generated columns");
+    supported(features, "generatedColumns", Kind.WRITER);
     unsupported(features, "allowColumnDefaults", Kind.WRITER, "MergeSink does not fill column defaults");
     unsupported(features, "identityColumns", Kind.WRITER, "MergeSink does not generate identity values");
     unsupported(features, "changeDataFeed", Kind.WRITER, "MergeSink does not write change data files yet");
-    readOnly(features, "columnMapping", "MergeSink reads column-mapped tables but cannot write them yet (new columns need physical names and ids)");
-    readOnly(features, "typeWidening", "MergeSink does not record type changes yet");
-    readOnly(features, "typeWidening-preview", "MergeSink does not record type changes yet");
-    unsupported(features, "rowTracking", Kind.WRITER, "MergeSink does not assign row ids and commit versions yet");
-    readOnly(features, "v2Checkpoint", "MergeSink reads V2 checkpoints but writes classic (V1) ones only");
+    supported(features, "columnMapping", Kind.READER_WRITER);
+    supported(features, "typeWidening", Kind.READER_WRITER);
+    supported(features, "typeWidening-preview", Kind.READER_WRITER);
+    supported(features, "rowTracking", Kind.WRITER);
+    supported(features, "v2Checkpoint", Kind.READER_WRITER);
     unsupported(features, "catalogManaged", Kind.READER_WRITER, "MergeSink commits to the file system, not through a catalog");
     unsupported(features, "icebergCompatV1", Kind.WRITER, "MergeSink does not keep Iceberg metadata compatible");
     unsupported(features, "icebergCompatV2", Kind.WRITER, "MergeSink does not keep Iceberg metadata compatible");
-    unsupported(features, "clustering", Kind.WRITER, "MergeSink does not record clustering columns");
-    readOnly(features, "vacuumProtocolCheck", "MergeSink's vacuum does not check the writer protocol");
-    unsupported(features, "inCommitTimestamp", Kind.WRITER, "MergeSink does not write in-commit timestamps");
+    supported(features, "clustering", Kind.WRITER);
+    supported(features, "vacuumProtocolCheck", Kind.READER_WRITER);
+    supported(features, "inCommitTimestamp", Kind.WRITER);
     unsupported(features, "variantType", Kind.READER_WRITER, "MergeSink has no variant type");
     unsupported(features, "variantType-preview", Kind.READER_WRITER, "MergeSink has no variant type");
     unsupported(features, "variantShredding-preview", Kind.READER_WRITER, "MergeSink has no variant type");
@@ -111,15 +115,17 @@ public final class TableFeatures {
    * {@code protocol} upgraded to support {@code features} as well (PROTOCOL.md, "Table Features for
    * New and Existing Tables"): itself when it already does; otherwise writer version 7 (and reader
    * version 3 when a reader feature is involved) listing every feature the old versions implied
-   * plus the new ones.
+   * plus the new ones and the features they require.
    *
    * @throws IllegalArgumentException for a feature Delta does not define
    */
   public static Protocol withFeatures(Protocol protocol, Set<String> features) {
     Set<String> readers = new TreeSet<>(readerFeatures(protocol));
     Set<String> writers = new TreeSet<>(writerFeatures(protocol));
+    Set<String> wanted = new TreeSet<>(features);
+    features.forEach(name -> wanted.addAll(REQUIRES.getOrDefault(name, Set.of())));
     boolean changed = false;
-    for (String name : features) {
+    for (String name : wanted) {
       Feature feature = FEATURES.get(name);
       if (feature == null) {
         throw new IllegalArgumentException("unknown Delta table feature '" + name + "'");
@@ -179,10 +185,5 @@ public final class TableFeatures {
 
   private static void unsupported(Map<String, Feature> features, String name, Kind kind, String reason) {
     features.put(name, new Feature(name, kind, reason, false));
-  }
-
-  /** A reader-writer feature MergeSink reads correctly but cannot write yet, for {@code reason}. */
-  private static void readOnly(Map<String, Feature> features, String name, String reason) {
-    features.put(name, new Feature(name, Kind.READER_WRITER, reason, true));
   }
 }

@@ -1,5 +1,6 @@
 package io.mergesink.core.table;
 
+import io.mergesink.core.log.CheckpointWriter;
 import io.mergesink.core.merge.MergeStrategy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,11 +24,12 @@ public final class TableProperties {
   public static final String FEATURE_PREFIX = "delta.feature.";
   private static final String DELTA_PREFIX = "delta.";
   private static final Set<String> FEATURE_VALUES = Set.of("supported", "enabled");
+  private static final String CLUSTERING = "clustering";
   /** Properties that change nothing MergeSink must do when it writes, by lower-case key. */
   private static final Set<String> HARMLESS = lowerCase(
       "delta.logRetentionDuration", "delta.deletedFileRetentionDuration", "delta.checkpointRetentionDuration",
       "delta.sampleRetentionDuration", "delta.enableExpiredLogCleanup", "delta.enableFullRetentionRollback",
-      "delta.checkpointInterval", "delta.checkpoint.writeStatsAsJson", "delta.checkpoint.writeStatsAsStruct",
+      "delta.checkpointInterval", "delta.checkpoint.writeStatsAsJson",
       "delta.dataSkippingNumIndexedCols", "delta.dataSkippingStatsColumns", "delta.isolationLevel",
       "delta.autoOptimize.autoCompact", "delta.autoOptimize.optimizeWrite", "delta.targetFileSize",
       "delta.tuneFileSizesForRewrites", "delta.randomizeFilePrefixes", "delta.randomPrefixLength");
@@ -105,6 +107,10 @@ public final class TableProperties {
     if (lower.startsWith(FEATURE_PREFIX)) {
       return featureProblem(featureName(key), value);
     }
+    if (lower.equals(CheckpointWriter.STATS_AS_STRUCT_PROPERTY.toLowerCase(Locale.ROOT))) {
+      return value.equalsIgnoreCase("false") ? Optional.empty()
+          : Optional.of("MergeSink writes checkpoint statistics as JSON (delta.checkpoint.writeStatsAsJson), not as structs");
+    }
     if (lower.startsWith("delta.constraints.")) {
       return Optional.of(TableFeatures.whyUnsupported("checkConstraints"));
     }
@@ -121,6 +127,10 @@ public final class TableProperties {
   private static Optional<String> featureProblem(String name, String value) {
     if (!FEATURE_VALUES.contains(value.toLowerCase(Locale.ROOT))) {
       return Optional.of("expected 'supported'");
+    }
+    if (name.equalsIgnoreCase(CLUSTERING)) {
+      return Optional.of("a clustered table needs its clustering columns (Spark's CLUSTER BY); MergeSink writes to clustered tables"
+          + " but does not create them");
     }
     Optional<TableFeatures.Feature> feature = TableFeatures.named(name);
     if (feature.isEmpty() || !feature.get().supported()) {
@@ -212,7 +222,7 @@ public final class TableProperties {
     refused.put("delta.ignoreprotocoldefaults", "MergeSink chooses the protocol versions from the features in use");
     refused.put("delta.compatibility.symlinkformatmanifest.enabled", "MergeSink does not generate symlink manifests");
     refused.put("delta.universalformat.enabledformats", TableFeatures.whyUnsupported("icebergCompatV2"));
-    refused.put("delta.columnmapping.maxcolumnid", TableFeatures.whyUnsupported("columnMapping"));
+    refused.put("delta.columnmapping.maxcolumnid", "MergeSink keeps the largest column id of a column-mapped table itself, as Delta does");
     refused.put("delta.parquet.compression.codec", "MergeSink compresses data files with the connector's parquet.compression");
     refused.put("delta.parquet.format.version", "MergeSink writes Parquet data pages v1");
     return refused;

@@ -1,38 +1,57 @@
 package io.mergesink.core.table;
 
+import io.mergesink.core.generated.GeneratedColumns;
 import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.types.DecimalType;
+import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
- * What a new table looks like: its schema, primary key, how it is written (which decides its
- * protocol: deletion-vector tables need reader v3 / writer v7) and extra Delta table properties.
+ * What a new table looks like: its schema, primary key, partition columns, how it is written (which
+ * decides its protocol: deletion-vector tables need reader v3 / writer v7) and extra Delta table
+ * properties.
  *
+ * @param schema the columns; a field whose metadata holds a generation expression is a generated
+ *     column ({@link GeneratedColumns}), which MergeSink computes
  * @param keyColumns primary key column names, in key order; empty for append tables
+ * @param partitionColumns the columns the table is partitioned by, in directory order; empty for an
+ *     unpartitioned table
  * @param properties copied into the Delta {@code configuration} (e.g. {@code delta.logRetentionDuration});
  *     those that enable a table feature add it to the protocol, and those MergeSink cannot honour
  *     are refused ({@link TableProperties})
  */
-public record TableSpec(StructType schema, List<String> keyColumns, MergeStrategy strategy, Map<String, String> properties) {
+public record TableSpec(StructType schema, List<String> keyColumns, List<String> partitionColumns, MergeStrategy strategy,
+    Map<String, String> properties) {
 
   public TableSpec {
     Objects.requireNonNull(schema, "schema");
     Objects.requireNonNull(strategy, "strategy");
     keyColumns = List.copyOf(keyColumns);
+    partitionColumns = List.copyOf(partitionColumns);
     properties = Map.copyOf(properties);
+    GeneratedColumns generated = GeneratedColumns.of(schema);
     if (strategy != MergeStrategy.APPEND) {
-      checkKey(schema, keyColumns, strategy);
+      checkKey(schema, keyColumns, strategy, generated);
     }
+    checkPartitioning(schema, partitionColumns);
     List<TableProperties.Refusal> refusals = TableProperties.refusals(properties, strategy);
     if (!refusals.isEmpty()) {
       throw new IllegalArgumentException("a " + strategy.configName() + " table cannot take the table properties " + refusals);
     }
   }
 
-  private static void checkKey(StructType schema, List<String> keyColumns, MergeStrategy strategy) {
+  /** An unpartitioned table. */
+  public TableSpec(StructType schema, List<String> keyColumns, MergeStrategy strategy, Map<String, String> properties) {
+    this(schema, keyColumns, List.of(), strategy, properties);
+  }
+
+  private static void checkKey(StructType schema, List<String> keyColumns, MergeStrategy strategy, GeneratedColumns generated) {
     if (keyColumns.isEmpty()) {
       throw new IllegalArgumentException("a " + strategy.configName() + " table needs primary key columns; schema " + schema);
     }
@@ -43,6 +62,37 @@ public record TableSpec(StructType schema, List<String> keyColumns, MergeStrateg
         throw new IllegalArgumentException("primary key column '" + key + "' has type " + field.type()
             + ", which cannot be a key (nested types are not comparable)");
       }
+      if (generated.isGenerated(key)) {
+        throw new IllegalArgumentException("primary key column '" + key + "' is a generated column; a delete carries only its key,"
+            + " from which it cannot be computed");
+      }
     }
+  }
+
+  /**
+   * Partition columns must be distinct columns of the schema, of a type whose values Delta writes
+   * as partition values (not binary, not nested), and leave at least one data column (as Delta requires).
+   */
+  static void checkPartitioning(StructType schema, List<String> partitionColumns) {
+    Set<String> seen = new HashSet<>();
+    for (String column : partitionColumns) {
+      StructField field = schema.field(column).orElseThrow(
+          () -> new IllegalArgumentException("partition column '" + column + "' is not in the schema " + schema.fieldNames()));
+      if (!seen.add(column.toLowerCase(java.util.Locale.ROOT))) {
+        throw new IllegalArgumentException("partition column '" + column + "' is named twice in " + partitionColumns);
+      }
+      if (!isPartitionType(field)) {
+        throw new IllegalArgumentException("partition column '" + column + "' has type " + field.type()
+            + "; partition columns are strings, numbers, booleans, dates or timestamps");
+      }
+    }
+    if (!partitionColumns.isEmpty() && partitionColumns.size() >= schema.size()) {
+      throw new IllegalArgumentException("a table cannot be partitioned by all its columns " + schema.fieldNames()
+          + ": its data files would hold no column");
+    }
+  }
+
+  static boolean isPartitionType(StructField field) {
+    return field.type() instanceof DecimalType || (field.type() instanceof PrimitiveType primitive && primitive != PrimitiveType.BINARY);
   }
 }

@@ -5,4 +5,13 @@ public final class UnsupportedTableException extends RuntimeException {
   public UnsupportedTableException(String tableRoot, String what) {
     super("table " + tableRoot + " uses " + what + ", which MergeSink does not support; it was left untouched");
   }
+
+  private UnsupportedTableException(String message) {
+    super(message);
+  }
+
+  /** The table uses something MergeSink supports, in a way it does not: {@code reason} says which. */
+  public static UnsupportedTableException notWritable(String tableRoot, String reason) {
+    return new UnsupportedTableException("table " + tableRoot + " cannot be written by MergeSink: " + reason + "; it was left untouched");
+  }
 }

@@ -1,10 +1,12 @@
 package io.mergesink.core.types;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.UUID;
 
 /**
  * Column mapping (PROTOCOL.md, "Column Mapping"): how the columns of a table's schema, its logical
@@ -22,6 +24,7 @@ public final class ColumnMapping {
   public static final String PHYSICAL_NAME_KEY = "delta.columnMapping.physicalName";
   /** Field metadata: the column's 32-bit id, also its Parquet field id. */
   public static final String ID_KEY = "delta.columnMapping.id";
+  private static final String PHYSICAL_NAME_PREFIX = "col-";
 
   /** The modes of {@value #MODE_PROPERTY}. */
   public enum Mode {
@@ -90,6 +93,72 @@ public final class ColumnMapping {
       return logical;
     }
     return (StructType) physical(logical, mode);
+  }
+
+  /**
+   * {@code schema} with every field (nested ones too) that lacks a column id or physical name given
+   * one (PROTOCOL.md, "Writer Requirements for Column Mapping"): ids counting up from
+   * {@code maxColumnId} (the table's {@value #MAX_COLUMN_ID_PROPERTY}, or the largest id in the
+   * schema when that is larger), physical names {@code col-<random UUID>}, as Spark names them.
+   * Fields that have both keep them.
+   *
+   * @return the schema and the largest column id it now holds
+   */
+  public static Assigned assign(StructType schema, long maxColumnId) {
+    long[] max = {Math.max(maxColumnId, maxId(schema))};
+    StructType assigned = (StructType) assign(schema, max);
+    return new Assigned(assigned, max[0]);
+  }
+
+  /**
+   * The largest column id of a table: its {@value #MAX_COLUMN_ID_PROPERTY}, or the largest id in
+   * its schema when that is larger (or the property is absent).
+   */
+  public static long maxColumnId(Map<String, String> configuration, StructType schema) {
+    String property = configuration.get(MAX_COLUMN_ID_PROPERTY);
+    long recorded = property == null || property.isBlank() ? 0 : Long.parseLong(property.trim());
+    return Math.max(recorded, maxId(schema));
+  }
+
+  /** A schema whose every field has a column id and physical name, and the largest id it holds. */
+  public record Assigned(StructType schema, long maxColumnId) {}
+
+  private static DataType assign(DataType type, long[] max) {
+    if (type instanceof StructType struct) {
+      List<StructField> fields = new ArrayList<>(struct.size());
+      for (StructField field : struct.fields()) {
+        Map<String, Object> metadata = new LinkedHashMap<>(field.metadata());
+        if (id(field).isEmpty()) {
+          metadata.put(ID_KEY, Math.toIntExact(++max[0]));
+        }
+        if (!(metadata.get(PHYSICAL_NAME_KEY) instanceof String name) || name.isEmpty()) {
+          metadata.put(PHYSICAL_NAME_KEY, PHYSICAL_NAME_PREFIX + UUID.randomUUID());
+        }
+        fields.add(new StructField(field.name(), assign(field.type(), max), field.nullable(), metadata));
+      }
+      return new StructType(fields);
+    }
+    if (type instanceof ArrayType array) {
+      return new ArrayType(assign(array.elementType(), max), array.containsNull());
+    }
+    if (type instanceof MapType map) {
+      return new MapType(assign(map.keyType(), max), assign(map.valueType(), max), map.valueContainsNull());
+    }
+    return type;
+  }
+
+  private static long maxId(DataType type) {
+    long max = 0;
+    if (type instanceof StructType struct) {
+      for (StructField field : struct.fields()) {
+        max = Math.max(max, Math.max(id(field).orElse(0), maxId(field.type())));
+      }
+    } else if (type instanceof ArrayType array) {
+      max = maxId(array.elementType());
+    } else if (type instanceof MapType map) {
+      max = Math.max(maxId(map.keyType()), maxId(map.valueType()));
+    }
+    return max;
   }
 
   private static DataType physical(DataType type, Mode mode) {

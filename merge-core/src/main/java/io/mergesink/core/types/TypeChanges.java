@@ -1,7 +1,11 @@
 package io.mergesink.core.types;
 
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * Type widening (PROTOCOL.md, "Type Widening"): which type changes Delta allows, and the
@@ -89,6 +93,70 @@ public final class TypeChanges {
       }
     }
   }
+
+  /**
+   * {@code field} widened to {@code to}, its {@value #METADATA_KEY} history extended with the
+   * change (PROTOCOL.md, "Type Change Metadata"); earlier entries are kept.
+   *
+   * @throws IllegalArgumentException naming the column when Delta does not allow the change, or the
+   *     field is not of a primitive or decimal type
+   */
+  public static StructField widened(StructField field, DataType to) {
+    if (!isSupported(field.type(), to)) {
+      throw new IllegalArgumentException("column '" + field.name() + "' cannot change from " + field.type() + " to " + to
+          + ": Delta widens byte, short, integer to a wider integer, double or decimal, long to a decimal, float to double,"
+          + " date to timestamp_ntz, and decimals to more digits that keep their integer digits");
+    }
+    List<Object> history = new ArrayList<>();
+    if (field.metadata().get(METADATA_KEY) instanceof List<?> earlier) {
+      history.addAll(earlier);
+    }
+    Map<String, Object> change = new LinkedHashMap<>();
+    change.put("fromType", field.type().toString());
+    change.put("toType", to.toString());
+    history.add(change);
+    Map<String, Object> metadata = new LinkedHashMap<>(field.metadata());
+    metadata.put(METADATA_KEY, history);
+    return new StructField(field.name(), to, field.nullable(), metadata);
+  }
+
+  /** Whether {@code schema} records a type change (a field's {@value #METADATA_KEY}), nested fields included. */
+  public static boolean hasTypeChanges(StructType schema) {
+    for (StructField field : schema.fields()) {
+      if (field.metadata().containsKey(METADATA_KEY) || (field.type() instanceof StructType nested && hasTypeChanges(nested))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Converts a value of {@code from} into the same value of the wider {@code to}, as a reader of a
+   * file written before the change reads it: integers and floats exactly, a date as midnight
+   * timestamp_ntz, decimals at the wider scale.
+   *
+   * @throws IllegalArgumentException when Delta does not allow widening {@code from} to {@code to}
+   */
+  public static UnaryOperator<Object> converter(DataType from, DataType to) {
+    if (!isSupported(from, to)) {
+      throw new IllegalArgumentException("no type widening from " + from + " to " + to);
+    }
+    if (to instanceof DecimalType decimal) {
+      return from instanceof DecimalType
+          ? value -> ((BigDecimal) value).setScale(decimal.scale())
+          : value -> BigDecimal.valueOf(((Number) value).longValue()).setScale(decimal.scale());
+    }
+    return switch ((PrimitiveType) to) {
+      case SHORT -> value -> ((Number) value).shortValue();
+      case INTEGER -> value -> ((Number) value).intValue();
+      case LONG -> value -> ((Number) value).longValue();
+      case DOUBLE -> value -> ((Number) value).doubleValue();
+      case TIMESTAMP_NTZ -> value -> ((Integer) value) * MICROS_PER_DAY;
+      default -> throw new IllegalStateException("unreachable: " + from + " to " + to);
+    };
+  }
+
+  private static final long MICROS_PER_DAY = 86_400_000_000L;
 
   /** Decimal digits an integer type needs (byte, short, integer: 10; long: 20), 0 for other types. */
   private static int integerDigits(DataType type) {

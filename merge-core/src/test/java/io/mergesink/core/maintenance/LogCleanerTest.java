@@ -4,20 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.core.data.Row;
 import io.mergesink.core.log.LogPaths;
+import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.merge.TableWriter;
 import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.testing.FixtureTables;
 import io.mergesink.core.testing.KernelTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,6 +91,34 @@ class LogCleanerTest {
 
     assertThat(plan.keptFromVersion()).isEmpty();
     assertThat(plan.expiredFiles()).isEmpty();
+  }
+
+  @Test
+  void aV2CheckpointKeptByTheCleanupKeepsItsSidecars() throws Exception {
+    String root = FixtureTables.copy("v2-checkpoint-table", dir.resolve("v2")).toString();
+    DeltaTable table = DeltaTable.forPath(Tables.STORAGE, root);
+    Set<Row> before = new HashSet<>(KernelTables.readRows(root));
+    Path log = Path.of(LogPaths.logDir(root));
+    ageVersionsBelow(log, 5, 40);    // Spark's versions 0..4, its V2 checkpoint at 3 among them, are 40 days old
+    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withCheckpointInterval(100),
+        List.of("id"));
+    Row added = Row.of(5_000L, "ours");
+    writer.commit(ChangeSet.builder().upsert(added).build());
+    before.add(added);
+    List<String> sidecars;
+    try (Stream<Path> files = Files.list(log.resolve(LogPaths.SIDECAR_DIR))) {
+      sidecars = files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+
+    LogCleanup cleanup = new LogCleaner(Tables.STORAGE).clean(root, Duration.ofDays(30), System.currentTimeMillis());
+
+    assertThat(cleanup.keptFromVersion()).hasValue(3);
+    assertThat(Files.exists(log.resolve(LogPaths.commitFileName(2)))).isFalse();
+    try (Stream<Path> files = Files.list(log.resolve(LogPaths.SIDECAR_DIR))) {
+      assertThat(files.map(p -> p.getFileName().toString()).sorted()).isNotEmpty().containsExactlyElementsOf(sidecars);
+    }
+    assertThat(new HashSet<>(KernelTables.readRows(root))).isEqualTo(before);
+    assertThat(new HashSet<>(Tables.scan(table, new SnapshotLoader(Tables.STORAGE).latest(root)))).isEqualTo(before);
   }
 
   private static long newestCheckpointBelow(Path log, long version) throws Exception {

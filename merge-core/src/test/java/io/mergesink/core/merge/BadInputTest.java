@@ -3,6 +3,7 @@ package io.mergesink.core.merge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
@@ -31,13 +32,13 @@ class BadInputTest {
     table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
     table.createIfAbsent(new TableSpec(MergeModelTest.SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, Map.of()));
     existing = MergeModelTest.row(1, 1, new Random(1));
-    table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS)).commit(ChangeSet.builder().upsert(existing).txn("a:t:0", 1).build());
+    table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS)).commit(ChangeSet.builder().upsert(existing).txn("a:t:0", TxnChange.first(1)).build());
   }
 
   @Test
   void rowWithWrongTypeIsRejectedNamingTheColumn() throws Exception {
     Row wrong = Row.of(2L, "x", "12.50", null, null);
-    assertRejected(ChangeSet.builder().upsert(wrong).txn("a:t:0", 2).build(), "column 'amount'");
+    assertRejected(ChangeSet.builder().upsert(wrong).txn("a:t:0", TxnChange.from(1, 2)).build(), "column 'amount'");
   }
 
   @Test
@@ -66,19 +67,19 @@ class BadInputTest {
 
   @Test
   void tableNeedingUnsupportedFeatureIsRefused() throws Exception {
-    Path root = dir.resolve("column-mapped");
+    Path root = dir.resolve("constrained");
     Files.createDirectories(root.resolve("_delta_log"));
-    String protocol = "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,\"readerFeatures\":[\"columnMapping\"],"
-        + "\"writerFeatures\":[\"columnMapping\"]}}\n";
+    String protocol = "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,\"readerFeatures\":[\"deletionVectors\"],"
+        + "\"writerFeatures\":[\"deletionVectors\",\"checkConstraints\"]}}\n";
     String metadata = "{\"metaData\":{\"id\":\"x\",\"format\":{\"provider\":\"parquet\",\"options\":{}},\"schemaString\":"
         + "\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\",\\\"nullable\\\":false,\\\"metadata\\\":{}}]}\","
         + "\"partitionColumns\":[],\"configuration\":{},\"createdTime\":1}}\n";
     Files.writeString(root.resolve("_delta_log/00000000000000000000.json"), protocol + metadata, StandardCharsets.UTF_8);
-    DeltaTable columnMapped = DeltaTable.forPath(new LocalStorage(), root.toString());
+    DeltaTable constrained = DeltaTable.forPath(new LocalStorage(), root.toString());
 
-    assertThatThrownBy(() -> columnMapped.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), List.of("id")))
+    assertThatThrownBy(() -> constrained.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), List.of("id")))
         .isInstanceOf(UnsupportedTableException.class)
-        .hasMessageContaining("columnMapping");
+        .hasMessage("table " + root + " uses writer features [checkConstraints], which MergeSink does not support; it was left untouched");
     assertThat(root.resolve("_delta_log").toFile().list()).containsExactly("00000000000000000000.json");
   }
 

@@ -33,13 +33,13 @@ class LongColumnReaderTest {
   @Test
   void declinesInt96TimestampsAndMissingColumns() throws Exception {
     String file = dataFiles("types-table").get(0);
-    assertThat(LongColumnReader.read(storage, file, "ts", (row, value) -> {})).isFalse();
-    assertThat(LongColumnReader.read(storage, file, "no_such_column", (row, value) -> {})).isFalse();
+    assertThat(LongColumnReader.read(storage, file, field("ts"), ColumnMatch.BY_NAME, (row, value) -> {})).isFalse();
+    assertThat(LongColumnReader.read(storage, file, field("no_such_column"), ColumnMatch.BY_NAME, (row, value) -> {})).isFalse();
   }
 
   private List<Long> direct(String file, String column) throws Exception {
     List<Long> values = new ArrayList<>();
-    boolean read = LongColumnReader.read(storage, file, column, (rowIndex, value) -> {
+    boolean read = LongColumnReader.read(storage, file, field(column), ColumnMatch.BY_NAME, (rowIndex, value) -> {
       assertThat(rowIndex).isEqualTo(values.size());
       values.add(value);
     });
@@ -53,6 +53,10 @@ class LongColumnReaderTest {
       rows.forEachRemaining(row -> values.add(((Number) row.get(0)).longValue()));
     }
     return values;
+  }
+
+  private static StructField field(String name) {
+    return new StructField(name, PrimitiveType.LONG, true);
   }
 
   private static List<String> dataFiles(String table) throws Exception {

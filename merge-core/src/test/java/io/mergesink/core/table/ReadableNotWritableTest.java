@@ -19,20 +19,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Tables MergeSink reads but does not write yet open for reading, and every way of writing to them
- * (a writer, a schema change) is refused naming what is missing, before a byte is written: adding
- * a column to a column-mapped table without a physical name and id would corrupt it.
+ * Tables MergeSink reads but does not write (the Spark fixtures with change data feed and a CHECK
+ * constraint) open for reading, and every way of writing to them (a writer, a schema change) is
+ * refused naming the feature, before a byte is written.
  */
 class ReadableNotWritableTest {
   @TempDir Path dir;
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
-      "column-mapping-name-table | writer features [columnMapping]",
-      "column-mapping-id-table | writer features [columnMapping]",
-      "type-widening-table | writer features [typeWidening]",
-      "v2-checkpoint-table | writer features [v2Checkpoint]",
-      "partitioned-table | partition columns [region, day]"})
+      "cdf-table | writer features [changeDataFeed]",
+      "constraints-table | writer features [checkConstraints]"})
   void readsButRefusesWrites(String fixture, String refusal) throws IOException {
     Path root = FixtureTables.copy(fixture, dir.resolve(fixture));
     List<String> log = list(root.resolve("_delta_log"));

@@ -42,7 +42,17 @@ class TablePropertiesTest {
       "delta.feature.deletionVectors|supported|COPY_ON_WRITE|deletionVectors",
       "delta.feature.timestampNtz|supported|COPY_ON_WRITE|timestampNtz",
       "delta.feature.domainMetadata|supported|DELETION_VECTORS|domainMetadata",
-      "delta.feature.appendOnly|supported|COPY_ON_WRITE|appendOnly"})
+      "delta.feature.appendOnly|supported|COPY_ON_WRITE|appendOnly",
+      "delta.columnMapping.mode|name|COPY_ON_WRITE|columnMapping",
+      "delta.columnMapping.mode|id|DELETION_VECTORS|columnMapping",
+      "delta.enableTypeWidening|true|DELETION_VECTORS|typeWidening",
+      "delta.enableRowTracking|true|APPEND|rowTracking",
+      "delta.enableRowTracking|true|DELETION_VECTORS|domainMetadata",
+      "delta.checkpointPolicy|v2|DELETION_VECTORS|v2Checkpoint",
+      "delta.feature.v2Checkpoint|supported|COPY_ON_WRITE|v2Checkpoint",
+      "delta.enableInCommitTimestamps|true|DELETION_VECTORS|inCommitTimestamp",
+      "delta.feature.generatedColumns|supported|COPY_ON_WRITE|generatedColumns",
+      "delta.feature.vacuumProtocolCheck|supported|DELETION_VECTORS|vacuumProtocolCheck"})
   void aPropertyThatEnablesAFeatureMergeSinkHonoursIsInTheProtocol(String key, String value, MergeStrategy strategy, String feature)
       throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
@@ -63,13 +73,12 @@ class TablePropertiesTest {
   @ParameterizedTest(name = "{0}={1} with {2}")
   @CsvSource(delimiter = '|', value = {
       "delta.enableChangeDataFeed|true|DELETION_VECTORS",
-      "delta.columnMapping.mode|name|COPY_ON_WRITE",
-      "delta.enableTypeWidening|true|DELETION_VECTORS",
-      "delta.enableRowTracking|true|APPEND",
-      "delta.checkpointPolicy|v2|DELETION_VECTORS",
+      "delta.enableIcebergCompatV2|true|COPY_ON_WRITE",
+      "delta.feature.clustering|supported|DELETION_VECTORS",
+      "delta.constraints.positive|id > 0|DELETION_VECTORS",
+      "delta.columnMapping.maxColumnId|7|COPY_ON_WRITE",
       "delta.appendOnly|true|DELETION_VECTORS",
       "delta.enableDeletionVectors|false|DELETION_VECTORS",
-      "delta.feature.v2Checkpoint|supported|COPY_ON_WRITE",
       "delta.unknownSetting|x|COPY_ON_WRITE"})
   void aPropertyMergeSinkCannotHonourIsRefusedAtCreation(String key, String value, MergeStrategy strategy) {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());

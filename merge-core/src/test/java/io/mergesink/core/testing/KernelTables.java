@@ -128,6 +128,11 @@ public final class KernelTables {
   /** A protocol as Kernel reports it (feature sets empty below reader 3 / writer 7). */
   public record KernelProtocol(int minReaderVersion, int minWriterVersion, Set<String> readerFeatures, Set<String> writerFeatures) {}
 
+  /** The commit timestamp of the latest snapshot as Kernel determines it (its in-commit timestamp when the table has them). */
+  public static long timestamp(String tablePath) {
+    return latestSnapshot(tablePath).getTimestamp(ENGINE);
+  }
+
   /** The schema of the latest snapshot in MergeSink's schema model. */
   public static StructType schema(String tablePath) {
     return toStructType(latestSnapshot(tablePath).getSchema());

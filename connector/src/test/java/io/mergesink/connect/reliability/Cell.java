@@ -1,0 +1,96 @@
+package io.mergesink.connect.reliability;
+
+import io.mergesink.core.merge.MergeStrategy;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One cell of the reliability matrix: how the sink lands changes, and whether it compacts. Every
+ * scenario runs in cells (see {@link Matrix}); a cell only adds its options to a scenario's
+ * configuration and tells the audit which model applies.
+ */
+record Cell(Layout layout, Compaction compaction) {
+  /** How changes land in the table; labelled as the options name them ({@code copy-on-write}). */
+  enum Layout {
+    DELETION_VECTORS,
+    COPY_ON_WRITE,
+    APPEND;
+
+    String label() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+  }
+
+  /** Compaction after commits: forced (it runs after almost every commit) or switched off. */
+  enum Compaction {
+    FORCED,
+    OFF;
+
+    String label() {
+      return "compaction-" + name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Small files are merged as soon as there are two of them. */
+  static final String FORCED_MIN_FILES = "2";
+  /** A file is rewritten as soon as 1 % of its rows are deleted. */
+  static final String FORCED_DV_RATIO = "0.01";
+
+  static Cell of(Layout layout, Compaction compaction) {
+    return new Cell(layout, compaction);
+  }
+
+  /** Whether the table is an append (audit) table: every event a row, checked by Kafka position. */
+  boolean isAppend() {
+    return layout == Layout.APPEND;
+  }
+
+  /** The merge-core strategy the sink's writers use in this cell (what another writer of the table should use too). */
+  MergeStrategy mergeStrategy() {
+    return switch (layout) {
+      case DELETION_VECTORS -> MergeStrategy.DELETION_VECTORS;
+      case COPY_ON_WRITE -> MergeStrategy.COPY_ON_WRITE;
+      case APPEND -> MergeStrategy.APPEND;
+    };
+  }
+
+  /** Whether the sink writes deletion vector files in this cell (faults aimed at them can fire). */
+  boolean writesDeletionVectors() {
+    return layout == Layout.DELETION_VECTORS;
+  }
+
+  /** {@code config} with this cell's write mode, merge strategy and compaction options. */
+  Map<String, String> apply(Map<String, String> config) {
+    Map<String, String> celled = new HashMap<>(config);
+    if (layout == Layout.APPEND) {
+      celled.put("write.mode", "append");
+    } else {
+      celled.put("write.mode", "upsert");
+      celled.put("merge.strategy", layout.label());
+    }
+    if (compaction == Compaction.FORCED) {
+      celled.put("compaction.enabled", "true");
+      celled.put("compaction.min.files", FORCED_MIN_FILES);
+      celled.put("compaction.dv.ratio", FORCED_DV_RATIO);
+    } else {
+      celled.put("compaction.enabled", "false");
+    }
+    return celled;
+  }
+
+  /** The cell's name, as {@code -Dreliability.cells} takes it: {@code copy-on-write/compaction-forced}. */
+  String label() {
+    return layout.label() + "/" + compaction.label();
+  }
+
+  /** A name fit for topics, connectors and directories. */
+  String slug() {
+    return label().replace('/', '-');
+  }
+
+  @Override
+  public String toString() {
+    return label();
+  }
+}

@@ -1,0 +1,147 @@
+package io.mergesink.connect.reliability;
+
+import io.mergesink.core.data.Row;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * What a table must hold at the end of a scenario, row by row, each row identified the way its
+ * table kind identifies it: upsert tables by primary key (one live row per key), append tables by
+ * the Kafka position of the event the row records (one row per event). Rows are column name →
+ * value; a column the table has and a row lacks (added after the row was written) must read null.
+ *
+ * @param <K> what identifies a row
+ */
+final class Expected<K> {
+  /** The audit columns of append tables. */
+  static final String OP = "_op";
+  static final String TIMESTAMP = "_ts_ms";
+  static final String TOPIC = "_kafka_topic";
+  static final String PARTITION = "_kafka_partition";
+  static final String OFFSET = "_kafka_offset";
+
+  /** Where a Kafka record is: what identifies a row of an append table. */
+  record Position(String topic, int partition, long offset) {
+    @Override
+    public String toString() {
+      return topic + "-" + partition + "@" + offset;
+    }
+  }
+
+  private final String identifiedBy;
+  private final Function<Map<String, Object>, K> identity;
+  private final Map<K, Map<String, Object>> rows;
+
+  private Expected(String identifiedBy, Function<Map<String, Object>, K> identity, Map<K, Map<String, Object>> rows) {
+    this.identifiedBy = identifiedBy;
+    this.identity = identity;
+    this.rows = Map.copyOf(rows);
+  }
+
+  /** The rows of an upsert table: primary key {@code id} → the row's columns. */
+  static Expected<Long> upserts(Map<Long, Map<String, Object>> rows) {
+    return new Expected<>("primary key " + CustomerTable.ID, row -> (Long) row.get(CustomerTable.ID), rows);
+  }
+
+  /** {@link #upserts} from positional rows with the columns {@code names}. */
+  static Expected<Long> upserts(List<String> names, Map<Long, Row> rows) {
+    Map<Long, Map<String, Object>> named = new HashMap<>();
+    rows.forEach((id, row) -> {
+      Map<String, Object> columns = new LinkedHashMap<>();
+      for (int i = 0; i < names.size(); i++) {
+        columns.put(names.get(i), row.get(i));
+      }
+      named.put(id, columns);
+    });
+    return upserts(named);
+  }
+
+  /** The rows of an append table: Kafka position → the event's row with its audit columns. */
+  static Expected<Position> events(Map<Position, Map<String, Object>> rows) {
+    return new Expected<>("Kafka position", row -> new Position((String) row.get(TOPIC), (Integer) row.get(PARTITION),
+        (Long) row.get(OFFSET)), rows);
+  }
+
+  /**
+   * The row an append table holds for a record (docs/design.md, "The reliability matrix"): the new
+   * row of a create or update, the {@code before} row of a delete (its key columns when it has none,
+   * and for a tombstone), no columns of the table for a truncate; then {@code _op}, {@code _ts_ms}
+   * (the event's time, the record's for a tombstone) and the record's topic, partition and offset.
+   */
+  static Map<String, Object> eventRow(String topic, int partition, long offset, long recordTimestamp, Struct key, Struct value) {
+    Map<String, Object> row = new LinkedHashMap<>();
+    String op;
+    long timestamp;
+    if (value == null) {
+      row.putAll(CustomerTable.columns(key));
+      op = "d";
+      timestamp = recordTimestamp;
+    } else {
+      op = value.getString("op");
+      timestamp = value.getInt64("ts_ms");
+      Struct image = switch (op) {
+        case "c", "r", "u" -> value.getStruct("after");
+        case "d" -> value.getStruct("before") != null ? value.getStruct("before") : key;
+        default -> null;
+      };
+      if (image != null) {
+        row.putAll(CustomerTable.columns(image));
+      }
+    }
+    row.put(OP, op);
+    row.put(TIMESTAMP, timestamp);
+    row.put(TOPIC, topic);
+    row.put(PARTITION, partition);
+    row.put(OFFSET, offset);
+    return row;
+  }
+
+  /** How rows are identified, for messages. */
+  String identifiedBy() {
+    return identifiedBy;
+  }
+
+  /** What identifies {@code row} (a table's row or an expected one). */
+  K identify(Map<String, Object> row) {
+    return identity.apply(row);
+  }
+
+  Map<K, Map<String, Object>> rows() {
+    return rows;
+  }
+
+  /** These expectations and {@code more} rows (written by another writer). */
+  Expected<K> plus(Map<K, Map<String, Object>> more) {
+    Map<K, Map<String, Object>> all = new HashMap<>(rows);
+    all.putAll(more);
+    return new Expected<>(identifiedBy, identity, all);
+  }
+
+  /** Only the rows {@code keep} accepts. */
+  Expected<K> only(Predicate<Map<String, Object>> keep) {
+    Map<K, Map<String, Object>> kept = new HashMap<>();
+    rows.forEach((id, row) -> {
+      if (keep.test(row)) {
+        kept.put(id, row);
+      }
+    });
+    return new Expected<>(identifiedBy, identity, kept);
+  }
+
+  /** Whether {@code actual} (a table row) holds what {@code expected} says, columns missing on either side read as null. */
+  static boolean matches(Map<String, Object> expected, Map<String, Object> actual) {
+    for (Map.Entry<String, Object> column : actual.entrySet()) {
+      if (!Objects.equals(column.getValue(), expected.get(column.getKey()))) {
+        return false;
+      }
+    }
+    return expected.entrySet().stream().filter(column -> !actual.containsKey(column.getKey()))
+        .allMatch(column -> column.getValue() == null);
+  }
+}

@@ -1,0 +1,51 @@
+package io.mergesink.connect.reliability;
+
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code TRUNCATE} of the source table with {@code truncate.enabled=true} (docs/design.md,
+ * "Decoding"), in a stream over several partitions and tasks: an upsert table is emptied and
+ * filled again by the changes after it; an append table records the truncate as a row of its own
+ * ({@code _op} t, no column of the source row) between the other events. Every partition is
+ * committed before and after the truncate: it travels in one partition, and Kafka orders nothing
+ * across partitions.
+ */
+class TruncateIT {
+  private static final int PARTITIONS = 3;
+  private static final int KEYS = 300;
+  private static final int BUFFER_RECORDS = 50;
+  private static final int QUIESCE_POLLS = 2_000;
+
+  @TempDir Path tables;
+
+  static Stream<Cell> cells() {
+    return Matrix.cells(Cell.of(Cell.Layout.APPEND, Cell.Compaction.OFF));
+  }
+
+  @ParameterizedTest(name = "[{0}]")
+  @MethodSource("cells")
+  void truncateEmptiesUpsertTablesAndIsARowOfAppendTables(Cell cell) {
+    long seed = Workloads.seed("truncate [" + cell + "]");
+    Random random = new Random(seed);
+    RecordLog log = new RecordLog(Workloads.TOPIC, PARTITIONS);
+    TaskGroup group = new TaskGroup(cell.apply(Workloads.with(Workloads.localConfig(tables, BUFFER_RECORDS), "truncate.enabled",
+        "true")), log);
+    group.start(2);
+    for (int round = 0; round < 3; round++) {
+      Workloads.mixed(log, KEYS, random);
+      group.quiesce(Workloads.BATCH, QUIESCE_POLLS);
+      log.truncate(random.nextInt(PARTITIONS));
+      group.quiesce(Workloads.BATCH, QUIESCE_POLLS);
+    }
+    Workloads.changes(log, KEYS, 200, random);
+    group.quiesce(Workloads.BATCH, QUIESCE_POLLS);
+    group.stopAll();
+
+    TableAudit.check("truncate seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+  }
+}
