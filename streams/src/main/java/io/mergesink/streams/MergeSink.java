@@ -1,8 +1,11 @@
 package io.mergesink.streams;
 
+import io.mergesink.connect.config.MergeSinkConfig;
 import io.mergesink.ingest.IngestOptions;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -27,6 +30,25 @@ import org.apache.kafka.streams.state.StoreBuilder;
  */
 public final class MergeSink {
   private MergeSink() {}
+
+  /**
+   * A terminal processor configured with the connector's options ({@code table.root},
+   * {@code txn.app.id}, {@code table.name.format}, {@code primary.key.mode}, {@code merge.strategy},
+   * {@code commit.interval.ms}, {@code buffer.max.records}, ...: the README's configuration
+   * reference), with the connector's defaults. {@code txn.app.id} is required (the connector
+   * defaults it to its name). Options of Connect's error handling ({@code errors.tolerance}, the
+   * dead letter queue) do not apply: records that cannot be written go to the application's
+   * processing exception handler.
+   *
+   * @throws ConfigException naming the option that is missing or invalid
+   */
+  public static <K, V> ProcessorSupplier<K, V, Void, Void> toDelta(Map<String, ?> connectorOptions) {
+    if (connectorOptions.get(MergeSinkConfig.TXN_APP_ID) == null) {
+      throw new ConfigException(MergeSinkConfig.TXN_APP_ID, null, "is required: it names the positions of this sink in its "
+          + "tables (e.g. the Streams application.id)");
+    }
+    return toDelta(new MergeSinkConfig(connectorOptions).ingestOptions());
+  }
 
   /**
    * A terminal processor writing to the tables of {@code options}, with its own state store (named

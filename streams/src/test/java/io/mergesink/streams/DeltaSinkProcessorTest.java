@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -105,6 +106,28 @@ class DeltaSinkProcessorTest {
     }
     assertThat(KernelTables.readRows(root.resolve("names").toString())).containsExactly(Row.of(1L, "anna"));
     assertThat(KernelTables.txnVersion(root.resolve("names").toString(), APP_ID + ":names:0")).contains(3L);
+  }
+
+  @Test
+  void takesTheConnectorsOptionNames() {
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.stream(TOPIC, Consumed.with(ConnectSerde.keys(new JsonConverter(), JSON), ConnectSerde.values(new JsonConverter(), JSON)))
+        .process(MergeSink.toDelta(Map.of("table.root", root.toString(), "txn.app.id", APP_ID,
+            "table.name.format", "${source.schema}/${source.table}", "merge.strategy", "copy-on-write")));
+    try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), properties())) {
+      debeziumInput(driver).pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
+    }
+    String table = root.resolve("public").resolve("customers").toString();
+    assertThat(KernelTables.readRows(table)).containsExactly(CustomerEvents.expectedRow(1, 1));
+    assertThat(KernelTables.protocol(table).writerFeatures()).doesNotContain("deletionVectors");
+  }
+
+  @Test
+  void refusesConnectorOptionsWithoutATxnAppIdOrWithABadValue() {
+    assertThatThrownBy(() -> MergeSink.toDelta(Map.of("table.root", root.toString())))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("txn.app.id");
+    assertThatThrownBy(() -> MergeSink.toDelta(Map.of("table.root", root.toString(), "txn.app.id", APP_ID, "merge.strategy", "fastest")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("merge.strategy");
   }
 
   @Test
