@@ -31,6 +31,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.errors.StreamsException;
+import org.apache.kafka.streams.errors.TaskMigratedException;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -85,6 +86,27 @@ class DeltaSinkProcessorTest {
       input.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 2)));
       assertThat(KernelTables.latestVersion(table())).isEqualTo(version);
       input.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 3)));
+    }
+    assertThat(rows()).containsExactly(CustomerEvents.expectedRow(1, 3));
+    assertThat(txnVersion()).contains(2L);
+  }
+
+  @Test
+  void aZombieTasksCommitIsFencedAndStreamsToldTheTaskMigrated() {
+    try (TopologyTestDriver zombie = debeziumDriver(options())) {
+      TestInputTopic<byte[], byte[]> zombieInput = debeziumInput(zombie);
+      zombieInput.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
+      zombieInput.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 2)));
+      try (TopologyTestDriver owner = debeziumDriver(options())) {
+        // the partition's new owner replays offsets 0 and 1 and commits offset 2
+        TestInputTopic<byte[], byte[]> ownerInput = debeziumInput(owner);
+        ownerInput.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
+        ownerInput.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 2)));
+        ownerInput.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 3)));
+      }
+      assertThatThrownBy(() -> zombieInput.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 99))))
+          .isInstanceOf(TaskMigratedException.class)
+          .hasMessageContaining("no longer owns [" + TOPIC + "-0]");
     }
     assertThat(rows()).containsExactly(CustomerEvents.expectedRow(1, 3));
     assertThat(txnVersion()).contains(2L);
