@@ -9,6 +9,7 @@ import io.mergesink.core.testing.KernelTables;
 import io.mergesink.ingest.IngestOptions;
 import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.options.PrimaryKeyMode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -110,6 +111,32 @@ class DeltaSinkProcessorTest {
     }
     assertThat(rows()).containsExactly(CustomerEvents.expectedRow(1, 3));
     assertThat(txnVersion()).contains(2L);
+  }
+
+  @Test
+  void aTableCommitThatFailsFailsTheStreamsCommitAndARestartLandsTheChanges() throws Exception {
+    Path log = root.resolve(TOPIC).resolve("_delta_log");
+    Path moved = root.resolve("moved_delta_log");
+    TopologyTestDriver failing = debeziumDriver(options());
+    TestInputTopic<byte[], byte[]> failingInput = debeziumInput(failing);
+    failingInput.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
+    // the log directory becomes a file: the next commit cannot be written
+    Files.move(log, moved);
+    Files.writeString(log, "not a directory");
+    assertThatThrownBy(() -> failingInput.pipeInput(key(2), envelope(CustomerEvents.upsert("c", 2, 1))))
+        .isInstanceOf(StreamsException.class)
+        .hasStackTraceContaining("could not commit to the tables under " + root);
+    // a clean close commits first, and fails the same way
+    assertThatThrownBy(failing::close).hasStackTraceContaining("could not commit to the tables under " + root);
+    Files.delete(log);
+    Files.move(moved, log);
+    try (TopologyTestDriver driver = debeziumDriver(options())) {
+      TestInputTopic<byte[], byte[]> input = debeziumInput(driver);
+      input.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
+      input.pipeInput(key(2), envelope(CustomerEvents.upsert("c", 2, 1)));
+    }
+    assertThat(rows()).containsExactlyInAnyOrder(CustomerEvents.expectedRow(1, 1), CustomerEvents.expectedRow(2, 1));
+    assertThat(txnVersion()).contains(1L);
   }
 
   @Test
