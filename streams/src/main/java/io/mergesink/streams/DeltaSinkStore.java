@@ -2,7 +2,6 @@ package io.mergesink.streams;
 
 import io.mergesink.ingest.FlushOutcome;
 import io.mergesink.ingest.IngestEngine;
-import io.mergesink.ingest.IngestMetrics;
 import io.mergesink.ingest.IngestOptions;
 import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.errors.FatalIngestException;
@@ -47,6 +46,7 @@ final class DeltaSinkStore implements StateStore, CachedStateStore<Void, Void> {
   private final IngestOptions options;
   private TaskId task;
   private IngestEngine engine;
+  private StreamsSinkMetrics metrics;
   private IngestException failure;
 
   DeltaSinkStore(String name, IngestOptions options) {
@@ -62,9 +62,11 @@ final class DeltaSinkStore implements StateStore, CachedStateStore<Void, Void> {
   @Override
   public void init(StateStoreContext context, StateStore root) {
     task = context.taskId();
+    metrics = new StreamsSinkMetrics(context.metrics(), name + "." + task);
     try {
-      engine = new IngestEngine(options, IngestMetrics.NONE);
+      engine = new IngestEngine(options, metrics);
     } catch (FatalIngestException e) {
+      metrics.close();
       throw new StreamsException("task " + task + " cannot write tables under " + options.tableRoot() + ": " + e.getMessage(), e);
     }
     failure = null;
@@ -161,6 +163,7 @@ final class DeltaSinkStore implements StateStore, CachedStateStore<Void, Void> {
   public void close() {
     if (engine != null) {
       engine.close();
+      metrics.close();
       engine = null;
     }
   }

@@ -69,6 +69,8 @@ class DeltaSinkProcessorTest {
       input.pipeInput(key(2), (byte[]) null); // the tombstone after the delete
       assertThat(rows()).containsExactly(CustomerEvents.expectedRow(1, 2));
       assertThat(txnVersion()).contains(4L);
+      assertThat(sinkMetric(driver, "commit-total")).isEqualTo(5.0);
+      assertThat(sinkMetric(driver, "rows-written-total")).isEqualTo(3.0);
     }
   }
 
@@ -76,15 +78,13 @@ class DeltaSinkProcessorTest {
   void aRestartedTaskSkipsWhatTheTableHoldsAndLandsTheRest() {
     try (TopologyTestDriver driver = debeziumDriver(options())) {
       TestInputTopic<byte[], byte[]> input = debeziumInput(driver);
-      input.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
-      input.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 2)));
+      upsertVersions(input, 1, 2);
     }
     long version = KernelTables.latestVersion(table());
     try (TopologyTestDriver driver = debeziumDriver(options())) {
       // a new driver starts again at offset 0: the first two records are replays of what the table holds
       TestInputTopic<byte[], byte[]> input = debeziumInput(driver);
-      input.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
-      input.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 2)));
+      upsertVersions(input, 1, 2);
       assertThat(KernelTables.latestVersion(table())).isEqualTo(version);
       input.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 3)));
     }
@@ -96,13 +96,11 @@ class DeltaSinkProcessorTest {
   void aZombieTasksCommitIsFencedAndStreamsToldTheTaskMigrated() {
     try (TopologyTestDriver zombie = debeziumDriver(options())) {
       TestInputTopic<byte[], byte[]> zombieInput = debeziumInput(zombie);
-      zombieInput.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
-      zombieInput.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 2)));
+      upsertVersions(zombieInput, 1, 2);
       try (TopologyTestDriver owner = debeziumDriver(options())) {
         // the partition's new owner replays offsets 0 and 1 and commits offset 2
         TestInputTopic<byte[], byte[]> ownerInput = debeziumInput(owner);
-        ownerInput.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
-        ownerInput.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 2)));
+        upsertVersions(ownerInput, 1, 2);
         ownerInput.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 3)));
       }
       assertThatThrownBy(() -> zombieInput.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 99))))
@@ -239,6 +237,20 @@ class DeltaSinkProcessorTest {
     public void process(Record<SchemaAndValue, SchemaAndValue> record) {
       last = record;
     }
+  }
+
+  /** Customer {@code id} inserted, then updated up to {@code version}: one record per version, from offset 0. */
+  private static void upsertVersions(TestInputTopic<byte[], byte[]> input, long id, int version) {
+    for (int v = 1; v <= version; v++) {
+      input.pipeInput(key(id), envelope(CustomerEvents.upsert(v == 1 ? "c" : "u", id, v)));
+    }
+  }
+
+  private static double sinkMetric(TopologyTestDriver driver, String name) {
+    return driver.metrics().values().stream()
+        .filter(metric -> metric.metricName().group().equals("stream-mergesink-metrics") && metric.metricName().name().equals(name))
+        .mapToDouble(metric -> ((Number) metric.metricValue()).doubleValue())
+        .sum();
   }
 
   private IngestOptions options() {
