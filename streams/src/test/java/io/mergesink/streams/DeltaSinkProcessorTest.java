@@ -31,6 +31,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.errors.TaskMigratedException;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -218,6 +219,27 @@ class DeltaSinkProcessorTest {
           .hasStackTraceContaining("record at topic " + TOPIC + ", partition 0, offset 0")
           .hasStackTraceContaining("expected a Struct");
     }
+  }
+
+  @Test
+  void aRecordThatCannotBeWrittenGoesToStreamsDeadLetterQueueWhenTheHandlerContinues() {
+    Properties properties = properties();
+    properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class.getName());
+    properties.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, "customers-dlq");
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.stream(TOPIC, Consumed.with(ConnectSerde.keys(new JsonConverter(), JSON), ConnectSerde.values(new JsonConverter(), JSON)))
+        .process(MergeSink.toDelta(options()));
+    try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), properties)) {
+      TestInputTopic<byte[], byte[]> input = debeziumInput(driver);
+      JsonConverter values = new JsonConverter();
+      values.configure(JSON, false);
+      input.pipeInput(key(1), values.fromConnectData(TOPIC, Schema.STRING_SCHEMA, "not a change event"));
+      input.pipeInput(key(2), envelope(CustomerEvents.upsert("c", 2, 1)));
+      assertThat(driver.createOutputTopic("customers-dlq", (topic, bytes) -> bytes, (topic, bytes) -> bytes).readRecordsToList())
+          .hasSize(1);
+    }
+    assertThat(rows()).containsExactly(CustomerEvents.expectedRow(2, 1));
+    assertThat(txnVersion()).contains(1L);
   }
 
   /** Forwards a record from a wall-clock punctuator: it has no input position. */
