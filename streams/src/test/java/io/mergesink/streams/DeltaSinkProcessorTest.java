@@ -34,7 +34,10 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.errors.TaskMigratedException;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -91,6 +94,29 @@ class DeltaSinkProcessorTest {
     }
     assertThat(rows()).containsExactly(CustomerEvents.expectedRow(1, 3));
     assertThat(txnVersion()).contains(2L);
+  }
+
+  /**
+   * A KTable's cache forwards its records when the task commits, from the same pre-commit flush:
+   * Streams flushes stores in topological order, so they reach the sink before its own flush.
+   */
+  @Test
+  void recordsAnUpstreamCacheForwardsAtACommitLandInThatCommit() {
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.table(TOPIC, Consumed.with(ConnectSerde.keys(new JsonConverter(), JSON), ConnectSerde.values(new JsonConverter(), JSON)),
+            Materialized.<SchemaAndValue, SchemaAndValue, KeyValueStore<Bytes, byte[]>>as("latest-envelopes").withCachingEnabled())
+        .toStream()
+        .process(MergeSink.toDelta(options()));
+    Properties properties = properties();
+    properties.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 10 * 1024 * 1024L);
+    try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), properties)) {
+      TestInputTopic<byte[], byte[]> input = debeziumInput(driver);
+      input.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
+      assertThat(rows()).containsExactly(CustomerEvents.expectedRow(1, 1));
+      input.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 2)));
+      assertThat(rows()).containsExactly(CustomerEvents.expectedRow(1, 2));
+      assertThat(txnVersion()).contains(1L);
+    }
   }
 
   @Test
