@@ -137,8 +137,9 @@ final class Flush {
           result.counts().rowsWritten(), result.counts().rowsDeleted(), result.counts().filesAdded(), result.counts().filesRemoved(),
           result.counts().deletionVectorsUpdated(), txns, millis, result.attempts(), result.replans(), requests);
       positions.landed(table, commit.txns());
-      for (KafkaPartition partition : commit.txns().keySet()) {
-        buffers.get(partition).committed(table);
+      // only what this commit carried is in the table now: an anchor carries no changes of the partitions it covers
+      for (TableChanges landed : changes) {
+        buffers.get(new KafkaPartition(landed.topic(), landed.partition())).committed(table);
       }
       committedTables.add(table);
       return true;

@@ -142,7 +142,10 @@ public record IngestOptions(
     return writeMode == WriteMode.APPEND ? MergeStrategy.APPEND : mergeStrategy;
   }
 
-  /** What the decoder needs: deletes carry their before image only in append tables with {@link DeleteImage#BEFORE}. */
+  /**
+   * What the decoder needs: deletes carry their before image only in append tables with
+   * {@link DeleteImage#BEFORE}; only upsert tables need a key in every record.
+   */
   public DecoderOptions decoderOptions() {
     return decoderOptions(primaryKeyMode, primaryKeyFields, deleteEnabled, truncateEnabled, unavailableValuePlaceholder, writeMode,
         appendDeleteImage);
@@ -169,7 +172,7 @@ public record IngestOptions(
   private static DecoderOptions decoderOptions(PrimaryKeyMode keyMode, List<String> keyFields, boolean deletes, boolean truncates,
       String placeholder, WriteMode writeMode, DeleteImage deleteImage) {
     return new DecoderOptions(keyMode, keyFields, deletes, truncates, placeholder,
-        writeMode == WriteMode.APPEND && deleteImage == DeleteImage.BEFORE);
+        writeMode == WriteMode.APPEND && deleteImage == DeleteImage.BEFORE, writeMode != WriteMode.APPEND);
   }
 
   private static ParquetWriteOptions parquet(String compression) {

@@ -62,6 +62,19 @@ class IngestEngineTest {
   }
 
   @Test
+  void aNewPartitionFeedingTwoTablesLandsEveryChangeOfItsFirstFlushBesideTheAnchors() throws Exception {
+    String root = dir.toString();
+    try (IngestEngine engine = engine(root)) {
+      engine.open(List.of(P0));
+      alternate(engine, 0, 3);
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+      assertThat(engine.committedOffsets()).containsExactly(Map.entry(P0, 4L));
+    }
+    assertTable(root, "a", 3);
+    assertTable(root, "b", 3);
+  }
+
+  @Test
   void aPartitionFeedingTwoTablesResumesFromTheLowerOneAndNeitherMovesBack() throws Exception {
     String root = GatedStorage.root(dir);
     try (IngestEngine first = engine(root)) {

@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param unavailableValuePlaceholder Debezium's placeholder for unchanged TOAST values
  * @param deleteImages whether deletes carry the row before the delete when the record has one (for
  *     append tables, whose rows of deletes hold it)
+ * @param keysRequired whether a record must give a primary key (upsert tables); append tables land
+ *     records without a Kafka key, since they identify rows by Kafka position
  */
 public record DecoderOptions(
     PrimaryKeyMode primaryKeyMode,
@@ -22,7 +24,8 @@ public record DecoderOptions(
     boolean deleteEnabled,
     boolean truncateEnabled,
     String unavailableValuePlaceholder,
-    boolean deleteImages) {
+    boolean deleteImages,
+    boolean keysRequired) {
 
   public DecoderOptions {
     Objects.requireNonNull(primaryKeyMode, "primaryKeyMode");

@@ -58,6 +58,8 @@ public final class RecordDecoder {
   private final DecoderOptions options;
   private final ValueConverter values;
   private final SchemalessConverter schemaless;
+  /** The key of a record without one, in a table that needs none. */
+  private static final TypedRow NO_KEY = new TypedRow(StructType.of(), Row.of());
   private final StructTypeCache structTypes = new StructTypeCache();
   /** The source coordinates of the last event: consecutive events of a table share one instance in the buffer. */
   private SourceInfo lastSource = SourceInfo.NONE;
@@ -181,6 +183,9 @@ public final class RecordDecoder {
 
   private TypedRow recordKey(KafkaRecord record) {
     Object key = record.key();
+    if (key == null && !options.keysRequired()) {
+      return NO_KEY;
+    }
     if (key == null) {
       throw DecodeException.of(record, "the record has no key; primary.key.mode=record_key needs Kafka record keys "
           + "(or use primary.key.mode=record_value with primary.key.fields)");

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 class DeleteImageDecodingTest {
   private static final String TOPIC = "pg.public.customers";
   private static final RecordDecoder KEEPING = new RecordDecoder(
-      new DecoderOptions(PrimaryKeyMode.RECORD_KEY, List.of(), true, false, "__debezium_unavailable_value", true));
+      new DecoderOptions(PrimaryKeyMode.RECORD_KEY, List.of(), true, false, "__debezium_unavailable_value", true, false));
   private static final RecordDecoder DROPPING = new RecordDecoder(
-      new DecoderOptions(PrimaryKeyMode.RECORD_KEY, List.of(), true, false, "__debezium_unavailable_value", false));
+      new DecoderOptions(PrimaryKeyMode.RECORD_KEY, List.of(), true, false, "__debezium_unavailable_value", false, true));
 
   @Test
   void anEnvelopeDeleteCarriesItsBeforeRowWhenKept() {

@@ -28,7 +28,7 @@ class RecordDecoderTest {
   private static final String PLACEHOLDER = LogicalTypes.DEFAULT_UNAVAILABLE_VALUE_PLACEHOLDER;
 
   private static RecordDecoder decoder(boolean deletes, boolean truncates) {
-    return new RecordDecoder(new DecoderOptions(PrimaryKeyMode.RECORD_KEY, List.of(), deletes, truncates, PLACEHOLDER, false));
+    return new RecordDecoder(new DecoderOptions(PrimaryKeyMode.RECORD_KEY, List.of(), deletes, truncates, PLACEHOLDER, false, true));
   }
 
   private static final RecordDecoder DEFAULT = decoder(true, false);
@@ -178,7 +178,7 @@ class RecordDecoderTest {
   @Test
   void recordValueModeTakesTheKeyFromTheRowAndTheBeforeImage() {
     RecordDecoder decoder = new RecordDecoder(
-        new DecoderOptions(PrimaryKeyMode.RECORD_VALUE, List.of("external_id", "id"), true, false, PLACEHOLDER, false));
+        new DecoderOptions(PrimaryKeyMode.RECORD_VALUE, List.of("external_id", "id"), true, false, PLACEHOLDER, false, true));
 
     ChangeEvent upsert = decoder.decode(load("pg-create.json", TOPIC, 0, 1));
     assertThat(upsert.key()).isEqualTo(Row.of("6f1c4a52-2b1e-4f5e-9d1a-1c2d3e4f5a6b", 1));
@@ -209,7 +209,7 @@ class RecordDecoderTest {
         .hasMessageContaining("topic t, partition 0, offset 3")
         .hasMessageContaining("set primary.key.fields to exactly one column name");
     RecordDecoder named = new RecordDecoder(
-        new DecoderOptions(PrimaryKeyMode.RECORD_KEY, List.of("id"), true, false, PLACEHOLDER, false));
+        new DecoderOptions(PrimaryKeyMode.RECORD_KEY, List.of("id"), true, false, PLACEHOLDER, false, true));
     ChangeEvent event = named.decode(record);
     assertThat(event.key()).isEqualTo(Row.of(42L));
     assertThat(event.value()).isEqualTo(Row.of("x", 42L));
@@ -246,6 +246,18 @@ class RecordDecoderTest {
     assertThat(event.value()).isEqualTo(Row.of(7L, "a")); // id, v: sorted by name
     assertThat(event.source()).isEqualTo(new SourceInfo("d", null, "tb"));
     assertThat(event.timestampMs()).isEqualTo(5);
+  }
+
+  @Test
+  void aRecordWithoutKeyDecodesWithAnEmptyKeyWhenTheTableNeedsNone() {
+    RecordDecoder append = new RecordDecoder(new DecoderOptions(PrimaryKeyMode.RECORD_KEY, List.of(), true, false, PLACEHOLDER, true, false));
+
+    ChangeEvent event = append.decode(DebeziumRecords.schemaless(null,
+        "{\"before\":null,\"after\":{\"id\":7,\"v\":\"a\"},\"source\":{},\"op\":\"c\",\"ts_ms\":5}", "t", 11));
+
+    assertThat(event.op()).isEqualTo(Op.UPSERT);
+    assertThat(event.key()).isEqualTo(Row.of());
+    assertThat(event.value()).isEqualTo(Row.of(7L, "a"));
   }
 
   @Test
