@@ -1,7 +1,6 @@
 package io.mergesink.ingest;
 
 import io.mergesink.core.maintenance.CompactionOptions;
-import io.mergesink.core.maintenance.CompactionResult;
 import io.mergesink.core.merge.InvalidChangeSetException;
 import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.ownership.FileOwners;
@@ -20,6 +19,7 @@ import io.mergesink.ingest.decode.SourceInfo;
 import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.errors.RetriableStorageException;
+import io.mergesink.ingest.maintenance.BackgroundCompaction;
 import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.position.PartitionPositions;
 import io.mergesink.ingest.position.TxnAppIds;
@@ -68,7 +68,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class IngestEngine implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(IngestEngine.class);
-  /** Compaction runs between commits; no run may hold ingestion up for longer than this. */
+  /** Compaction runs beside ingestion; this bounds how much one run rewrites before the next commit's tables get theirs. */
   private static final Duration COMPACTION_TIME_BUDGET = Duration.ofSeconds(10);
 
   private final IngestOptions options;
@@ -80,6 +80,7 @@ public final class IngestEngine implements AutoCloseable {
   private final TableCatalog catalog;
   private final Storage storage;
   private final CompactionOptions compaction;
+  private final BackgroundCompaction compactions;
   private final TopicGrowth topicGrowth;
   private final PartitionPositions positions;
   private final Map<KafkaPartition, PartitionBuffer> buffers = new LinkedHashMap<>();
@@ -106,6 +107,7 @@ public final class IngestEngine implements AutoCloseable {
     this.catalog = new TableCatalog(storage, options, this::writerOptions);
     this.compaction = options.compactionOptions()
         .withBudget(CompactionOptions.DEFAULT_MAX_BYTES_PER_RUN, CompactionOptions.DEFAULT_MAX_FILES_PER_RUN, COMPACTION_TIME_BUDGET);
+    this.compactions = new BackgroundCompaction(options.txnAppId());
   }
 
   /**
@@ -210,6 +212,7 @@ public final class IngestEngine implements AutoCloseable {
     if (positions.partitions().stream().noneMatch(positions::hasUncommitted)) {
       return FlushOutcome.COMPLETE;
     }
+    followCompactions();
     Flush flush = new Flush(catalog, metrics, storage, positions, buffers, options.writeMode() == WriteMode.APPEND);
     try {
       flush.run();
@@ -270,9 +273,13 @@ public final class IngestEngine implements AutoCloseable {
     return new FlushOutcome(kept, outcome.failure());
   }
 
-  /** Releases the storage. Buffered changes are dropped: call {@link #close(Collection)} first to commit them. */
+  /**
+   * Stops compaction (a running one gets a few seconds to finish) and releases the storage.
+   * Buffered changes are dropped: call {@link #close(Collection)} first to commit them.
+   */
   @Override
   public void close() {
+    compactions.close();
     storage.close();
   }
 
@@ -340,20 +347,30 @@ public final class IngestEngine implements AutoCloseable {
     }
   }
 
-  /**
-   * Compacts the tables just committed, each within the compaction budget. A failure only delays
-   * compaction: the tables are complete without it.
-   */
+  /** Schedules a compaction of each table just committed, beside ingestion; none waits for another of its table. */
   private void compact(Set<String> tables) {
     for (String table : tables) {
       try {
-        CompactionResult result = catalog.existing(table).compact(compaction);
-        if (result instanceof CompactionResult.Compacted compacted) {
-          LOG.info("Compacted table {} at version {}: {} files into {}, {} deleted rows purged", table, compacted.version(),
-              compacted.filesRemoved(), compacted.filesAdded(), compacted.rowsPurged());
+        TableSink sink = catalog.existing(table);
+        if (sink != null) {
+          sink.compaction(compaction).ifPresent(run -> compactions.schedule(table, run));
         }
       } catch (IOException | RuntimeException e) {
-        LOG.warn("Compaction of table {} failed; it is retried after the next commit: {}", table, e.toString());
+        LOG.warn("Could not prepare a compaction of table {}; it is retried after the next commit: {}", table, e.toString());
+      }
+    }
+  }
+
+  /** Brings the writers of tables whose compaction landed up to date, so that their next plan needs no second try. */
+  private void followCompactions() {
+    for (String table : compactions.takeCompacted()) {
+      try {
+        TableSink sink = catalog.existing(table);
+        if (sink != null) {
+          sink.compacted();
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Could not read the compaction of table {} back; its next commit does: {}", table, e.toString());
       }
     }
   }

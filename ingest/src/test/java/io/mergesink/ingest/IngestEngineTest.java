@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.record.KafkaPartition;
@@ -12,12 +13,19 @@ import io.mergesink.ingest.record.KafkaRecord;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.GatedStorage;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -154,15 +162,84 @@ class IngestEngineTest {
     assertTable(root, "customers", 1);
   }
 
+  @Test
+  void aCompactionHeldAtItsCommitHoldsUpNoFlushAndLosesNoChangeOfTheCommitsThatRacedIt() throws Exception {
+    String root = GatedStorage.root(dir);
+    Thread testThread = Thread.currentThread();
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicBoolean heldTooLong = new AtomicBoolean();
+    AtomicBoolean onTheFlushThread = new AtomicBoolean();
+    GatedStorage.gate((path, content) -> {
+      if (new String(content, StandardCharsets.UTF_8).contains("\"" + Compactor.OPERATION + "\"")) {
+        onTheFlushThread.compareAndSet(false, Thread.currentThread() == testThread);
+        held.countDown();
+        try {
+          heldTooLong.compareAndSet(false, !release.await(60, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while held", e);
+        }
+      }
+    });
+    try (IngestEngine engine = engine(root, true)) {
+      engine.open(List.of(P0));
+      for (long offset = 0; offset <= 7; offset++) {
+        engine.accept(upsertOf("customers", offset, offset));
+      }
+      engine.flush();
+      for (long offset = 8; offset <= 10; offset++) {
+        engine.accept(upsertOf("customers", offset, offset - 8)); // 3 of the first file's 8 rows replaced: worth compacting
+      }
+      engine.flush();
+      assertThat(held.await(60, TimeUnit.SECONDS)).as("a compaction started and is held at its commit").isTrue();
+
+      engine.accept(upsertOf("customers", 11, 3)); // a row of the file the compaction rewrites
+      engine.accept(upsertOf("customers", 12, 100));
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+      engine.accept(ChangeRecords.delete(0, 13, "customers", 4));
+      model.get("customers").remove(4L);
+      engine.accept(upsertOf("customers", 14, 101));
+      engine.accept(upsertOf("customers", 15, 102));
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+      assertThat(KernelTables.txnVersion(dir.resolve("customers").toString(), APP_ID)).contains(15L);
+      assertThat(heldTooLong).as("the flushes landed while the compaction was held").isFalse();
+      assertThat(onTheFlushThread).as("the compaction ran on the flushing thread").isFalse();
+      release.countDown();
+    } // close lets the compaction finish
+    try (Stream<Path> log = Files.list(dir.resolve("customers").resolve("_delta_log"))) {
+      assertThat(log.filter(path -> path.toString().endsWith(".json")).map(IngestEngineTest::read))
+          .as("the compaction committed after the commits it raced").anyMatch(entry -> entry.contains("\"" + Compactor.OPERATION + "\""));
+    }
+    assertTable(dir.toString(), "customers", 15);
+  }
+
+  private static String read(Path path) {
+    try {
+      return Files.readString(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private IngestEngine engine(String root) {
+    return engine(root, false);
+  }
+
+  private IngestEngine engine(String root, boolean compaction) {
     IngestOptions options = IngestOptions.builder(root, "sink").tableNameFormat("${source.table}").commitInterval(Duration.ZERO)
-        .compaction(false, 0.25, 10).build();
+        .compaction(compaction, 0.25, 2).build();
     return new IngestEngine(options, new IngestMetrics() {
       @Override
       public void fenced() {
         fenced.incrementAndGet();
       }
     });
+  }
+
+  private KafkaRecord upsertOf(String table, long offset, long id) {
+    model.computeIfAbsent(table, t -> new HashMap<>()).put(id, row(id, "v" + offset));
+    return ChangeRecords.upsert(0, offset, table, id, "v" + offset);
   }
 
   private KafkaRecord upsert(String table, long offset, String name) {

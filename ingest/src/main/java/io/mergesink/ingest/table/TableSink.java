@@ -3,7 +3,6 @@ package io.mergesink.ingest.table;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.maintenance.CompactionOptions;
-import io.mergesink.core.maintenance.CompactionResult;
 import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.generated.GeneratedColumns;
 import io.mergesink.core.merge.ChangeSet;
@@ -22,12 +21,14 @@ import io.mergesink.ingest.align.RowAligner;
 import io.mergesink.ingest.align.SchemaMismatchException;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.maintenance.CompactionRun;
 import io.mergesink.ingest.options.SchemaEvolution;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -150,24 +151,27 @@ public final class TableSink {
   }
 
   /**
-   * Compacts the files of this task's partitions (docs/design.md, "Maintenance"): rewrites
+   * A compaction of the files of this task's partitions (docs/design.md, "Maintenance"): it rewrites
    * files whose deletion vectors hide too many rows and bin-packs small files, within the options'
-   * budget, in a commit of its own. The writer then reads that commit, so its key index points into
-   * the new files.
+   * budget, in a commit of its own. Prepared here, on the snapshot the writer holds now, to run
+   * anywhere: it shares nothing with the writer.
    *
-   * @return the outcome; nothing happens before the first commit of this assignment
+   * @return empty before the first commit of this assignment (no writer, no scope yet)
    */
-  public CompactionResult compact(CompactionOptions options) throws IOException {
+  public Optional<CompactionRun> compaction(CompactionOptions options) {
     if (writer == null) {
-      return new CompactionResult.NothingToCompact(snapshot.version());
+      return Optional.empty();
     }
     Snapshot current = writer.snapshot();
     CompactionOptions scoped = options.withScope(writerOptions.scope().files(current)).withParquet(writerOptions.parquet());
-    CompactionResult result = new Compactor(storage, scoped).compact(current);
-    if (result instanceof CompactionResult.Compacted) {
+    return Optional.of(() -> new Compactor(storage, scoped).compact(current));
+  }
+
+  /** A compaction of the table committed: the writer reads it, so its key index points into the new files. */
+  public void compacted() throws IOException {
+    if (writer != null) {
       snapshot = writer.refresh();
     }
-    return result;
   }
 
   /**
