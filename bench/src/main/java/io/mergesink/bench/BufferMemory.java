@@ -1,11 +1,11 @@
 package io.mergesink.bench;
 
-import io.mergesink.connect.buffer.BufferLimits;
-import io.mergesink.connect.buffer.PartitionBuffer;
 import io.mergesink.connect.config.MergeSinkConfig;
-import io.mergesink.connect.config.WriteMode;
-import io.mergesink.connect.decode.DecoderOptions;
-import io.mergesink.connect.decode.RecordDecoder;
+import io.mergesink.connect.sink.SinkRecords;
+import io.mergesink.ingest.buffer.BufferLimits;
+import io.mergesink.ingest.buffer.PartitionBuffer;
+import io.mergesink.ingest.decode.RecordDecoder;
+import io.mergesink.ingest.options.WriteMode;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.connect.data.SchemaAndValue;
@@ -58,8 +58,9 @@ final class BufferMemory {
     }
     Map<String, String> props = new HashMap<>(RecordFormat.JSON_FAST.connectorConfig());
     props.put(MergeSinkConfig.TABLE_ROOT, "/unused");
+    props.put(MergeSinkConfig.CONNECTOR_NAME, SUITE);
     MergeSinkConfig config = new MergeSinkConfig(props);
-    RecordDecoder decoder = new RecordDecoder(DecoderOptions.from(config));
+    RecordDecoder decoder = new RecordDecoder(config.ingestOptions().decoderOptions());
     ChangeEncoder encoder = new ChangeEncoder(RecordFormat.JSON);
     Converter keys = RecordFormat.JSON_FAST.workerConverter(true);
     Converter values = RecordFormat.JSON_FAST.workerConverter(false);
@@ -70,7 +71,7 @@ final class BufferMemory {
       SchemaAndValue key = keys.toConnectData(TOPIC, encoder.key(TOPIC, change.id()));
       SchemaAndValue value = values.toConnectData(TOPIC, encoder.value(TOPIC, change));
       SinkRecord record = new SinkRecord(TOPIC, 0, key.schema(), key.value(), value.schema(), value.value(), offset);
-      buffer.add(TOPIC, decoder.decode(record));
+      buffer.add(TOPIC, decoder.decode(SinkRecords.view(record)));
     }
     long after = HeapProbe.settledUsedHeap();
     long buffered = buffer.changeCount();

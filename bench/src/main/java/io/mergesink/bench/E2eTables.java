@@ -1,9 +1,7 @@
 package io.mergesink.bench;
 
 import io.mergesink.connect.config.MergeSinkConfig;
-import io.mergesink.connect.decode.ChangeEvent;
-import io.mergesink.connect.decode.DecoderOptions;
-import io.mergesink.connect.decode.RecordDecoder;
+import io.mergesink.connect.sink.SinkRecords;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
@@ -18,6 +16,8 @@ import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.KeyColumns;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.decode.RecordDecoder;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -56,7 +56,7 @@ final class E2eTables {
   static void preload(DeltaTable table, TableSpec spec, MergeSinkConfig config, String topic, int partitions, E2eWorkload workload)
       throws IOException {
     table.createIfAbsent(spec);
-    RecordDecoder decoder = new RecordDecoder(DecoderOptions.from(config));
+    RecordDecoder decoder = new RecordDecoder(config.ingestOptions().decoderOptions());
     WriterOptions options = WriterOptions.defaults(MergeStrategy.APPEND)
         .withParquet(ParquetWriteOptions.defaults().withCompression(config.parquetCompression().configName()))
         .withTargetFileSizeBytes(config.fileTargetSizeBytes());
@@ -73,8 +73,8 @@ final class E2eTables {
   }
 
   private static Row row(RecordDecoder decoder, TableSpec spec, String topic, int partition, long id, int version) {
-    ChangeEvent event = decoder.decode(new SinkRecord(topic, partition, DebeziumEvents.KEY, DebeziumEvents.key(id), DebeziumEvents.VALUE,
-        DebeziumEvents.upsert("c", id, version), 0));
+    ChangeEvent event = decoder.decode(SinkRecords.view(new SinkRecord(topic, partition, DebeziumEvents.KEY, DebeziumEvents.key(id),
+        DebeziumEvents.VALUE, DebeziumEvents.upsert("c", id, version), 0)));
     if (!event.valueSchema().fieldNames().equals(spec.schema().fieldNames())) {
       throw new IllegalStateException("the connector decodes the events to columns " + event.valueSchema().fieldNames()
           + " but the table it created has " + spec.schema().fieldNames());

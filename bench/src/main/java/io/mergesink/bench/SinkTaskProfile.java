@@ -33,8 +33,8 @@ final class SinkTaskProfile {
 
   static {
     STEPS.put("toConnectData", "converter (bytes → Connect record)");
-    STEPS.put("io.mergesink.connect.decode.", "decode (Connect record → change event)");
-    STEPS.put("io.mergesink.connect.buffer.", "buffer and coalesce by key");
+    STEPS.put("io.mergesink.ingest.decode.", "decode (Connect record → change event)");
+    STEPS.put("io.mergesink.ingest.buffer.", "buffer and coalesce by key");
     STEPS.put("io.mergesink.core.maintenance.", "compaction");
     STEPS.put("io.mergesink.core.", "merge-core commit (index, Parquet, DVs, log)");
     STEPS.put("io.mergesink.connect.", "sink, other (routing, flush bookkeeping)");

@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.Set;
 
@@ -43,6 +44,7 @@ final class StorageBenchmark {
       new StructField("id", PrimitiveType.LONG, false),
       new StructField("name", PrimitiveType.STRING, true),
       new StructField("qty", PrimitiveType.INTEGER, true));
+  private static final String APP_ID = "bench:storage:0";
   private static final int FILES = 20;
   private static final int ROWS_PER_FILE = 5_000;
   private static final int CHANGES_PER_COMMIT = 1_000;
@@ -111,7 +113,7 @@ final class StorageBenchmark {
     double[] requests = new double[commits];
     RequestCounts typical = RequestCounts.ZERO;
     for (int commit = -WARMUP_COMMITS; commit < commits; commit++) {
-      ChangeSet changes = changes(random, commit);
+      ChangeSet changes = changes(random, commit, writer.snapshot().txnVersion(APP_ID));
       RequestCounts before = storage.requests();
       long start = System.nanoTime();
       writer.commit(changes);
@@ -143,7 +145,7 @@ final class StorageBenchmark {
   }
 
   /** 90% updates of random keys, 5% deletes, 5% inserts of new keys. */
-  private static ChangeSet changes(Random random, int commit) {
+  private static ChangeSet changes(Random random, int commit, OptionalLong recorded) {
     ChangeSet.Builder changes = ChangeSet.builder();
     Set<Long> keys = new HashSet<>();
     long existing = (long) FILES * ROWS_PER_FILE;
@@ -159,6 +161,6 @@ final class StorageBenchmark {
         changes.upsert(Row.of(id, "commit " + commit, random.nextInt(1_000)));
       }
     }
-    return changes.txn("bench:storage:0", commit + WARMUP_COMMITS).build();
+    return changes.txn(APP_ID, recorded, commit + WARMUP_COMMITS).build();
   }
 }

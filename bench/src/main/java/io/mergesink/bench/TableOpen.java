@@ -107,7 +107,7 @@ final class TableOpen {
     for (int commit = -COMMIT_WARMUPS; commit < MEASURED_COMMITS; commit++) {
       ChangeSet.Builder changes = ChangeSet.builder();
       for (int partition = 0; partition < PARTITIONS; partition++) {
-        changes.txn(appId(partition), firstOffset + COMMIT_WARMUPS + commit);
+        changes.txn(appId(partition), writer.snapshot().txnVersion(appId(partition)), firstOffset + COMMIT_WARMUPS + commit);
       }
       ChangeSet txnOnly = changes.build();
       long start = System.nanoTime();

@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,10 +61,10 @@ class MergeSinkCliTest {
         changes.upsert(Row.of(id, "name, \"" + id + "\"", new BigDecimal("12.50"), 20_454, 1_767_225_600_000_000L + id,
             new ArrayList<>(List.of("a", "b"))));
       }
-      writer.commit(changes.txn("orders-sink:orders:0", commit * 10L).build());
+      writer.commit(changes.txn("orders-sink:orders:0", writer.snapshot().txnVersion("orders-sink:orders:0"), commit * 10L).build());
     }
     writer.commit(ChangeSet.builder().delete(Row.of(100L)).delete(Row.of(101L)).delete(Row.of(102L)).delete(Row.of(103L))
-        .txn("orders-sink:orders:1", 7).build());
+        .txn("orders-sink:orders:1", OptionalLong.empty(), 7).build());
   }
 
   @Test

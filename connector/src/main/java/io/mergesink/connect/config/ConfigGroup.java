@@ -1,13 +1,14 @@
 package io.mergesink.connect.config;
 
+import io.mergesink.ingest.options.NamedOption;
 import java.util.List;
 import java.util.Objects;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Recommender;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Validator;
 import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * A fluent way to define the options of one configuration group: the order within the group is

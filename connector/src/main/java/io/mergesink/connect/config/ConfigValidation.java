@@ -3,7 +3,13 @@ package io.mergesink.connect.config;
 import static io.mergesink.connect.config.MergeSinkConfig.*;
 
 import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.storage.Storages;
+import io.mergesink.core.storage.s3.S3BucketCheck;
+import io.mergesink.core.storage.s3.S3Options;
 import io.mergesink.core.table.TableProperties;
+import io.mergesink.ingest.options.NamedOption;
+import io.mergesink.ingest.options.PrimaryKeyMode;
+import io.mergesink.ingest.options.WriteMode;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -13,9 +19,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import io.mergesink.core.storage.Storages;
-import io.mergesink.core.storage.s3.S3BucketCheck;
-import io.mergesink.core.storage.s3.S3Options;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 

@@ -1,5 +1,7 @@
 package io.mergesink.connect.config;
 
+import io.mergesink.ingest.options.NamedOption;
+
 /**
  * Connect's own {@code errors.tolerance} (not defined by this connector, read from the connector
  * configuration): {@code none} fails the task on the first bad record, {@code all} reports it to

@@ -1,18 +1,27 @@
 package io.mergesink.connect.config;
 
-import io.mergesink.connect.decode.LogicalTypes;
-import io.mergesink.connect.route.TableNameTemplate;
 import io.mergesink.core.generated.GenerationExpression;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.StorageOptions;
+import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.decode.LogicalTypes;
+import io.mergesink.ingest.options.DeleteImage;
+import io.mergesink.ingest.options.LookupScope;
+import io.mergesink.ingest.options.NamedOption;
+import io.mergesink.ingest.options.PartitionField;
+import io.mergesink.ingest.options.PrimaryKeyMode;
+import io.mergesink.ingest.options.SchemaEvolution;
+import io.mergesink.ingest.options.WriteMode;
+import io.mergesink.ingest.route.TableNameTemplate;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -191,7 +200,7 @@ public final class MergeSinkConfig extends AbstractConfig {
             + "are not widened. none: the table schema never changes and a record with unknown columns or a wider "
             + "type is an error (dead letter queue with errors.tolerance=all).")
         .define();
-    writes.option(PARTITION_FIELDS, Type.LIST).defaultValue("").validator(new PartitionField.Validator())
+    writes.option(PARTITION_FIELDS, Type.LIST).defaultValue("").validator(new PartitionFieldsValidator())
         .importance(Importance.MEDIUM).displayName("Partition fields")
         .doc("The columns new tables are partitioned by (Hive-style directories; tables that exist keep their "
             + "partitioning), comma-separated: a column of the record (region), or a computed partition column "
@@ -311,7 +320,7 @@ public final class MergeSinkConfig extends AbstractConfig {
 
   /** The partition columns of new tables, {@value #PARTITION_FIELDS}. */
   public List<PartitionField> partitionFields() {
-    return PartitionField.parse(PARTITION_FIELDS, getList(PARTITION_FIELDS));
+    return PartitionFieldsValidator.parse(PARTITION_FIELDS, getList(PARTITION_FIELDS));
   }
 
   public SchemaEvolution schemaEvolution() {
@@ -399,6 +408,40 @@ public final class MergeSinkConfig extends AbstractConfig {
       return Integer.parseInt(id.toString().trim());
     } catch (NumberFormatException e) {
       throw new ConfigException(TASK_ID, id, "expected the task's number, set by the connector");
+    }
+  }
+
+  /**
+   * The engine's options: every option here under its connector name.
+   *
+   * @throws ConfigException when the options do not go together (table properties new tables cannot take), or
+   *     neither {@link #TXN_APP_ID} nor a connector name is set
+   */
+  public IngestOptions ingestOptions() {
+    try {
+      return IngestOptions.builder(tableRoot(), txnAppId())
+          .storage(storageOptions())
+          .tableNameFormat(getString(TABLE_NAME_FORMAT))
+          .writeMode(writeMode())
+          .mergeStrategy(mergeStrategy())
+          .primaryKey(primaryKeyMode(), primaryKeyFields())
+          .deleteEnabled(deleteEnabled())
+          .truncateEnabled(truncateEnabled())
+          .appendDeleteImage(appendDeleteImage())
+          .unavailableValuePlaceholder(unavailableValuePlaceholder())
+          .schemaEvolution(schemaEvolution())
+          .partitionFields(partitionFields())
+          .commitInterval(Duration.ofMillis(commitIntervalMs()))
+          .bufferLimits(bufferMaxRecords(), bufferMaxBytes())
+          .lookupScope(lookupScope())
+          .parquetCompression(parquetCompression().configName())
+          .fileTargetSizeBytes(fileTargetSizeBytes())
+          .checkpointInterval(checkpointInterval())
+          .compaction(compactionEnabled(), compactionDvRatio(), compactionMinFiles())
+          .tableProperties(tableProperties())
+          .build();
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
     }
   }
 

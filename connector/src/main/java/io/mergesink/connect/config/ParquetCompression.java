@@ -1,5 +1,7 @@
 package io.mergesink.connect.config;
 
+import io.mergesink.ingest.options.NamedOption;
+
 /** {@code parquet.compression}: the codec of written Parquet data files. */
 public enum ParquetCompression implements NamedOption {
   ZSTD("zstd"),

@@ -1,6 +1,7 @@
 package io.mergesink.connect.config;
 
 import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.ingest.options.NamedOption;
 
 /** {@code merge.strategy}: the keyed strategies of {@link MergeStrategy} users can choose. */
 enum TableMergeStrategy implements NamedOption {

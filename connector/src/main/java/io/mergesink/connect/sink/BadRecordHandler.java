@@ -1,12 +1,12 @@
 package io.mergesink.connect.sink;
 
 import io.mergesink.connect.config.ErrorTolerance;
+import io.mergesink.ingest.errors.BadRecordException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.ErrantRecordReporter;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * <p>A record's position is recorded in its table once the next commit succeeds, so the reports
  * must be durable first: {@link #awaitReported()} runs before every commit.
  */
-final class BadRecordHandler {
+public final class BadRecordHandler {
   private static final Logger LOG = LoggerFactory.getLogger(BadRecordHandler.class);
 
   private final ErrorTolerance tolerance;
@@ -28,7 +28,7 @@ final class BadRecordHandler {
   private final List<Future<Void>> pending = new ArrayList<>();
 
   /** @param reporter Connect's dead letter queue reporter, or null when the worker has none */
-  BadRecordHandler(ErrorTolerance tolerance, ErrantRecordReporter reporter) {
+  public BadRecordHandler(ErrorTolerance tolerance, ErrantRecordReporter reporter) {
     this.tolerance = tolerance;
     this.reporter = reporter;
   }
@@ -38,7 +38,7 @@ final class BadRecordHandler {
    *
    * @throws ConnectException naming the record when errors are not tolerated
    */
-  void handle(SinkRecord record, DataException problem) {
+  public void handle(SinkRecord record, BadRecordException problem) {
     String where = "topic " + record.originalTopic() + ", partition " + record.originalKafkaPartition() + ", offset "
         + record.originalKafkaOffset();
     String message = problem.getMessage() != null && problem.getMessage().contains("offset " + record.originalKafkaOffset())
@@ -57,7 +57,7 @@ final class BadRecordHandler {
   }
 
   /** Waits until every reported record is in the dead letter queue. */
-  void awaitReported() {
+  public void awaitReported() {
     try {
       for (Future<Void> report : pending) {
         report.get();

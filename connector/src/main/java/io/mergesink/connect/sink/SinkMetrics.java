@@ -3,6 +3,7 @@ package io.mergesink.connect.sink;
 import io.mergesink.connect.metrics.MetricsRegistry;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.RequestKind;
+import io.mergesink.ingest.IngestMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ import org.apache.kafka.common.metrics.stats.Percentiles;
  * worker's own ({@code kafka.connect:type=plugins}, tagged with connector and task); on workers
  * before Kafka 4.1 under the same names through JMX directly ({@link MetricsRegistry}).
  */
-final class SinkMetrics implements AutoCloseable {
+public final class SinkMetrics implements IngestMetrics, AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SinkMetrics.class);
   /** 1,000 buckets, finer for short commits; commits longer than a minute count as a minute. */
   private static final int PERCENTILE_BUCKET_BYTES = 4_000;
@@ -36,27 +37,15 @@ final class SinkMetrics implements AutoCloseable {
   private final Sensor deadLettered;
   private final Sensor fenced;
   private final Sensor commitRequests;
-  private final Supplier<RequestCounts> storageRequests;
   private final List<String> gaugesHeldElsewhere = new ArrayList<>();
 
-  /**
-   * @param buffered the number of changes currently buffered
-   * @param storageRequests the requests the task's storage made so far
-   */
-  SinkMetrics(MetricsRegistry metrics, LongSupplier buffered, Supplier<RequestCounts> storageRequests) {
+  public SinkMetrics(MetricsRegistry metrics) {
     this.metrics = metrics;
-    this.storageRequests = storageRequests;
-    for (RequestKind kind : RequestKind.values()) {
-      MetricName name = metrics.metricName("storage-requests-total", "Storage requests made (on S3 one per HTTP "
-          + "request, the SDK's retries not counted again), by kind", Map.of("kind", kind.metricName()));
-      gauge(name, (config, now) -> storageRequests.get().get(kind));
-    }
     this.commitRequests = metrics.addSensor("mergesink-commit-storage-requests");
     commitRequests.add(name("commit-storage-requests-avg", "Average storage requests of a table commit, planning included"),
         new Avg());
     commitRequests.add(name("commit-storage-requests-max", "Most storage requests of one table commit, planning included"),
         new Max());
-    gauge(name("buffered-records", "Changes buffered and not yet committed"), (config, now) -> buffered.getAsLong());
     this.commits = metrics.addSensor("mergesink-commits");
     commits.add(name("commit-total", "Table commits made"), new CumulativeCount());
     commits.add(name("commit-latency-avg-ms", "Average time of a table commit, planning included"), new Avg());
@@ -68,40 +57,47 @@ final class SinkMetrics implements AutoCloseable {
     this.replaysSkipped = counter("records-skipped-replay-total", "Records skipped because their table already held them");
     this.deadLettered = counter("records-dlq-total", "Records sent to the dead letter queue");
     this.fenced = counter("fenced-total", "Commits refused because another task took a partition over");
+  }
+
+  /**
+   * Registers the gauges the engine answers: what it buffers, and its storage requests by kind.
+   *
+   * @param buffered the number of changes currently buffered
+   * @param storageRequests the requests the task's storage made so far
+   */
+  public void registerGauges(LongSupplier buffered, Supplier<RequestCounts> storageRequests) {
+    for (RequestKind kind : RequestKind.values()) {
+      MetricName name = metrics.metricName("storage-requests-total", "Storage requests made (on S3 one per HTTP "
+          + "request, the SDK's retries not counted again), by kind", Map.of("kind", kind.metricName()));
+      gauge(name, (config, now) -> storageRequests.get().get(kind));
+    }
+    gauge(name("buffered-records", "Changes buffered and not yet committed"), (config, now) -> buffered.getAsLong());
     if (!gaugesHeldElsewhere.isEmpty()) {
       LOG.warn("Metrics {} are still registered by an instance of this task that has not stopped; this instance does "
           + "not report them until it restarts", gaugesHeldElsewhere);
     }
   }
 
-  /** The storage's requests so far, to pass to {@link #commit} after the commit. */
-  RequestCounts storageRequests() {
-    return storageRequests.get();
-  }
-
-  /**
-   * Records a commit.
-   *
-   * @return the storage requests the commit made since {@code requestsBefore}
-   */
-  RequestCounts commit(long latencyMs, long rows, RequestCounts requestsBefore) {
+  @Override
+  public void committed(long latencyMs, long rows, RequestCounts requests) {
     commits.record(latencyMs);
     rowsWritten.record(rows);
-    RequestCounts requests = storageRequests.get().minus(requestsBefore);
     commitRequests.record(requests.total());
-    return requests;
   }
 
-  void replaySkipped() {
+  @Override
+  public void replaySkipped() {
     replaysSkipped.record();
   }
 
-  void deadLettered() {
-    deadLettered.record();
+  @Override
+  public void fenced() {
+    fenced.record();
   }
 
-  void fenced() {
-    fenced.record();
+  /** A record went to the dead letter queue. */
+  public void deadLettered() {
+    deadLettered.record();
   }
 
   @Override

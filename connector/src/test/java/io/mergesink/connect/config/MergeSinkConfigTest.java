@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.options.LookupScope;
+import io.mergesink.ingest.options.PrimaryKeyMode;
+import io.mergesink.ingest.options.SchemaEvolution;
+import io.mergesink.ingest.options.WriteMode;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -105,5 +110,26 @@ class MergeSinkConfigTest {
     Map<String, String> props = minimal();
     props.put(key, value);
     return props;
+  }
+
+  @Test
+  void onlyAppendTablesWithBeforeImagesDecodeDeletesWithThem() {
+    assertThat(withDeleteImage("append", "before").ingestOptions().decoderOptions().deleteImages()).isTrue();
+    assertThat(withDeleteImage("append", "key").ingestOptions().decoderOptions().deleteImages()).isFalse();
+    assertThat(withDeleteImage("upsert", "before").ingestOptions().decoderOptions().deleteImages()).isFalse();
+  }
+
+  private static MergeSinkConfig withDeleteImage(String writeMode, String deleteImage) {
+    Map<String, String> props = minimal();
+    props.put(MergeSinkConfig.WRITE_MODE, writeMode);
+    props.put(MergeSinkConfig.APPEND_DELETE_IMAGE, deleteImage);
+    return new MergeSinkConfig(props);
+  }
+
+  @Test
+  void theEngineGetsTheSameDefaultsAsTheConnector() {
+    IngestOptions mapped = new MergeSinkConfig(minimal()).ingestOptions();
+
+    assertThat(mapped).usingRecursiveComparison().isEqualTo(IngestOptions.builder("/tmp/lake", "orders-sink").build());
   }
 }

@@ -1,6 +1,6 @@
 package io.mergesink.connect.e2e;
 
-import io.mergesink.connect.decode.LogicalTypes;
+import io.mergesink.ingest.decode.LogicalTypes;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;

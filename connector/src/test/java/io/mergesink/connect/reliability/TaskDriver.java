@@ -1,7 +1,6 @@
 package io.mergesink.connect.reliability;
 
-import io.mergesink.connect.config.MergeSinkConfig;
-import io.mergesink.connect.sink.SinkWriter;
+import io.mergesink.connect.MergeSinkTask;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -14,8 +13,7 @@ import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
- * One sink task as a Connect worker runs it, without Connect: a real {@link SinkWriter} (what
- * {@code MergeSinkTask} delegates to) fed from a {@link RecordLog} by a consumer loop that does
+ * One sink task as a Connect worker runs it, without Connect: a real {@link MergeSinkTask} fed from a {@link RecordLog} by a consumer loop that does
  * what {@code WorkerSinkTask} does: applies the task's seeks before each poll, redelivers a batch
  * after a {@link RetriableException}, and stores the offsets {@code preCommit} returns in the
  * consumer group.
@@ -27,7 +25,7 @@ final class TaskDriver {
   private final RecordLog log;
   private final Map<TopicPartition, Long> group;
   private final TestTaskContext context;
-  private final SinkWriter writer;
+  private final MergeSinkTask task = new MergeSinkTask();
   private final Map<TopicPartition, Long> positions = new LinkedHashMap<>();
   private int retriableFailures;
 
@@ -39,7 +37,8 @@ final class TaskDriver {
     this.log = log;
     this.group = group;
     this.context = new TestTaskContext(config, taskName, "all".equals(config.get("errors.tolerance")));
-    this.writer = new SinkWriter(new MergeSinkConfig(config), context);
+    task.initialize(context);
+    task.start(config);
   }
 
   /** Connect assigned {@code partitions}: the consumer starts at the group's offsets, the task may seek. */
@@ -61,13 +60,13 @@ final class TaskDriver {
 
   /** Connect calls {@code open} for partitions the consumer already has. */
   void openAssigned(Collection<TopicPartition> partitions) {
-    writer.open(partitions);
+    task.open(partitions);
   }
 
   /** Connect revokes {@code partitions}: offsets are committed, then the task closes them. */
   void close(Collection<TopicPartition> partitions) {
     preCommit();
-    writer.close(partitions);
+    task.close(partitions);
     context.unassign(partitions);
     partitions.forEach(positions::remove);
   }
@@ -86,7 +85,7 @@ final class TaskDriver {
       batch.addAll(log.records(position.getKey().partition(), position.getValue(), maxPerPartition));
     }
     try {
-      writer.put(batch);
+      task.put(batch);
     } catch (RetriableException e) {
       retriableFailures++;
       return 0;
@@ -99,13 +98,12 @@ final class TaskDriver {
 
   /** Hands the task the record at {@code offset} of {@code partition}, whatever its assignment. */
   void putFrom(int partition, long offset) {
-    writer.put(log.records(partition, offset, 1));
+    task.put(log.records(partition, offset, 1));
   }
 
   /** Connect's offset commit: {@code preCommit}, then the group stores the returned offsets. */
   void preCommit() {
-    writer.commitPending();
-    for (Map.Entry<TopicPartition, OffsetAndMetadata> offset : writer.committedOffsets().entrySet()) {
+    for (Map.Entry<TopicPartition, OffsetAndMetadata> offset : task.preCommit(Map.of()).entrySet()) {
       if (positions.containsKey(offset.getKey())) {
         group.put(offset.getKey(), offset.getValue().offset());
       }
@@ -151,7 +149,7 @@ final class TaskDriver {
   /** A clean shutdown: partitions closed (committing what is buffered), then the task stopped. */
   void stop() {
     close(List.copyOf(positions.keySet()));
-    writer.close();
+    task.stop();
     context.close();
   }
 

@@ -8,7 +8,7 @@
  * io.mergesink.connect.reliability.Expected} says (rows by key, or by Kafka position in append
  * tables), txn versions are the end offsets − 1, and every file the log references exists.
  *
- * <p>Most scenarios drive the real {@code SinkWriter} through {@code TaskDriver} and {@code
+ * <p>Most scenarios drive the real {@code MergeSinkTask} through {@code TaskDriver} and {@code
  * TaskGroup} (Connect's consumer loop and consumer group without Connect, so a crash can stop a task
  * at an exact file operation); {@code ClusterFaultsIT} uses a real Connect cluster.
  */

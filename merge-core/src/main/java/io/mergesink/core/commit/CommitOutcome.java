@@ -11,7 +11,7 @@ public sealed interface CommitOutcome {
    * The staged commit is now version {@code version} of the table.
    *
    * @param actions the actions published (without {@code commitInfo}): the staged ones, with the
-   *     row ids and commit versions row tracking assigned for that version
+   *     row ids and commit versions row tracking assigned for that version, and the txns
    */
   record Committed(long version, int attempts, List<Action> actions) implements CommitOutcome {
     public Committed {

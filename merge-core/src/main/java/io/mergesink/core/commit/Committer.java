@@ -18,17 +18,24 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Publishes staged commits with optimistic concurrency (docs/design.md, "Concurrency"). Each attempt creates the next
- * commit file put-if-absent; when another writer won that version, its actions are checked:
+ * Publishes staged commits with optimistic concurrency (docs/design.md, "Concurrency"), and is where
+ * the exactly-once rule meets the log (docs/design.md, "Exactly once"): every {@code txn} a commit
+ * records is a compare-and-set ({@link TxnChange}), checked against the snapshot the commit is based
+ * on and against every commit that wins a version before it. Each attempt creates the next commit
+ * file put-if-absent; when another writer won that version, its actions are checked:
  * <ul>
- *   <li>it moved one of our txn app ids: we are fenced ({@link FencedException});
+ *   <li>it moved one of our txn app ids to a version other than the one we expect: we are fenced
+ *       ({@link FencedException});
  *   <li>it removed or re-marked a file we read, or changed metadata or protocol: {@link CommitOutcome.Replan};
  *   <li>we read the whole table (a truncate) and it added or removed data: {@link CommitOutcome.Replan};
  *   <li>anything else (appends, other files, other txns): retry at the next version.
  * </ul>
+ * Every log entry MergeSink writes goes through here: table creation, schema and property changes,
+ * merges, appends, txn-only commits, compactions.
  * Each attempt is made for its version: on a table with row tracking the new files get row ids above
  * the high-water mark of that version and the version as their row commit version
  * ({@link RowTracking}); with in-commit timestamps enabled, {@code commitInfo} carries one later than
@@ -50,21 +57,27 @@ public final class Committer {
   }
 
   /**
-   * Commits {@code staged} on top of {@code base}.
+   * Commits {@code staged} on top of {@code base}, recording {@code txns} in the same entry.
    *
-   * @param ownAppIds txn app ids this writer owns; a concurrent commit touching any of them fences us
-   * @throws FencedException another writer owns one of {@code ownAppIds} now; nothing was published
+   * @param txns per txn app id, the version the table must hold for the commit to land and the one
+   *     it records (empty for commits that move no Kafka position)
+   * @throws FencedException the table holds (in {@code base}) or a concurrent commit wrote another
+   *     version of one of {@code txns} than expected; nothing was published
    * @throws CommitConflictException concurrent commits won {@code maxAttempts} times in a row
    */
-  public CommitOutcome commit(Snapshot base, StagedCommit staged, Set<String> ownAppIds)
+  public CommitOutcome commit(Snapshot base, StagedCommit staged, Map<String, TxnChange> txns)
       throws IOException, FencedException {
     String root = base.tableRoot();
+    for (Map.Entry<String, TxnChange> txn : txns.entrySet()) {
+      checkTxn(root, base.version(), txn.getKey(), txn.getValue(), base.txnVersion(txn.getKey()));
+    }
+    List<Action> withTxns = withTxns(staged.actions(), txns);
     long version = base.version() + 1;
     boolean assignsRowIds = RowTracking.assignsRowIds(base.protocol(), base.metadata());
     long highWaterMark = assignsRowIds ? RowTracking.highWaterMark(base.domainMetadata()) : RowTracking.NO_ROW_IDS;
     Long previousTimestamp = InCommitTimestamps.enabled(base.protocol(), base.metadata()) ? previousTimestamp(base) : null;
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
-      List<Action> actions = assignsRowIds ? RowTracking.assign(staged.actions(), version, highWaterMark) : staged.actions();
+      List<Action> actions = assignsRowIds ? RowTracking.assign(withTxns, version, highWaterMark) : withTxns;
       Long timestamp = previousTimestamp == null ? null : InCommitTimestamps.next(previousTimestamp);
       byte[] entry = LogCodec.serialize(withCommitInfo(staged, actions, base.version(), timestamp));
       hook.beforePublish(root, version);
@@ -75,7 +88,8 @@ public final class Committer {
         return new CommitOutcome.Committed(version, attempt, actions);
       }
       List<Action> winner = loader.readCommit(root, version);
-      String reason = conflictWith(root, version, winner, staged, ownAppIds);
+      checkWinner(root, version, winner, txns);
+      String reason = conflictWith(version, winner, staged);
       if (reason != null) {
         return new CommitOutcome.Replan(loader.update(base), reason);
       }
@@ -117,16 +131,26 @@ public final class Committer {
     return new CommitOutcome.Replan(loader.latest(root), "another writer created the table first");
   }
 
-  /** Null when {@code winner} leaves our plan valid; otherwise why we must plan again. */
-  private static String conflictWith(String root, long version, List<Action> winner, StagedCommit staged, Set<String> ownAppIds)
-      throws FencedException {
-    Set<String> readFiles = staged.readFiles();
-    boolean readWholeTable = staged.reads() == StagedCommit.Reads.WHOLE_TABLE;
+  /** The compare-and-set of one txn app id: the table (at {@code version}) must hold what {@code change} expects. */
+  private static void checkTxn(String root, long version, String appId, TxnChange change, OptionalLong held) throws FencedException {
+    if (!held.equals(change.expected())) {
+      throw new FencedException(root, appId, version, change.expected(), held);
+    }
+  }
+
+  /** Fences us when {@code winner} moved one of our app ids away from the version we expect. */
+  private static void checkWinner(String root, long version, List<Action> winner, Map<String, TxnChange> txns) throws FencedException {
     for (Action action : winner) {
-      if (action instanceof SetTransaction txn && ownAppIds.contains(txn.appId())) {
-        throw new FencedException(root, txn.appId(), version, "txn version " + txn.version());
+      if (action instanceof SetTransaction txn && txns.containsKey(txn.appId())) {
+        checkTxn(root, version, txn.appId(), txns.get(txn.appId()), OptionalLong.of(txn.version()));
       }
     }
+  }
+
+  /** Null when {@code winner} leaves our plan valid; otherwise why we must plan again. */
+  private static String conflictWith(long version, List<Action> winner, StagedCommit staged) {
+    Set<String> readFiles = staged.readFiles();
+    boolean readWholeTable = staged.reads() == StagedCommit.Reads.WHOLE_TABLE;
     for (Action action : winner) {
       if (action instanceof Metadata || action instanceof Protocol) {
         return "version " + version + " changed the table's metadata or protocol";
@@ -142,6 +166,18 @@ public final class Committer {
       }
     }
     return null;
+  }
+
+  /** {@code actions} followed by a {@code txn} action for each of {@code txns}. */
+  private static List<Action> withTxns(List<Action> actions, Map<String, TxnChange> txns) {
+    if (txns.isEmpty()) {
+      return actions;
+    }
+    long now = System.currentTimeMillis();
+    List<Action> all = new ArrayList<>(actions.size() + txns.size());
+    all.addAll(actions);
+    txns.forEach((appId, change) -> all.add(new SetTransaction(appId, change.version(), now)));
+    return List.copyOf(all);
   }
 
   /**

@@ -102,7 +102,7 @@ public final class Compactor {
       Rewrite rewrite = rewrite(snapshot, plan);
       CommitOutcome outcome;
       try {
-        outcome = committer.commit(snapshot, rewrite.staged(), Set.of());
+        outcome = committer.commit(snapshot, rewrite.staged(), Map.of());
       } catch (FencedException e) {
         throw new IllegalStateException("a compaction owns no txn and cannot be fenced", e);
       } catch (CommitConflictException e) {

@@ -1,5 +1,6 @@
 package io.mergesink.core.merge;
 
+import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.types.StructType;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * A coalesced batch of changes for one table, committed atomically together with the offsets it
@@ -19,8 +21,9 @@ import java.util.Optional;
  *       key, or is inserted. In append mode every row is simply appended.
  *   <li>{@code deletes}: key rows (the key columns in the table's key order). A delete of a key
  *       that has no live row changes nothing.
- *   <li>{@code txnVersions}: Delta {@code txn} versions to record with the commit, by app id (one
- *       per Kafka partition). A change set may hold txns only.
+ *   <li>{@code txns}: Delta {@code txn} versions to record with the commit, by app id (one per Kafka
+ *       partition), each a compare-and-set: the version the table must hold and the new one
+ *       (docs/design.md, "Exactly once"). A change set may hold txns only.
  * </ul>
  *
  * <p>An upsert that ends a primary-key change may name the key the row had before: columns it
@@ -40,17 +43,17 @@ import java.util.Optional;
 public final class ChangeSet {
   private final List<Row> upserts;
   private final List<Row> deletes;
-  private final Map<String, Long> txnVersions;
+  private final Map<String, TxnChange> txns;
   private final boolean truncate;
   private final Map<Integer, Row> previousKeys;
   private final StructType rowSchema;
 
-  private ChangeSet(List<Row> upserts, List<Row> deletes, Map<String, Long> txnVersions, boolean truncate,
+  private ChangeSet(List<Row> upserts, List<Row> deletes, Map<String, TxnChange> txns, boolean truncate,
       Map<Integer, Row> previousKeys, StructType rowSchema) {
     this.previousKeys = Collections.unmodifiableMap(previousKeys);
     this.upserts = Collections.unmodifiableList(upserts);
     this.deletes = Collections.unmodifiableList(deletes);
-    this.txnVersions = Collections.unmodifiableMap(txnVersions);
+    this.txns = Collections.unmodifiableMap(txns);
     this.truncate = truncate;
     this.rowSchema = rowSchema;
   }
@@ -67,8 +70,9 @@ public final class ChangeSet {
     return deletes;
   }
 
-  public Map<String, Long> txnVersions() {
-    return txnVersions;
+  /** Per txn app id, the version the table must hold and the one this change set records. */
+  public Map<String, TxnChange> txns() {
+    return txns;
   }
 
   /** The key the row of {@code upserts().get(index)} had before a primary-key change, or null. */
@@ -91,7 +95,7 @@ public final class ChangeSet {
     if (realigned.size() != upserts.size()) {
       throw new IllegalArgumentException(realigned.size() + " upserts in place of " + upserts.size());
     }
-    return new ChangeSet(realigned, deletes, txnVersions, truncate, previousKeys, schema);
+    return new ChangeSet(realigned, deletes, txns, truncate, previousKeys, schema);
   }
 
   public boolean hasRowChanges() {
@@ -101,14 +105,14 @@ public final class ChangeSet {
   @Override
   public String toString() {
     return "ChangeSet{upserts=" + upserts.size() + ", deletes=" + deletes.size() + ", truncate=" + truncate
-        + ", txns=" + txnVersions + "}";
+        + ", txns=" + txns + "}";
   }
 
   /** Collects changes; {@link #build()} hands them over without copying. */
   public static final class Builder {
     private List<Row> upserts = new ArrayList<>();
     private List<Row> deletes = new ArrayList<>();
-    private Map<String, Long> txnVersions = new LinkedHashMap<>();
+    private Map<String, TxnChange> txns = new LinkedHashMap<>();
     private boolean truncate;
     private Map<Integer, Row> previousKeys = new HashMap<>();
     private StructType rowSchema;
@@ -148,17 +152,23 @@ public final class ChangeSet {
       return this;
     }
 
-    public Builder txn(String appId, long version) {
-      txnVersions.put(appId, version);
+    /** Records {@code change.version()} for {@code appId}, if the table holds {@code change.expected()} then. */
+    public Builder txn(String appId, TxnChange change) {
+      txns.put(appId, change);
       return this;
     }
 
+    /** Records {@code version} for {@code appId}, if the table holds {@code expected} (empty: no version) then. */
+    public Builder txn(String appId, OptionalLong expected, long version) {
+      return txn(appId, new TxnChange(expected, version));
+    }
+
     public ChangeSet build() {
-      ChangeSet changeSet = new ChangeSet(upserts, deletes, txnVersions, truncate, previousKeys, rowSchema);
+      ChangeSet changeSet = new ChangeSet(upserts, deletes, txns, truncate, previousKeys, rowSchema);
       previousKeys = new HashMap<>();
       upserts = new ArrayList<>();
       deletes = new ArrayList<>();
-      txnVersions = new LinkedHashMap<>();
+      txns = new LinkedHashMap<>();
       truncate = false;
       rowSchema = null;
       return changeSet;

@@ -4,8 +4,8 @@ import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
-import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
+import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.ownership.FileOwners;
@@ -45,7 +45,7 @@ final class CopyOnWriteMerge implements MergeOperation {
   }
 
   @Override
-  public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes, Map<String, Long> txns) throws IOException {
+  public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes) throws IOException {
     String root = snapshot.tableRoot();
     IndexDelta delta = new IndexDelta();
     TouchedRows touched = TouchedRows.lookup(index, changes, delta);
@@ -75,7 +75,6 @@ final class CopyOnWriteMerge implements MergeOperation {
         delta.fileState(file.path(), file);
         bytes += file.size();
       }
-      actions.addAll(TouchedFiles.txnActions(txns, now));
       int removed = touched.positionsByFile().size();
       MergeCounts counts = new MergeCounts(upserts.size() + copied, touched.rowCount(), added.size(), removed, 0, bytes);
       StagedCommit commit = new StagedCommit(actions, touched.positionsByFile().keySet(), roller.writtenPaths(), OPERATION,

@@ -4,8 +4,8 @@ import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.deletionvectors.DeletionVectorDescriptor;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
-import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
+import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.snapshot.Snapshot;
@@ -43,7 +43,7 @@ final class DeletionVectorMerge implements MergeOperation {
   }
 
   @Override
-  public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes, Map<String, Long> txns) throws IOException {
+  public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes) throws IOException {
     String root = snapshot.tableRoot();
     // This plan takes the last plan's markings over and changes their bitmaps in place; whatever
     // happens to it, no later plan sees them again (a plan that fails leaves no markings behind).
@@ -97,7 +97,6 @@ final class DeletionVectorMerge implements MergeOperation {
         delta.fileState(file.path(), file);
         bytes += file.size();
       }
-      actions.addAll(TouchedFiles.txnActions(txns, now));
       lastWritten = writtenMarkings;
       MergeCounts counts = new MergeCounts(upserts.size(), touched.rowCount(), added.size(), removedFiles, marked.size(), bytes);
       StagedCommit commit = new StagedCommit(actions, touched.positionsByFile().keySet(), written, OPERATION, counts.asOperationMetrics());

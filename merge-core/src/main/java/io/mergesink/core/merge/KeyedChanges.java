@@ -52,24 +52,6 @@ record KeyedChanges(List<Row> upserts, Row[] upsertKeys, Row[] deleteKeys, boole
     return new KeyedChanges(upserts, upsertKeys, deleteKeys, hasUnchanged, changes);
   }
 
-  /**
-   * Validates the rows of an append: no keys, no deletes.
-   *
-   * @throws InvalidChangeSetException a row does not fit the schema, or the change set deletes
-   */
-  static KeyedChanges forAppend(String tableRoot, StructType schema, ChangeSet changes) {
-    if (!changes.deletes().isEmpty()) {
-      throw new InvalidChangeSetException(tableRoot, changes.deletes().size() + " deletes in a change set for an append table");
-    }
-    for (Row row : changes.upserts()) {
-      String problem = RowValidator.problem(schema, row, true);
-      if (problem != null) {
-        throw new InvalidChangeSetException(tableRoot, "row " + row + ": " + problem);
-      }
-    }
-    return new KeyedChanges(changes.upserts(), new Row[0], new Row[0], false, changes);
-  }
-
   static StructType keySchema(StructType schema, int[] keyOrdinals) {
     List<String> names = new java.util.ArrayList<>(keyOrdinals.length);
     for (int ordinal : keyOrdinals) {

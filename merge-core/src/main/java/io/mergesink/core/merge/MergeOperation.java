@@ -2,7 +2,6 @@ package io.mergesink.core.merge;
 
 import io.mergesink.core.snapshot.Snapshot;
 import java.io.IOException;
-import java.util.Map;
 
 /**
  * One way of landing a change set (docs/design.md, "Merge strategies"): it writes the files the change set needs and
@@ -14,7 +13,6 @@ interface MergeOperation {
   /**
    * @param snapshot the table state to plan against; the key index is in step with it
    * @param changes validated changes with their keys
-   * @param txns txn versions to record, by app id
    */
-  PlannedMerge plan(Snapshot snapshot, KeyedChanges changes, Map<String, Long> txns) throws IOException;
+  PlannedMerge plan(Snapshot snapshot, KeyedChanges changes) throws IOException;
 }

@@ -8,9 +8,10 @@ import java.io.IOException;
  * Commits change sets to one table, keeping the key index of its live rows between commits.
  * Single-threaded: one writer per table per task.
  *
- * <p>The writer owns the txn app ids it commits. It remembers the version of each that it saw or
- * wrote; if the table shows another version when it commits, another writer took the app id over
- * and the commit is refused with {@link FencedException}.
+ * <p>A change set's txns are compare-and-sets ({@link io.mergesink.core.commit.TxnChange}): when the
+ * table holds another version of one of them than the change set expects, another writer took the
+ * app id over and the commit is refused with {@link FencedException}. The writer keeps no txn state
+ * of its own; the caller says what it expects.
  */
 public interface TableWriter {
 
@@ -19,7 +20,7 @@ public interface TableWriter {
    *
    * @throws InvalidChangeSetException a row does not fit, a key repeats;
    *     nothing was written
-   * @throws FencedException another writer moved one of the change set's txn app ids; nothing was committed
+   * @throws FencedException a txn app id of the change set does not hold the version it expects; nothing was committed
    * @throws io.mergesink.core.commit.CommitConflictException concurrent commits kept winning; nothing was committed
    * @throws IOException storage failed; nothing was committed, files already written are orphans for vacuum
    */
@@ -29,9 +30,8 @@ public interface TableWriter {
   Snapshot snapshot();
 
   /**
-   * Reads what other writers committed since {@link #snapshot()} (e.g. a schema change) and brings
-   * the key index in step. Txn versions other writers moved are not adopted: a later commit of
-   * such an app id is still fenced.
+   * Reads what other writers committed since {@link #snapshot()} (e.g. a schema change, a
+   * compaction) and brings the key index in step.
    */
   Snapshot refresh() throws IOException;
 }

@@ -1,17 +1,12 @@
 package io.mergesink.core.merge;
 
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
-import io.mergesink.core.log.Action;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.log.LogPaths;
-import io.mergesink.core.log.SetTransaction;
 import io.mergesink.core.parquet.DataFileReader;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /** What the merge operations need to know about a live file they touch. */
@@ -37,11 +32,5 @@ final class TouchedFiles {
   static long physicalRows(Storage storage, String tableRoot, AddFile file) throws IOException {
     long numRecords = file.numRecords();
     return numRecords >= 0 ? numRecords : DataFileReader.rowCount(storage, LogPaths.resolve(tableRoot, file.path()));
-  }
-
-  static List<Action> txnActions(Map<String, Long> txns, long now) {
-    List<Action> actions = new ArrayList<>(txns.size());
-    txns.forEach((appId, version) -> actions.add(new SetTransaction(appId, version, now)));
-    return actions;
   }
 }

@@ -8,7 +8,6 @@ import io.mergesink.core.snapshot.Snapshot;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Lands a truncating change set: every live file is removed and the upserts become the table's
@@ -23,7 +22,7 @@ final class TruncateMerge implements MergeOperation {
   }
 
   @Override
-  public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes, Map<String, Long> txns) throws IOException {
+  public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes) throws IOException {
     IndexDelta delta = IndexDelta.replacingAll();
     DataFileRoller roller = newFiles.roller(snapshot);
     try {
@@ -45,7 +44,6 @@ final class TruncateMerge implements MergeOperation {
         actions.add(file);
         delta.fileState(file.path(), file);
       }
-      actions.addAll(TouchedFiles.txnActions(txns, now));
       long bytes = added.stream().mapToLong(AddFile::size).sum();
       MergeCounts counts = new MergeCounts(changes.upserts().size(), removedRows, added.size(), snapshot.files().size(), 0, bytes);
       StagedCommit commit = new StagedCommit(actions, snapshot.files().keySet(), roller.writtenPaths(), OPERATION,

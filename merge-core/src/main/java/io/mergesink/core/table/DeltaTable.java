@@ -10,6 +10,7 @@ import io.mergesink.core.log.Action;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.Metadata;
 import io.mergesink.core.log.Protocol;
+import io.mergesink.core.merge.AppendTableWriter;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.merge.MergingTableWriter;
 import io.mergesink.core.merge.TableWriter;
@@ -117,7 +118,8 @@ public final class DeltaTable {
   }
 
   /**
-   * Opens a writer on the latest snapshot.
+   * Opens a writer on the latest snapshot: an {@link AppendTableWriter} for the append strategy, a
+   * {@link MergingTableWriter} for the keyed ones.
    *
    * @throws UnsupportedTableException the table needs features MergeSink cannot honour, or cannot
    *     take the strategy (deletion vectors on a table without the feature, upserts on an
@@ -136,19 +138,20 @@ public final class DeltaTable {
     Snapshot snapshot = snapshot();
     ProtocolSupport.checkWritable(root, snapshot.protocol(), snapshot.metadata());
     MergeStrategy strategy = options.strategy();
+    if (strategy == MergeStrategy.APPEND) {
+      return AppendTableWriter.open(storage, loader, snapshot, options);
+    }
     List<String> recorded = KeyColumns.of(snapshot.metadata());
     if (!recorded.isEmpty() && !keyColumns.isEmpty() && !recorded.equals(keyColumns)) {
       throw new UnsupportedTableException(root, "primary key " + recorded + " where " + keyColumns + " was configured");
     }
     List<String> primaryKey = recorded.isEmpty() ? keyColumns : recorded;
-    if (strategy != MergeStrategy.APPEND) {
-      if (primaryKey.isEmpty()) {
-        throw new UnsupportedTableException(root, "no primary key (table property " + KeyColumns.PROPERTY + ") with merge strategy "
-            + strategy.configName());
-      }
-      if (ProtocolSupport.isAppendOnly(snapshot.metadata())) {
-        throw new UnsupportedTableException(root, "delta.appendOnly=true with merge strategy " + strategy.configName());
-      }
+    if (primaryKey.isEmpty()) {
+      throw new UnsupportedTableException(root, "no primary key (table property " + KeyColumns.PROPERTY + ") with merge strategy "
+          + strategy.configName());
+    }
+    if (ProtocolSupport.isAppendOnly(snapshot.metadata())) {
+      throw new UnsupportedTableException(root, "delta.appendOnly=true with merge strategy " + strategy.configName());
     }
     if (strategy == MergeStrategy.DELETION_VECTORS && !ProtocolSupport.supportsDeletionVectors(snapshot.protocol())) {
       throw new UnsupportedTableException(root, "a protocol without the deletionVectors feature (reader "
@@ -160,7 +163,7 @@ public final class DeltaTable {
       throw new UnsupportedTableException(root, DELETION_VECTORS_PROPERTY + "=false (new deletion vectors are not allowed) with merge"
           + " strategy deletion-vectors; use copy-on-write");
     }
-    int[] keyOrdinals = strategy == MergeStrategy.APPEND ? new int[0] : KeyColumns.ordinals(snapshot.schema(), primaryKey);
+    int[] keyOrdinals = KeyColumns.ordinals(snapshot.schema(), primaryKey);
     return MergingTableWriter.open(storage, loader, snapshot, keyOrdinals, options);
   }
 
@@ -298,7 +301,7 @@ public final class DeltaTable {
       actions.add(changed);
       CommitOutcome outcome;
       try {
-        outcome = committer().commit(snapshot, new StagedCommit(actions, Set.of(), List.of(), operation, Map.of()), Set.of());
+        outcome = committer().commit(snapshot, new StagedCommit(actions, Set.of(), List.of(), operation, Map.of()), Map.of());
       } catch (FencedException e) {
         throw new IllegalStateException("a schema change owns no txn and cannot be fenced", e);
       }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.core.commit.CommitHook;
 import io.mergesink.core.commit.FencedException;
+import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
@@ -46,7 +47,7 @@ class CompactionRaceTest {
     CommitHook sinkFirst = (root, version) -> {
       if (raced.compareAndSet(false, true)) {
         try {
-          writer.commit(ChangeSet.builder().delete(Row.of(100L)).upsert(Tables.row(201L, 99)).txn(APP_ID, 6).build());
+          writer.commit(ChangeSet.builder().delete(Row.of(100L)).upsert(Tables.row(201L, 99)).txn(APP_ID, TxnChange.from(5, 6)).build());
         } catch (FencedException e) {
           throw new IOException(e);
         }
@@ -79,13 +80,14 @@ class CompactionRaceTest {
       upsertRange(writer, model, round * 100L, round);
     }
     compactNow.set(true);
-    CommitResult result = writer.commit(ChangeSet.builder().delete(Row.of(100L)).upsert(Tables.row(301L, 99)).txn(APP_ID, 6).build());
+    CommitResult result = writer.commit(ChangeSet.builder().delete(Row.of(100L)).upsert(Tables.row(301L, 99)).txn(APP_ID, TxnChange.from(5, 6))
+        .build());
     model.remove(100L);
     model.put(301L, Tables.row(301L, 99));
 
     assertThat(result.replans()).isEqualTo(1);
     assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrderElementsOf(model.values());
-    writer.commit(ChangeSet.builder().delete(Row.of(200L)).upsert(Tables.row(401L, 100)).txn(APP_ID, 7).build());
+    writer.commit(ChangeSet.builder().delete(Row.of(200L)).upsert(Tables.row(401L, 100)).txn(APP_ID, TxnChange.from(6, 7)).build());
     model.remove(200L);
     model.put(401L, Tables.row(401L, 100));
     assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrderElementsOf(model.values());
@@ -137,6 +139,6 @@ class CompactionRaceTest {
       changes.upsert(Tables.row(id, round));
       model.put(id, Tables.row(id, round));
     }
-    writer.commit(changes.txn(APP_ID, round).build());
+    writer.commit(changes.txn(APP_ID, writer.snapshot().txnVersion(APP_ID), round).build());
   }
 }

@@ -123,7 +123,7 @@ class CompactorTest {
           changes.upsert(Tables.row(id, round));
           model.put(id, Tables.row(id, round));
         }
-        writer.commit(changes.txn("app:orders:" + partition, round).build());
+        writer.commit(changes.txn("app:orders:" + partition, writer.snapshot().txnVersion("app:orders:" + partition), round).build());
       }
     }
     Map<String, String> zero = FileOwners.of(List.of("orders:0")).tags();

@@ -61,7 +61,7 @@ final class Tables {
         changes.upsert(row);
       }
     });
-    writer.commit(changes.txn(appId, round).build());
+    writer.commit(changes.txn(appId, writer.snapshot().txnVersion(appId), round).build());
     batch.forEach((id, row) -> {
       if (row == null) {
         model.remove(id);

@@ -42,7 +42,7 @@ class AppendTest {
         changes.upsert(row);
         expected.add(row);
       }
-      writer.commit(changes.txn("audit:t:0", commit * 10L + 9).build());
+      writer.commit(changes.txn("audit:t:0", writer.snapshot().txnVersion("audit:t:0"), commit * 10L + 9).build());
     }
     Row withUnchanged = Row.of(Unchanged.VALUE, "u", 30L);
     writer.commit(ChangeSet.builder().upsert(withUnchanged).build());

@@ -3,6 +3,7 @@ package io.mergesink.core.merge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
@@ -31,13 +32,13 @@ class BadInputTest {
     table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
     table.createIfAbsent(new TableSpec(MergeModelTest.SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, Map.of()));
     existing = MergeModelTest.row(1, 1, new Random(1));
-    table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS)).commit(ChangeSet.builder().upsert(existing).txn("a:t:0", 1).build());
+    table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS)).commit(ChangeSet.builder().upsert(existing).txn("a:t:0", TxnChange.first(1)).build());
   }
 
   @Test
   void rowWithWrongTypeIsRejectedNamingTheColumn() throws Exception {
     Row wrong = Row.of(2L, "x", "12.50", null, null);
-    assertRejected(ChangeSet.builder().upsert(wrong).txn("a:t:0", 2).build(), "column 'amount'");
+    assertRejected(ChangeSet.builder().upsert(wrong).txn("a:t:0", TxnChange.from(1, 2)).build(), "column 'amount'");
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.commit.FencedException;
+import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.storage.LocalStorage;
@@ -79,7 +80,7 @@ class ConcurrentWritersTest {
             changes.upsert(row);
           }
         });
-        writer.commit(changes.txn("app:t:" + partition, commit).build());
+        writer.commit(changes.txn("app:t:" + partition, writer.snapshot().txnVersion("app:t:" + partition), commit).build());
         batch.forEach((id, row) -> {
           if (row == null) {
             model.remove(id);
@@ -98,10 +99,10 @@ class ConcurrentWritersTest {
     TableWriter zombie = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
     TableWriter owner = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
     Row ownerRow = MergeModelTest.row(1, 1, new Random(1));
-    owner.commit(ChangeSet.builder().upsert(ownerRow).txn("app:t:0", 10).build());
+    owner.commit(ChangeSet.builder().upsert(ownerRow).txn("app:t:0", TxnChange.first(10)).build());
 
     Row zombieRow = MergeModelTest.row(2, 1, new Random(2));
-    assertThatThrownBy(() -> zombie.commit(ChangeSet.builder().upsert(zombieRow).txn("app:t:0", 7).build()))
+    assertThatThrownBy(() -> zombie.commit(ChangeSet.builder().upsert(zombieRow).txn("app:t:0", TxnChange.first(7)).build()))
         .isInstanceOf(FencedException.class)
         .hasMessageContaining("app:t:0");
 
@@ -114,11 +115,11 @@ class ConcurrentWritersTest {
   void writerThatRefreshedOntoAMovedTxnIsFenced() throws Exception {
     DeltaTable table = newTable();
     TableWriter zombie = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
-    zombie.commit(ChangeSet.builder().txn("app:t:0", 5).build());
+    zombie.commit(ChangeSet.builder().txn("app:t:0", TxnChange.first(5)).build());
     TableWriter owner = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
-    owner.commit(ChangeSet.builder().txn("app:t:0", 9).build());
+    owner.commit(ChangeSet.builder().txn("app:t:0", TxnChange.from(5, 9)).build());
     // the zombie's next attempt loses the race for version 2 and reads the owner's txn there
-    assertThatThrownBy(() -> zombie.commit(ChangeSet.builder().upsert(MergeModelTest.row(3, 1, new Random(3))).txn("app:t:0", 6).build()))
+    assertThatThrownBy(() -> zombie.commit(ChangeSet.builder().upsert(MergeModelTest.row(3, 1, new Random(3))).txn("app:t:0", TxnChange.from(5, 6)).build()))
         .isInstanceOf(FencedException.class);
     assertThat(KernelTables.readRows(table.root())).isEmpty();
     assertThat(KernelTables.txnVersion(table.root(), "app:t:0")).contains(9L);
@@ -143,7 +144,7 @@ class ConcurrentWritersTest {
       }
     };
     TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withCommitHook(otherWriterFirst));
-    CommitResult result = writer.commit(ChangeSet.builder().upsert(ours).txn("app:t:0", 1).build());
+    CommitResult result = writer.commit(ChangeSet.builder().upsert(ours).txn("app:t:0", TxnChange.first(1)).build());
 
     assertThat(result.replans()).isEqualTo(1);
     assertThat(KernelTables.readRows(table.root())).extracting(row -> row.get(0)).containsExactlyInAnyOrder(1L, 2L);
@@ -161,7 +162,7 @@ class ConcurrentWritersTest {
         .commit(ChangeSet.builder().upsert(MergeModelTest.row(2, 1, random)).build());
     Row afterTruncate = MergeModelTest.row(3, 1, random);
 
-    CommitResult result = truncating.commit(ChangeSet.builder().truncate().upsert(afterTruncate).txn("app:t:0", 1).build());
+    CommitResult result = truncating.commit(ChangeSet.builder().truncate().upsert(afterTruncate).txn("app:t:0", TxnChange.first(1)).build());
 
     assertThat(result.replans()).as("the appended file invalidates a plan that read the whole table").isEqualTo(1);
     assertThat(KernelTables.readRows(table.root())).containsExactly(afterTruncate);

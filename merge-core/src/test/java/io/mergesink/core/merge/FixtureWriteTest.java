@@ -68,7 +68,7 @@ class FixtureWriteTest {
     Map<Object, Row> model = new HashMap<>();
     KernelTables.readRows(root).forEach(row -> model.put(row.get(0), row));
 
-    ChangeSet changes = changes(before.schema(), model, fixture);
+    ChangeSet changes = changes(before, model, fixture);
     TableWriter writer = table.newWriter(WriterOptions.defaults(strategy).withCheckpointInterval(1), List.of(before.schema().field(0).name()));
     CommitResult result = writer.commit(changes);
 
@@ -137,7 +137,8 @@ class FixtureWriteTest {
    * An update of one existing row (a changed value; in the partitioned table a new region, so the
    * row moves), an insert of a new key, and deletes of two others.
    */
-  private static ChangeSet changes(StructType schema, Map<Object, Row> model, String fixture) {
+  private static ChangeSet changes(Snapshot before, Map<Object, Row> model, String fixture) {
+    StructType schema = before.schema();
     List<Object> keys = new ArrayList<>(model.keySet());
     keys.sort(Comparator.comparing(Object::toString));
     Row updated = changed(schema, model.get(keys.get(0)), fixture.equals("partitioned-table") ? schema.indexOf("region") : -1);
@@ -150,7 +151,7 @@ class FixtureWriteTest {
       model.remove(deleted);
       changes.delete(Row.of(deleted));
     }
-    return changes.txn("fixture-app:orders:0", 1_000).build();
+    return changes.txn("fixture-app:orders:0", before.txnVersion("fixture-app:orders:0"), 1_000).build();
   }
 
   /** {@code row} with a changed value in column {@code column}, or in the first non-key column whose type allows it. */

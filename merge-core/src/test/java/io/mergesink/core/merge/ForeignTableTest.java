@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -41,7 +42,7 @@ class ForeignTableTest {
         .upsert(Row.of(inserted))
         .delete(Row.of(11L))
         .delete(Row.of(7L))
-        .txn("fixture-app:orders:0", 46)
+        .txn("fixture-app:orders:0", KernelTables.txnVersion(root, "fixture-app:orders:0").map(OptionalLong::of).orElse(OptionalLong.empty()), 46)
         .build();
     model.put(5L, upsert);
     model.put(9999L, Row.of(inserted));

@@ -82,7 +82,7 @@ class MergeModelTest {
           model.put(id, row);
         }
       });
-      changes.txn(APP_ID, round);
+      changes.txn(APP_ID, writer.snapshot().txnVersion(APP_ID), round);
       writer.commit(changes.build());
 
       String root = table.root();

@@ -141,7 +141,7 @@ class PartitionedWriteTest {
           model.put(id, row);
         }
       });
-      writer.commit(changes.txn("app:orders:0", round).build());
+      writer.commit(changes.txn("app:orders:0", writer.snapshot().txnVersion("app:orders:0"), round).build());
     }
 
     List<Row> rows = KernelTables.readRows(table.root());

@@ -3,6 +3,7 @@ package io.mergesink.core.merge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
@@ -39,13 +40,13 @@ class SchemaChangeRaceTest {
     table.createIfAbsent(new TableSpec(SCHEMA, strategy == MergeStrategy.APPEND ? List.of() : List.of("id"), strategy, Map.of()));
     TableWriter first = table.newWriter(WriterOptions.defaults(strategy));
     TableWriter second = table.newWriter(WriterOptions.defaults(strategy));
-    first.commit(ChangeSet.builder().rowSchema(SCHEMA).upsert(Row.of(1L, "one")).upsert(Row.of(2L, "two")).txn("app:t:0", 0).build());
+    first.commit(ChangeSet.builder().rowSchema(SCHEMA).upsert(Row.of(1L, "one")).upsert(Row.of(2L, "two")).txn("app:t:0", TxnChange.first(0)).build());
 
     // the first writer sees a new column and adds it; the second still holds rows of the old schema
     table.addColumns(List.of(TIER));
     first.refresh();
-    first.commit(ChangeSet.builder().rowSchema(SCHEMA.add(TIER)).upsert(Row.of(3L, "three", "gold")).txn("app:t:0", 1).build());
-    second.commit(ChangeSet.builder().rowSchema(SCHEMA).upsert(Row.of(4L, "four")).txn("app:t:1", 0).build());
+    first.commit(ChangeSet.builder().rowSchema(SCHEMA.add(TIER)).upsert(Row.of(3L, "three", "gold")).txn("app:t:0", TxnChange.from(0, 1)).build());
+    second.commit(ChangeSet.builder().rowSchema(SCHEMA).upsert(Row.of(4L, "four")).txn("app:t:1", TxnChange.first(0)).build());
 
     assertThat(KernelTables.schema(table.root()).fieldNames()).containsExactly("id", "name", "tier");
     assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(

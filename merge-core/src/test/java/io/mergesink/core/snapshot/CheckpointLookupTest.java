@@ -178,7 +178,7 @@ class CheckpointLookupTest {
     TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.APPEND).withCheckpointInterval(2));
     Future<?> writing = pool.submit(() -> {
       for (long version = 1; version <= commits; version++) {
-        writer.commit(change(version));
+        writer.commit(change(writer, version));
       }
       return null;
     });
@@ -211,7 +211,7 @@ class CheckpointLookupTest {
     DeltaTable table = create(name);
     TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.APPEND).withCheckpointInterval(INTERVAL));
     for (long version = 1; version <= COMMITS; version++) {
-      writer.commit(change(version));
+      writer.commit(change(writer, version));
     }
     assertThat(LastCheckpoint.read(storage, table.root())).map(LastCheckpoint::version).hasValue(9L);
     return table.root();
@@ -223,8 +223,8 @@ class CheckpointLookupTest {
     return table;
   }
 
-  private static ChangeSet change(long version) {
-    return ChangeSet.builder().upsert(Row.of(version)).txn(APP, version).build();
+  private static ChangeSet change(TableWriter writer, long version) {
+    return ChangeSet.builder().upsert(Row.of(version)).txn(APP, writer.snapshot().txnVersion(APP), version).build();
   }
 
   private static void assertSameAsListing(Snapshot actual, Snapshot listed) {

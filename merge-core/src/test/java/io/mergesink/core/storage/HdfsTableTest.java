@@ -46,7 +46,7 @@ class HdfsTableTest {
           changes.delete(Row.of(gone));
           model.remove(gone);
         }
-        writer.commit(changes.txn("hdfs-test:t:0", commit).build());
+        writer.commit(changes.txn("hdfs-test:t:0", writer.snapshot().txnVersion("hdfs-test:t:0"), commit).build());
       }
 
       assertThat(KernelTables.readRows(root)).containsExactlyInAnyOrderElementsOf(model.values());

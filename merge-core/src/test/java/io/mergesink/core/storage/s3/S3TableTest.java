@@ -20,6 +20,7 @@ import io.mergesink.core.types.StructType;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -74,7 +75,7 @@ class S3TableTest {
           model.put(id, row);
         }
       }
-      writer.commit(changes.txn(APP, commit).build());
+      writer.commit(changes.txn(APP, writer.snapshot().txnVersion(APP), commit).build());
     }
 
     assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrderElementsOf(model.values());
@@ -104,10 +105,10 @@ class S3TableTest {
     DeltaTable longHistory = table("open-long", 45);
     for (DeltaTable table : List.of(shortHistory, longHistory)) {
       table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withCheckpointInterval(1))
-          .commit(ChangeSet.builder().txn(APP, 1_000).build());
+          .commit(ChangeSet.builder().txn(APP, OptionalLong.empty(), 1_000).build());
       for (long version = 0; version < 3; version++) {
         table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withCheckpointInterval(NO_CHECKPOINT))
-            .commit(ChangeSet.builder().txn(APP, 1_001 + version).build());
+            .commit(ChangeSet.builder().txn(APP, OptionalLong.of(1_000 + version), 1_001 + version).build());
       }
     }
 

@@ -1,0 +1,159 @@
+package io.mergesink.ingest;
+
+import io.mergesink.core.commit.FencedException;
+import io.mergesink.core.commit.TxnChange;
+import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.merge.CommitResult;
+import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.core.storage.Storage;
+import io.mergesink.ingest.buffer.PartitionBuffer;
+import io.mergesink.ingest.buffer.TableChanges;
+import io.mergesink.ingest.errors.FatalIngestException;
+import io.mergesink.ingest.position.FlushPlan;
+import io.mergesink.ingest.position.PartitionPositions;
+import io.mergesink.ingest.position.TableTxns;
+import io.mergesink.ingest.record.KafkaPartition;
+import io.mergesink.ingest.table.ChangeSetAssembler;
+import io.mergesink.ingest.table.TableCatalog;
+import io.mergesink.ingest.table.TableSink;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One flush: executes the {@link FlushPlan} {@link PartitionPositions} makes (docs/design.md,
+ * "Exactly once"). Anchors first; then one Delta commit per table, carrying the table's buffered
+ * changes and the txns of the partitions it covers. A partition whose anchor did not land, or that
+ * another task fenced, takes no part in the commits that follow; a partition counts as flushed once
+ * every commit it takes part in landed.
+ */
+final class Flush {
+  private static final Logger LOG = LoggerFactory.getLogger(Flush.class);
+
+  private final TableCatalog catalog;
+  private final IngestMetrics metrics;
+  private final Storage storage;
+  private final PartitionPositions positions;
+  private final Map<KafkaPartition, PartitionBuffer> buffers;
+  private final boolean append;
+  private final Set<KafkaPartition> fenced = new LinkedHashSet<>();
+  private final Set<String> committedTables = new LinkedHashSet<>();
+  private IOException failure;
+
+  Flush(TableCatalog catalog, IngestMetrics metrics, Storage storage, PartitionPositions positions,
+      Map<KafkaPartition, PartitionBuffer> buffers, boolean append) {
+    this.catalog = catalog;
+    this.metrics = metrics;
+    this.storage = storage;
+    this.positions = positions;
+    this.buffers = buffers;
+    this.append = append;
+  }
+
+  /** Commits what is pending; afterwards see {@link #fenced()} and {@link #failure()}. */
+  void run() {
+    Map<KafkaPartition, Set<String>> pendingTables = new LinkedHashMap<>();
+    buffers.forEach((partition, buffer) -> {
+      Set<String> tables = new LinkedHashSet<>();
+      buffer.pending().forEach(changes -> tables.add(changes.table()));
+      pendingTables.put(partition, tables);
+    });
+    FlushPlan plan = positions.plan(pendingTables);
+    Set<KafkaPartition> blocked = new HashSet<>();
+    for (TableTxns anchor : plan.anchors()) {
+      if (anchor.txns().keySet().stream().noneMatch(blocked::contains) && !commit(anchor, List.of())) {
+        blocked.addAll(anchor.txns().keySet());
+      }
+    }
+    Set<KafkaPartition> incomplete = new HashSet<>(blocked);
+    for (TableTxns commit : plan.commits()) {
+      Set<KafkaPartition> covered = commit.txns().keySet();
+      if (covered.stream().anyMatch(blocked::contains) || !commit(commit, changesOf(commit))) {
+        incomplete.addAll(covered);
+        covered.stream().filter(fenced::contains).forEach(blocked::add);
+      }
+    }
+    plan.flushedTo().forEach((partition, offset) -> {
+      if (!incomplete.contains(partition)) {
+        positions.flushed(partition, offset);
+      }
+    });
+  }
+
+  /** The tables that took a commit in this flush. */
+  Set<String> committedTables() {
+    return committedTables;
+  }
+
+  /** Partitions another task took over; their changes were not committed. */
+  Set<KafkaPartition> fenced() {
+    return fenced;
+  }
+
+  /** The first storage failure, or null. Changes of the tables it hit stay buffered. */
+  IOException failure() {
+    return failure;
+  }
+
+  private List<TableChanges> changesOf(TableTxns commit) {
+    List<TableChanges> changes = new ArrayList<>();
+    for (KafkaPartition partition : commit.txns().keySet()) {
+      for (TableChanges pending : buffers.get(partition).pending()) {
+        if (pending.table().equals(commit.table())) {
+          changes.add(pending);
+        }
+      }
+    }
+    return changes;
+  }
+
+  /** Commits {@code changes} with {@code commit}'s txns; returns whether it landed. */
+  private boolean commit(TableTxns commit, List<TableChanges> changes) {
+    String table = commit.table();
+    try {
+      TableSink sink = catalog.existing(table);
+      if (sink == null) {
+        throw new FatalIngestException("table " + table + " disappeared from the table root while the task was writing it", null);
+      }
+      Map<String, TxnChange> txns = new LinkedHashMap<>();
+      commit.txns().forEach((partition, change) -> txns.put(positions.appId(partition), change));
+      ChangeSet changeSet = ChangeSetAssembler.assemble(sink, changes, txns, append);
+      long start = System.nanoTime();
+      RequestCounts requestsBefore = storage.requests();
+      CommitResult result = sink.commit(changeSet);
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      RequestCounts requests = storage.requests().minus(requestsBefore);
+      metrics.committed(millis, result.counts().rowsWritten(), requests);
+      LOG.info("Committed table {} version {}: {} upserts, {} deletes{}, {} rows written, {} deleted, {} files added, {} removed, "
+              + "{} deletion vectors updated, positions {} ({} ms, {} attempts, {} replans, storage requests {})",
+          table, result.version(), changeSet.upserts().size(), changeSet.deletes().size(), changeSet.truncate() ? ", truncate" : "",
+          result.counts().rowsWritten(), result.counts().rowsDeleted(), result.counts().filesAdded(), result.counts().filesRemoved(),
+          result.counts().deletionVectorsUpdated(), txns, millis, result.attempts(), result.replans(), requests);
+      positions.landed(table, commit.txns());
+      // only what this commit carried is in the table now: an anchor carries no changes of the partitions it covers
+      for (TableChanges landed : changes) {
+        buffers.get(new KafkaPartition(landed.topic(), landed.partition())).committed(table);
+      }
+      committedTables.add(table);
+      return true;
+    } catch (FencedException e) {
+      metrics.fenced();
+      LOG.warn("Fenced while committing table {}: {}", table, e.getMessage());
+      positions.partitionOf(e.appId()).ifPresent(fenced::add);
+      return false;
+    } catch (IOException e) {
+      LOG.warn("Commit to table {} failed; its changes stay buffered and are retried: {}", table, e.toString());
+      if (failure == null) {
+        failure = e;
+      }
+      return false;
+    }
+  }
+}

@@ -1,0 +1,447 @@
+package io.mergesink.ingest;
+
+import io.mergesink.core.maintenance.CompactionOptions;
+import io.mergesink.core.merge.InvalidChangeSetException;
+import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.ownership.FileOwners;
+import io.mergesink.core.snapshot.TableNotFoundException;
+import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.core.storage.Storage;
+import io.mergesink.core.storage.Storages;
+import io.mergesink.core.table.UnsupportedTableException;
+import io.mergesink.ingest.align.SchemaMismatchException;
+import io.mergesink.ingest.buffer.BufferLimits;
+import io.mergesink.ingest.buffer.PartitionBuffer;
+import io.mergesink.ingest.decode.ChangeEvent.Op;
+import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.decode.RecordDecoder;
+import io.mergesink.ingest.decode.SourceInfo;
+import io.mergesink.ingest.errors.BadRecordException;
+import io.mergesink.ingest.errors.FatalIngestException;
+import io.mergesink.ingest.errors.RetriableStorageException;
+import io.mergesink.ingest.maintenance.BackgroundCompaction;
+import io.mergesink.ingest.options.WriteMode;
+import io.mergesink.ingest.position.PartitionPositions;
+import io.mergesink.ingest.position.TxnAppIds;
+import io.mergesink.ingest.record.KafkaPartition;
+import io.mergesink.ingest.record.KafkaRecord;
+import io.mergesink.ingest.route.RoutingException;
+import io.mergesink.ingest.route.TableRouter;
+import io.mergesink.ingest.table.PartitionOwners;
+import io.mergesink.ingest.table.TableCatalog;
+import io.mergesink.ingest.table.TableSink;
+import io.mergesink.ingest.table.TopicGrowth;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lands the change events of a task's Kafka partitions in Delta tables, exactly once
+ * (docs/design.md, "Data flow", "Exactly once"), for any front end: it knows Kafka positions (topic,
+ * partition, offset) but neither Connect nor Streams. The front end drives it:
+ *
+ * <ol>
+ *   <li>{@link #open} the partitions it was given: the engine reads their positions from the tables
+ *       and returns the offsets to consume from (a front end that can seek seeks there; one that
+ *       cannot starts at or before them, and the engine skips what its tables hold);
+ *   <li>{@link #accept} each record: decoded, routed, fitted to its table, buffered per partition;
+ *       a record the engine cannot write throws {@link BadRecordException} and, if the front end
+ *       sets it aside, {@link #skip} moves past it;
+ *   <li>{@link #flush} when {@link #commitDue()} and before the front end commits its own offsets:
+ *       one commit per table with the positions of the partitions it covers;
+ *   <li>{@link #committedOffsets()}: the offsets that are in tables, for the consumer group;
+ *   <li>{@link #close(Collection)} partitions it loses, {@link #close()} at the end.
+ * </ol>
+ *
+ * <p>Single-threaded, like a sink task or a stream task: every call on the thread that drives it.
+ * Errors: {@link BadRecordException} (this record), {@link RetriableStorageException} (try the call
+ * again later; nothing is lost), {@link FatalIngestException} (the engine stays failed).
+ */
+public final class IngestEngine implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(IngestEngine.class);
+  /** Compaction runs beside ingestion; this bounds how much one run rewrites before the next commit's tables get theirs. */
+  private static final Duration COMPACTION_TIME_BUDGET = Duration.ofSeconds(10);
+
+  private final IngestOptions options;
+  private final IngestMetrics metrics;
+  private final RecordDecoder decoder;
+  private final TableRouter router;
+  private final TxnAppIds appIds;
+  private final BufferLimits limits;
+  private final TableCatalog catalog;
+  private final Storage storage;
+  private final CompactionOptions compaction;
+  private final BackgroundCompaction compactions;
+  private final TopicGrowth topicGrowth;
+  private final PartitionPositions positions;
+  private final Map<KafkaPartition, PartitionBuffer> buffers = new LinkedHashMap<>();
+  private long lastCommitMillis = System.currentTimeMillis();
+  private volatile long bufferedChanges;
+  private FatalIngestException fatal;
+
+  /**
+   * An engine for the tables under {@code options.tableRoot()}, holding no partitions yet.
+   *
+   * @throws FatalIngestException the root's storage cannot hold tables (a scheme without atomic
+   *     commits, an S3 root without a region)
+   */
+  public IngestEngine(IngestOptions options, IngestMetrics metrics) {
+    this.options = options;
+    this.metrics = metrics;
+    this.decoder = new RecordDecoder(options.decoderOptions());
+    this.router = new TableRouter(options.tableNameFormat());
+    this.appIds = new TxnAppIds(options.txnAppId());
+    this.positions = new PartitionPositions(appIds);
+    this.topicGrowth = new TopicGrowth(appIds);
+    this.limits = new BufferLimits(options.bufferMaxRecords(), options.bufferMaxBytes());
+    this.storage = openStorage(options);
+    this.catalog = new TableCatalog(storage, options, this::writerOptions);
+    this.compaction = options.compactionOptions()
+        .withBudget(CompactionOptions.DEFAULT_MAX_BYTES_PER_RUN, CompactionOptions.DEFAULT_MAX_FILES_PER_RUN, COMPACTION_TIME_BUDGET);
+    this.compactions = new BackgroundCompaction(options.txnAppId());
+  }
+
+  /**
+   * Takes over {@code assigned}: reads each partition's position from the tables. A partition the
+   * engine holds already keeps its state (it was opened when its first record came).
+   *
+   * @return for each partition with a position in some table, the offset to consume next; the
+   *     engine ignores records of these partitions until {@link #seeksApplied()}
+   * @throws RetriableStorageException the tables could not be read
+   */
+  public Map<KafkaPartition, Long> open(Collection<KafkaPartition> assigned) {
+    failIfFatal();
+    List<KafkaPartition> fresh = assigned.stream().filter(partition -> !positions.holds(partition)).toList();
+    if (fresh.isEmpty()) {
+      return Map.of();
+    }
+    try {
+      Map<KafkaPartition, Map<String, Long>> recorded = recover(fresh);
+      topicGrowth.widenLookups(catalog.open(), fresh);
+      Map<KafkaPartition, Long> seeks = startAt(fresh, recorded);
+      reassignWriters();
+      return seeks;
+    } catch (IOException e) {
+      throw new RetriableStorageException("could not read the positions of " + fresh + " from the tables under "
+          + options.tableRoot(), e);
+    }
+  }
+
+  /** Whether the engine holds {@code partition} (it was opened and not closed since). */
+  public boolean holds(KafkaPartition partition) {
+    return positions.holds(partition);
+  }
+
+  /**
+   * The consumer now delivers from the offsets the engine asked for ({@link #open},
+   * {@link FlushOutcome#seeks()}): records of those partitions are accepted again. Connect applies
+   * seeks before each poll, so its adapter calls this at the start of every batch.
+   */
+  public void seeksApplied() {
+    positions.seeksApplied();
+  }
+
+  /**
+   * Buffers {@code record}'s change; a record at or below what its table holds is skipped (a replay).
+   *
+   * @throws BadRecordException the record cannot be written; nothing changed, its position did not
+   *     advance (see {@link #skip})
+   * @throws RetriableStorageException its table could not be opened or created; deliver it again
+   * @throws IllegalStateException the engine does not hold the record's partition
+   */
+  public void accept(KafkaRecord record) {
+    failIfFatal();
+    KafkaPartition partition = record.partition();
+    requireHeld(partition);
+    if (!positions.accepts(partition, record.offset())) {
+      return;
+    }
+    PartitionBuffer buffer = buffers.get(partition);
+    long before = buffer.changeCount();
+    try {
+      buffer(buffer, record);
+    } catch (RoutingException | SchemaMismatchException e) {
+      throw new BadRecordException(record, e.getMessage(), e);
+    } catch (IOException e) {
+      throw new RetriableStorageException("could not open or create the table of the record at " + record.position(), e);
+    }
+    positions.processed(partition, record.offset());
+    bufferedChanges += buffer.changeCount() - before;
+  }
+
+  /**
+   * Moves past a record the front end set aside after {@link #accept} refused it (a dead letter
+   * queue): its position advances as if it had changed nothing.
+   */
+  public void skip(KafkaRecord record) {
+    requireHeld(record.partition());
+    if (positions.accepts(record.partition(), record.offset())) {
+      positions.processed(record.partition(), record.offset());
+    }
+  }
+
+  /** Whether a flush is due: the commit interval passed since the last one, or a buffer is full. */
+  public boolean commitDue() {
+    return System.currentTimeMillis() - lastCommitMillis >= options.commitInterval().toMillis() || buffersFull();
+  }
+
+  /** Whether a partition's buffer reached its limits; it should not grow before a flush succeeded. */
+  public boolean buffersFull() {
+    return buffers.values().stream().anyMatch(PartitionBuffer::isFull);
+  }
+
+  /**
+   * Commits every pending change and position: one commit per table. Partitions another task took
+   * over are dropped and reported for seeking back; storage failures leave the changes of the
+   * tables they hit buffered.
+   *
+   * @throws FatalIngestException a table cannot be written at all; the engine stays failed
+   */
+  public FlushOutcome flush() {
+    failIfFatal();
+    lastCommitMillis = System.currentTimeMillis();
+    if (positions.partitions().stream().noneMatch(positions::hasUncommitted)) {
+      return FlushOutcome.COMPLETE;
+    }
+    followCompactions();
+    Flush flush = new Flush(catalog, metrics, storage, positions, buffers, options.writeMode() == WriteMode.APPEND);
+    try {
+      flush.run();
+    } catch (FatalIngestException e) {
+      fatal = e;
+      throw e;
+    } catch (UnsupportedTableException | InvalidChangeSetException e) {
+      // a table that needs what MergeSink cannot honour, or rows that no longer fit it (another tool retyped a column)
+      fatal = new FatalIngestException(e.getMessage(), e);
+      throw fatal;
+    }
+    if (options.compactionEnabled()) {
+      compact(flush.committedTables());
+    }
+    Map<KafkaPartition, Long> seeks = flush.fenced().isEmpty() ? Map.of() : rewind(flush.fenced());
+    Optional<RetriableStorageException> failure = Optional.ofNullable(flush.failure())
+        .map(e -> new RetriableStorageException("could not commit to the tables under " + options.tableRoot()
+            + "; buffered changes are kept", e));
+    countBuffered();
+    return new FlushOutcome(seeks, failure);
+  }
+
+  /** For each partition, the offset after the last record its tables hold: what the consumer group may commit. */
+  public Map<KafkaPartition, Long> committedOffsets() {
+    return positions.committedOffsets();
+  }
+
+  /**
+   * Releases {@code revoked}: commits what the engine holds, then forgets those partitions. What
+   * cannot be committed is dropped; the next owner reads it again from the tables' positions.
+   *
+   * @return how the last flush ended: partitions the engine keeps may have been fenced and need a seek
+   * @throws RetriableStorageException the tables could not be read again for the remaining partitions
+   */
+  public FlushOutcome close(Collection<KafkaPartition> revoked) {
+    FlushOutcome outcome = FlushOutcome.COMPLETE;
+    if (fatal == null) {
+      try {
+        outcome = flush();
+        outcome.failure().ifPresent(e -> LOG.warn("Could not commit before releasing {}; their next owner resumes from the "
+            + "tables: {}", revoked, e.getMessage()));
+      } catch (FatalIngestException e) {
+        LOG.warn("Could not commit before releasing {}; their next owner resumes from the tables: {}", revoked, e.getMessage());
+      }
+    }
+    for (KafkaPartition partition : revoked) {
+      positions.release(partition);
+      buffers.remove(partition);
+    }
+    countBuffered();
+    try {
+      reassignWriters();
+    } catch (IOException e) {
+      throw new RetriableStorageException("could not re-read the tables after releasing " + revoked, e);
+    }
+    Map<KafkaPartition, Long> kept = new LinkedHashMap<>(outcome.seeks());
+    kept.keySet().removeAll(revoked);
+    return new FlushOutcome(kept, outcome.failure());
+  }
+
+  /**
+   * Stops compaction (a running one gets a few seconds to finish) and releases the storage.
+   * Buffered changes are dropped: call {@link #close(Collection)} first to commit them.
+   */
+  @Override
+  public void close() {
+    compactions.close();
+    storage.close();
+  }
+
+  /** Changes buffered and not yet committed; may be read from any thread. */
+  public long bufferedChanges() {
+    return bufferedChanges;
+  }
+
+  /** The requests the engine's storage made so far, by kind; may be read from any thread. */
+  public RequestCounts storageRequests() {
+    return storage.requests();
+  }
+
+  private static Storage openStorage(IngestOptions options) {
+    try {
+      return Storages.forRoot(options.tableRoot(), options.storage());
+    } catch (IllegalArgumentException e) {
+      throw new FatalIngestException(e.getMessage(), e);
+    }
+  }
+
+  private void failIfFatal() {
+    if (fatal != null) {
+      throw fatal;
+    }
+  }
+
+  private void requireHeld(KafkaPartition partition) {
+    if (!positions.holds(partition)) {
+      throw new IllegalStateException("a record of " + partition + ", which this engine does not hold; open it first");
+    }
+  }
+
+  private void countBuffered() {
+    bufferedChanges = buffers.values().stream().mapToLong(PartitionBuffer::changeCount).sum();
+  }
+
+  /** Buffers the change of {@code record}, if it makes one; its position is processed by the caller. */
+  private void buffer(PartitionBuffer buffer, KafkaRecord record) throws IOException {
+    ChangeEvent event = decoder.decode(record);
+    if (event.op() == Op.SKIP) {
+      return;
+    }
+    String table;
+    try {
+      table = router.route(event);
+    } catch (RoutingException e) {
+      if (event.op() == Op.DELETE && event.source() == SourceInfo.NONE) {
+        return; // a tombstone: no source block to route by; the delete event before it removed the row
+      }
+      throw e;
+    }
+    if (positions.isReplay(record.partition(), table, event.offset())) {
+      metrics.replaySkipped();
+      return;
+    }
+    TableSink sink;
+    try {
+      sink = catalog.forEvent(table, event);
+    } catch (IllegalArgumentException e) {
+      throw new BadRecordException(record, "table " + table + " cannot be created from it: " + e.getMessage(), e);
+    }
+    if (sink != null) {
+      buffer.add(table, sink.prepare(event));
+    }
+  }
+
+  /** Schedules a compaction of each table just committed, beside ingestion; none waits for another of its table. */
+  private void compact(Set<String> tables) {
+    for (String table : tables) {
+      try {
+        TableSink sink = catalog.existing(table);
+        if (sink != null) {
+          sink.compaction(compaction).ifPresent(run -> compactions.schedule(table, run));
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Could not prepare a compaction of table {}; it is retried after the next commit: {}", table, e.toString());
+      }
+    }
+  }
+
+  /** Brings the writers of tables whose compaction landed up to date, so that their next plan needs no second try. */
+  private void followCompactions() {
+    for (String table : compactions.takeCompacted()) {
+      try {
+        TableSink sink = catalog.existing(table);
+        if (sink != null) {
+          sink.compacted();
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Could not read the compaction of table {} back; its next commit does: {}", table, e.toString());
+      }
+    }
+  }
+
+  /** Drops the state of fenced partitions; returns where their tables stand now, to seek back to. */
+  private Map<KafkaPartition, Long> rewind(Set<KafkaPartition> fenced) {
+    List<KafkaPartition> lost = List.copyOf(fenced);
+    try {
+      Map<KafkaPartition, Long> seeks = startAt(lost, recover(lost));
+      reassignWriters();
+      return seeks;
+    } catch (IOException e) {
+      throw new RetriableStorageException("could not re-read positions of fenced partitions " + lost, e);
+    }
+  }
+
+  /** The txn versions of {@code assigned} in every table under the root, by partition and table. */
+  private Map<KafkaPartition, Map<String, Long>> recover(Collection<KafkaPartition> assigned) throws IOException {
+    Map<KafkaPartition, Map<String, Long>> recorded = new HashMap<>();
+    for (String table : catalog.discover()) {
+      TableSink sink = catalog.existing(table);
+      if (sink == null) {
+        continue; // deleted since it was listed
+      }
+      sink.reassign(writerOptions());
+      for (KafkaPartition partition : assigned) {
+        sink.recordedOffset(appIds.of(partition))
+            .ifPresent(offset -> recorded.computeIfAbsent(partition, p -> new HashMap<>()).put(table, offset));
+      }
+    }
+    return recorded;
+  }
+
+  /**
+   * (Re)starts {@code partitions} with empty buffers where their tables stand ({@code recorded}, by
+   * partition and table); returns the offsets to consume from.
+   */
+  private Map<KafkaPartition, Long> startAt(List<KafkaPartition> partitions, Map<KafkaPartition, Map<String, Long>> recorded) {
+    Map<KafkaPartition, Long> seeks = new LinkedHashMap<>();
+    for (KafkaPartition partition : partitions) {
+      Map<String, Long> held = recorded.getOrDefault(partition, Map.of());
+      OptionalLong resumeAt = positions.open(partition, held);
+      buffers.put(partition, new PartitionBuffer(partition.topic(), partition.partition(), options.writeMode(), limits));
+      if (resumeAt.isPresent()) {
+        seeks.put(partition, resumeAt.getAsLong());
+        LOG.info("{}: resuming at offset {} (tables hold {})", partition, resumeAt.getAsLong(), held);
+      } else {
+        LOG.info("{}: no position in any table, starting from the consumer's offset", partition);
+      }
+    }
+    countBuffered();
+    return seeks;
+  }
+
+  private void reassignWriters() throws IOException {
+    for (TableSink sink : catalog.open()) {
+      try {
+        sink.reassign(writerOptions());
+      } catch (TableNotFoundException e) {
+        LOG.warn("Table {} is gone from the table root; it is created again by its next record", sink.name());
+        catalog.forget(sink.name());
+      }
+    }
+  }
+
+  /**
+   * Writer options for the current assignment (docs/design.md, "File ownership"): the task's rows
+   * are owned by its partitions, and its key index covers the files that may hold rows of them.
+   */
+  private WriterOptions writerOptions() {
+    FileOwners owners = PartitionOwners.of(positions.partitions());
+    return options.writerOptions().withOwners(owners, PartitionOwners.scope(owners, options.lookupScope()));
+  }
+}

@@ -1,0 +1,29 @@
+package io.mergesink.ingest;
+
+import io.mergesink.core.storage.RequestCounts;
+
+/**
+ * What the engine reports as it goes, for its front end to publish as metrics (Connect's plugin
+ * metrics, a Streams application's sensors). Called on the thread that drives the engine; the
+ * defaults ignore everything. Gauges the front end reads itself: {@link IngestEngine#bufferedChanges()},
+ * {@link IngestEngine#storageRequests()}.
+ */
+public interface IngestMetrics {
+  /** Reports nothing. */
+  IngestMetrics NONE = new IngestMetrics() {};
+
+  /**
+   * A table commit landed.
+   *
+   * @param latencyMs from the start of planning to the published commit
+   * @param rowsWritten rows written to data files (upserts, appends, rewritten rows)
+   * @param requests the storage requests the commit made, planning included
+   */
+  default void committed(long latencyMs, long rowsWritten, RequestCounts requests) {}
+
+  /** A record was skipped because its table already held it (a replay after a restart or rebalance). */
+  default void replaySkipped() {}
+
+  /** A commit was refused because another task took one of its partitions over. */
+  default void fenced() {}
+}

@@ -1,0 +1,334 @@
+package io.mergesink.ingest;
+
+import io.mergesink.core.maintenance.CompactionOptions;
+import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.parquet.ParquetWriteOptions;
+import io.mergesink.core.storage.StorageOptions;
+import io.mergesink.core.table.TableProperties;
+import io.mergesink.ingest.decode.DecoderOptions;
+import io.mergesink.ingest.decode.LogicalTypes;
+import io.mergesink.ingest.options.DeleteImage;
+import io.mergesink.ingest.options.LookupScope;
+import io.mergesink.ingest.options.PartitionField;
+import io.mergesink.ingest.options.PrimaryKeyMode;
+import io.mergesink.ingest.options.SchemaEvolution;
+import io.mergesink.ingest.options.WriteMode;
+import io.mergesink.ingest.route.TableNameTemplate;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How an {@link IngestEngine} lands records: where the tables are, how records
+ * become rows, when buffers are committed, how files are written and maintained. Immutable; made
+ * with {@link #builder}, whose defaults are the connector's (the README's configuration reference
+ * documents each option under its connector name).
+ *
+ * @param tableRoot the directory under which every table lives ({@code table.root})
+ * @param storage how to reach it (Hadoop settings, S3)
+ * @param tableNameFormat a record's table relative to the root ({@code table.name.format})
+ * @param txnAppId the prefix of the Delta txn app ids that record the Kafka positions ({@code txn.app.id})
+ * @param writeMode upsert (latest row per key) or append (every change a row)
+ * @param mergeStrategy how upserts replace rows (deletion vectors or copy-on-write); with append
+ *     tables it decides only whether new tables enable deletion vectors
+ * @param primaryKeyMode where keys come from
+ * @param primaryKeyFields key columns (required with {@link PrimaryKeyMode#RECORD_VALUE})
+ * @param deleteEnabled whether deletes and tombstones delete rows
+ * @param truncateEnabled whether Debezium truncates empty tables
+ * @param appendDeleteImage what the row of a delete holds in append tables
+ * @param unavailableValuePlaceholder Debezium's placeholder for unchanged TOAST values
+ * @param schemaEvolution whether new columns of records are added to their tables (and types widened)
+ * @param partitionFields the partition columns of new tables ({@code partition.fields}); tables that
+ *     exist keep their partitioning
+ * @param commitInterval longest time changes wait in a buffer; zero commits whenever the front end asks
+ * @param bufferMaxRecords a partition's buffer asks to be committed at this many changes
+ * @param bufferMaxBytes ... or at about this many bytes
+ * @param lookupScope which files a task's key index covers
+ * @param parquetCompression the codec of new data files
+ * @param fileTargetSizeBytes new data files roll over at this size; compaction aims for it
+ * @param checkpointInterval commits between Delta checkpoints
+ * @param compactionEnabled whether the engine compacts the tables it writes, beside ingestion
+ * @param compactionDeletedRatio a file whose deletion vector hides more than this share is rewritten
+ * @param compactionMinSmallFiles small files are merged once there are this many
+ * @param tableProperties copied into the Delta configuration of tables the engine creates
+ */
+public record IngestOptions(
+    String tableRoot,
+    StorageOptions storage,
+    TableNameTemplate tableNameFormat,
+    String txnAppId,
+    WriteMode writeMode,
+    MergeStrategy mergeStrategy,
+    PrimaryKeyMode primaryKeyMode,
+    List<String> primaryKeyFields,
+    boolean deleteEnabled,
+    boolean truncateEnabled,
+    DeleteImage appendDeleteImage,
+    String unavailableValuePlaceholder,
+    SchemaEvolution schemaEvolution,
+    List<PartitionField> partitionFields,
+    Duration commitInterval,
+    long bufferMaxRecords,
+    long bufferMaxBytes,
+    LookupScope lookupScope,
+    String parquetCompression,
+    long fileTargetSizeBytes,
+    int checkpointInterval,
+    boolean compactionEnabled,
+    double compactionDeletedRatio,
+    int compactionMinSmallFiles,
+    Map<String, String> tableProperties) {
+
+  public static final String DEFAULT_TABLE_NAME_FORMAT = "${topic}";
+  public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofSeconds(30);
+  public static final long DEFAULT_BUFFER_MAX_RECORDS = 100_000L;
+  public static final long DEFAULT_BUFFER_MAX_BYTES = 128L * 1024 * 1024;
+
+  public IngestOptions {
+    Objects.requireNonNull(tableRoot, "tableRoot");
+    Objects.requireNonNull(storage, "storage");
+    Objects.requireNonNull(tableNameFormat, "tableNameFormat");
+    Objects.requireNonNull(writeMode, "writeMode");
+    Objects.requireNonNull(mergeStrategy, "mergeStrategy");
+    Objects.requireNonNull(primaryKeyMode, "primaryKeyMode");
+    primaryKeyFields = List.copyOf(primaryKeyFields);
+    Objects.requireNonNull(appendDeleteImage, "appendDeleteImage");
+    Objects.requireNonNull(unavailableValuePlaceholder, "unavailableValuePlaceholder");
+    Objects.requireNonNull(schemaEvolution, "schemaEvolution");
+    partitionFields = List.copyOf(partitionFields);
+    Objects.requireNonNull(commitInterval, "commitInterval");
+    Objects.requireNonNull(lookupScope, "lookupScope");
+    tableProperties = Map.copyOf(tableProperties);
+    if (tableRoot.isBlank()) {
+      throw new IllegalArgumentException("the table root is empty");
+    }
+    if (txnAppId == null || txnAppId.isBlank()) {
+      throw new IllegalArgumentException("the txn app id is empty; it names the positions in the tables");
+    }
+    if (mergeStrategy == MergeStrategy.APPEND) {
+      throw new IllegalArgumentException("append is a write mode (WriteMode.APPEND), not a merge strategy");
+    }
+    if (commitInterval.isNegative()) {
+      throw new IllegalArgumentException("the commit interval must not be negative, found " + commitInterval);
+    }
+    if (bufferMaxRecords < 1 || bufferMaxBytes < 1 || fileTargetSizeBytes < 1 || checkpointInterval < 1) {
+      throw new IllegalArgumentException("buffer limits, file target size and checkpoint interval must be positive, found "
+          + bufferMaxRecords + ", " + bufferMaxBytes + ", " + fileTargetSizeBytes + ", " + checkpointInterval);
+    }
+    List<TableProperties.Refusal> refusals = TableProperties.refusals(tableProperties, effectiveStrategy(writeMode, mergeStrategy));
+    if (!refusals.isEmpty()) {
+      throw new IllegalArgumentException("table properties new tables cannot take (see docs/design.md, \"Table properties\"): "
+          + refusals);
+    }
+    // checked here rather than when the first table is written (fields are not set yet: no accessors)
+    decoderOptions(primaryKeyMode, primaryKeyFields, deleteEnabled, truncateEnabled, unavailableValuePlaceholder, writeMode,
+        appendDeleteImage);
+    compactionOptions(fileTargetSizeBytes, compactionMinSmallFiles, compactionDeletedRatio, parquet(parquetCompression));
+  }
+
+  /** Options with the connector's defaults for tables under {@code tableRoot}, positions recorded under {@code txnAppId}. */
+  public static Builder builder(String tableRoot, String txnAppId) {
+    return new Builder(tableRoot, txnAppId);
+  }
+
+  /** The strategy writers apply: {@link MergeStrategy#APPEND} for append tables, else {@link #mergeStrategy()}. */
+  public MergeStrategy effectiveMergeStrategy() {
+    return effectiveStrategy(writeMode, mergeStrategy);
+  }
+
+  private static MergeStrategy effectiveStrategy(WriteMode writeMode, MergeStrategy mergeStrategy) {
+    return writeMode == WriteMode.APPEND ? MergeStrategy.APPEND : mergeStrategy;
+  }
+
+  /**
+   * What the decoder needs: deletes carry their before image only in append tables with
+   * {@link DeleteImage#BEFORE}; only upsert tables need a key in every record.
+   */
+  public DecoderOptions decoderOptions() {
+    return decoderOptions(primaryKeyMode, primaryKeyFields, deleteEnabled, truncateEnabled, unavailableValuePlaceholder, writeMode,
+        appendDeleteImage);
+  }
+
+  /** How new data files are written. */
+  public ParquetWriteOptions parquet() {
+    return parquet(parquetCompression);
+  }
+
+  /** Writer options before the owners and key-index scope of a task's partitions are set. */
+  public WriterOptions writerOptions() {
+    return WriterOptions.defaults(effectiveMergeStrategy())
+        .withParquet(parquet())
+        .withTargetFileSizeBytes(fileTargetSizeBytes)
+        .withCheckpointInterval(checkpointInterval);
+  }
+
+  /** What a compaction run rewrites, before its scope and budget are set. */
+  public CompactionOptions compactionOptions() {
+    return compactionOptions(fileTargetSizeBytes, compactionMinSmallFiles, compactionDeletedRatio, parquet());
+  }
+
+  private static DecoderOptions decoderOptions(PrimaryKeyMode keyMode, List<String> keyFields, boolean deletes, boolean truncates,
+      String placeholder, WriteMode writeMode, DeleteImage deleteImage) {
+    return new DecoderOptions(keyMode, keyFields, deletes, truncates, placeholder,
+        writeMode == WriteMode.APPEND && deleteImage == DeleteImage.BEFORE, writeMode != WriteMode.APPEND);
+  }
+
+  private static ParquetWriteOptions parquet(String compression) {
+    return ParquetWriteOptions.defaults().withCompression(compression);
+  }
+
+  private static CompactionOptions compactionOptions(long targetFileSizeBytes, int minSmallFiles, double deletedRatio,
+      ParquetWriteOptions parquet) {
+    return CompactionOptions.defaults()
+        .withTargetFileSizeBytes(targetFileSizeBytes)
+        .withMinSmallFiles(minSmallFiles)
+        .withDeletedRatio(deletedRatio)
+        .withParquet(parquet);
+  }
+
+  /** Collects options; every setter has the connector's default until called. */
+  public static final class Builder {
+    private final String tableRoot;
+    private final String txnAppId;
+    private StorageOptions storage = StorageOptions.defaults();
+    private TableNameTemplate tableNameFormat = TableNameTemplate.parse(DEFAULT_TABLE_NAME_FORMAT);
+    private WriteMode writeMode = WriteMode.UPSERT;
+    private MergeStrategy mergeStrategy = MergeStrategy.DELETION_VECTORS;
+    private PrimaryKeyMode primaryKeyMode = PrimaryKeyMode.RECORD_KEY;
+    private List<String> primaryKeyFields = List.of();
+    private boolean deleteEnabled = true;
+    private boolean truncateEnabled = false;
+    private DeleteImage appendDeleteImage = DeleteImage.BEFORE;
+    private String unavailableValuePlaceholder = LogicalTypes.DEFAULT_UNAVAILABLE_VALUE_PLACEHOLDER;
+    private SchemaEvolution schemaEvolution = SchemaEvolution.ADD_COLUMNS;
+    private List<PartitionField> partitionFields = List.of();
+    private Duration commitInterval = DEFAULT_COMMIT_INTERVAL;
+    private long bufferMaxRecords = DEFAULT_BUFFER_MAX_RECORDS;
+    private long bufferMaxBytes = DEFAULT_BUFFER_MAX_BYTES;
+    private LookupScope lookupScope = LookupScope.PARTITION;
+    private String parquetCompression = ParquetWriteOptions.DEFAULT_COMPRESSION;
+    private long fileTargetSizeBytes = WriterOptions.DEFAULT_TARGET_FILE_SIZE_BYTES;
+    private int checkpointInterval = WriterOptions.DEFAULT_CHECKPOINT_INTERVAL;
+    private boolean compactionEnabled = true;
+    private double compactionDeletedRatio = CompactionOptions.DEFAULT_DELETED_RATIO;
+    private int compactionMinSmallFiles = CompactionOptions.DEFAULT_MIN_SMALL_FILES;
+    private Map<String, String> tableProperties = Map.of();
+
+    private Builder(String tableRoot, String txnAppId) {
+      this.tableRoot = tableRoot;
+      this.txnAppId = txnAppId;
+    }
+
+    public Builder storage(StorageOptions value) {
+      storage = value;
+      return this;
+    }
+
+    /** @throws IllegalArgumentException the format does not parse (see {@link TableNameTemplate#parse}) */
+    public Builder tableNameFormat(String value) {
+      tableNameFormat = TableNameTemplate.parse(value);
+      return this;
+    }
+
+    public Builder writeMode(WriteMode value) {
+      writeMode = value;
+      return this;
+    }
+
+    public Builder mergeStrategy(MergeStrategy value) {
+      mergeStrategy = value;
+      return this;
+    }
+
+    public Builder primaryKey(PrimaryKeyMode mode, List<String> fields) {
+      primaryKeyMode = mode;
+      primaryKeyFields = fields;
+      return this;
+    }
+
+    public Builder deleteEnabled(boolean value) {
+      deleteEnabled = value;
+      return this;
+    }
+
+    public Builder truncateEnabled(boolean value) {
+      truncateEnabled = value;
+      return this;
+    }
+
+    public Builder appendDeleteImage(DeleteImage value) {
+      appendDeleteImage = value;
+      return this;
+    }
+
+    public Builder unavailableValuePlaceholder(String value) {
+      unavailableValuePlaceholder = value;
+      return this;
+    }
+
+    public Builder schemaEvolution(SchemaEvolution value) {
+      schemaEvolution = value;
+      return this;
+    }
+
+    /** The partition columns of new tables; none by default. */
+    public Builder partitionFields(List<PartitionField> value) {
+      partitionFields = value;
+      return this;
+    }
+
+    public Builder commitInterval(Duration value) {
+      commitInterval = value;
+      return this;
+    }
+
+    public Builder bufferLimits(long maxRecords, long maxBytes) {
+      bufferMaxRecords = maxRecords;
+      bufferMaxBytes = maxBytes;
+      return this;
+    }
+
+    public Builder lookupScope(LookupScope value) {
+      lookupScope = value;
+      return this;
+    }
+
+    public Builder parquetCompression(String codec) {
+      parquetCompression = codec;
+      return this;
+    }
+
+    public Builder fileTargetSizeBytes(long value) {
+      fileTargetSizeBytes = value;
+      return this;
+    }
+
+    public Builder checkpointInterval(int value) {
+      checkpointInterval = value;
+      return this;
+    }
+
+    /** Compaction after commits (beside ingestion), or none. */
+    public Builder compaction(boolean enabled, double deletedRatio, int minSmallFiles) {
+      compactionEnabled = enabled;
+      compactionDeletedRatio = deletedRatio;
+      compactionMinSmallFiles = minSmallFiles;
+      return this;
+    }
+
+    public Builder tableProperties(Map<String, String> value) {
+      tableProperties = value;
+      return this;
+    }
+
+    /** @throws IllegalArgumentException naming the option that is out of range */
+    public IngestOptions build() {
+      return new IngestOptions(tableRoot, storage, tableNameFormat, txnAppId, writeMode, mergeStrategy, primaryKeyMode,
+          primaryKeyFields, deleteEnabled, truncateEnabled, appendDeleteImage, unavailableValuePlaceholder, schemaEvolution,
+          partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, parquetCompression, fileTargetSizeBytes,
+          checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties);
+    }
+  }
+}

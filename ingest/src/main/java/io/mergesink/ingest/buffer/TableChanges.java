@@ -1,0 +1,27 @@
+package io.mergesink.ingest.buffer;
+
+import io.mergesink.ingest.decode.ChangeEvent;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * What one partition's buffer holds for one table, drained.
+ *
+ * <ul>
+ *   <li>{@code truncatedAt}: the offset of the last truncate of the table in this batch, if any.
+ *       In upsert mode it comes first: the table is emptied, then {@code changes} apply (changes
+ *       before the truncate were dropped from the buffer).
+ *   <li>{@code changes}: in upsert mode at most one change (upsert or delete) per key, in the order
+ *       keys first appeared; in append mode every event in offset order, truncates included.
+ * </ul>
+ */
+public record TableChanges(String table, String topic, int partition, OptionalLong truncatedAt,
+    List<ChangeEvent> changes) {
+  public TableChanges {
+    Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(topic, "topic");
+    Objects.requireNonNull(truncatedAt, "truncatedAt");
+    changes = List.copyOf(changes);
+  }
+}

@@ -1,0 +1,100 @@
+package io.mergesink.ingest.maintenance;
+
+import io.mergesink.core.maintenance.CompactionResult;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Compaction beside ingestion (docs/design.md, "Maintenance"): runs go to one thread of the engine's
+ * own, each on the snapshot it was prepared with and in a commit of its own, so a flush never waits
+ * for one and the front end's poll loop never stalls behind one. The writers meet a compaction's
+ * commit like any concurrent commit (plan again or retry on top, never lose a change); the engine
+ * also brings a table's writer up to date once its compaction landed ({@link #takeCompacted}).
+ *
+ * <p>At most one run per table is queued or running; a table asked for again meanwhile is left
+ * until after a later commit. A failed run only delays compaction: the tables are complete without
+ * it. {@link #schedule} and {@link #takeCompacted} are called by the engine's thread.
+ */
+public final class BackgroundCompaction implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BackgroundCompaction.class);
+  /** How long {@link #close} lets a run finish before it is interrupted (its outputs are then orphans for vacuum). */
+  private static final Duration CLOSE_GRACE = Duration.ofSeconds(10);
+
+  private final ExecutorService executor;
+  private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
+  private final Queue<String> compacted = new ConcurrentLinkedQueue<>();
+
+  /** @param name names the thread, e.g. after the txn app id of the engine */
+  public BackgroundCompaction(String name) {
+    this.executor = Executors.newSingleThreadExecutor(runnable -> {
+      Thread thread = new Thread(runnable, "mergesink-compaction-" + name);
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  /** Queues {@code run} for {@code table} unless a run of the table is queued or running; returns whether it queued it. */
+  public boolean schedule(String table, CompactionRun run) {
+    if (!scheduled.add(table)) {
+      return false;
+    }
+    try {
+      executor.execute(() -> run(table, run));
+      return true;
+    } catch (RejectedExecutionException e) {
+      scheduled.remove(table);
+      return false;
+    }
+  }
+
+  /** The tables whose compaction committed since the last call, in the order they did. */
+  public List<String> takeCompacted() {
+    List<String> tables = new ArrayList<>();
+    for (String table = compacted.poll(); table != null; table = compacted.poll()) {
+      tables.add(table);
+    }
+    return tables;
+  }
+
+  /** Lets a running compaction finish for a while, then interrupts it; queued runs are dropped. */
+  @Override
+  public void close() {
+    executor.shutdown();
+    try {
+      if (!executor.awaitTermination(CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn("A compaction still ran {} after close; interrupting it (its files are left for vacuum)", CLOSE_GRACE);
+        executor.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      executor.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void run(String table, CompactionRun run) {
+    try {
+      CompactionResult result = run.compact();
+      if (result instanceof CompactionResult.Compacted done) {
+        LOG.info("Compacted table {} at version {}: {} files into {}, {} deleted rows purged", table, done.version(),
+            done.filesRemoved(), done.filesAdded(), done.rowsPurged());
+        compacted.add(table);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Compaction of table {} failed; it is retried after a later commit: {}", table, e.toString());
+    } finally {
+      scheduled.remove(table);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package io.mergesink.ingest.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mergesink.core.log.AddFile;
+import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.ownership.FileOwners;
+import io.mergesink.core.ownership.OwnerScope;
+import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.storage.LocalStorage;
+import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.table.TableSpec;
+import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.options.LookupScope;
+import io.mergesink.ingest.record.KafkaPartition;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A task's key-index scope (docs/design.md, "File ownership", "Topics that grow"): the files of its
+ * partitions, and of every partition of a topic the table lists as grown; every file with
+ * {@code lookup.scope=table}.
+ */
+class PartitionOwnersTest {
+  private static final StructType SCHEMA = StructType.of(new StructField("id", PrimitiveType.LONG, false));
+
+  @TempDir Path dir;
+
+  @Test
+  void aGrownTopicWidensTheScopeToAllItsPartitionsOnly() throws Exception {
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
+    Snapshot before = table.createIfAbsent(new TableSpec(SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, Map.of()));
+    FileOwners owners = PartitionOwners.of(List.of(new KafkaPartition("orders", 3)));
+    OwnerScope scope = PartitionOwners.scope(owners, LookupScope.PARTITION);
+
+    Predicate<AddFile> narrow = scope.files(before);
+    assertThat(narrow.test(file("orders:3"))).isTrue();
+    assertThat(narrow.test(file("orders:0,orders:1"))).isFalse();
+    assertThat(narrow.test(file(null))).as("a file of another tool may hold any key").isTrue();
+
+    Snapshot grown = table.changeConfiguration(configuration -> PartitionOwners.withTableScopeTopic(configuration, "orders"));
+    Predicate<AddFile> wide = scope.files(grown);
+    assertThat(wide.test(file("orders:0,orders:1"))).isTrue();
+    assertThat(wide.test(file("payments:0"))).as("other topics keep their scope").isFalse();
+    assertThat(PartitionOwners.tableScopeTopics(grown.metadata())).containsExactly("orders");
+    assertThat(table.changeConfiguration(configuration -> PartitionOwners.withTableScopeTopic(configuration, "orders")).version())
+        .as("adding a topic twice commits nothing").isEqualTo(grown.version());
+  }
+
+  @Test
+  void tableLookupCoversEveryFile() {
+    OwnerScope scope = PartitionOwners.scope(PartitionOwners.of(List.of(new KafkaPartition("orders", 3))), LookupScope.TABLE);
+    assertThat(scope.files(null).test(file("payments:0"))).isTrue();
+  }
+
+  private static AddFile file(String owners) {
+    return new AddFile("part-0.parquet", Map.of(), 1, 0, true, null, owners == null ? null : Map.of(FileOwners.TAG, owners), null, null,
+        null);
+  }
+}

@@ -1,0 +1,59 @@
+package io.mergesink.ingest.testing;
+
+import io.mergesink.core.data.Row;
+import io.mergesink.ingest.record.KafkaPartition;
+import io.mergesink.ingest.record.KafkaRecord;
+import io.mergesink.ingest.record.RecordHeaders;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * Debezium change events of a PostgreSQL table {@code public.<table>} with columns {@code id}
+ * (bigint primary key) and {@code name}, as a converter with schemas hands them to a front end,
+ * and the rows the engine makes of them.
+ */
+public final class ChangeRecords {
+  public static final String TOPIC = "pg.changes";
+  private static final Schema KEY = SchemaBuilder.struct().name("pg.Key").field("id", Schema.INT64_SCHEMA).build();
+  private static final Schema ROW = SchemaBuilder.struct().name("pg.Value").optional()
+      .field("id", Schema.INT64_SCHEMA).field("name", Schema.OPTIONAL_STRING_SCHEMA).build();
+  private static final Schema SOURCE = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
+      .field("db", Schema.STRING_SCHEMA).field("schema", Schema.STRING_SCHEMA).field("table", Schema.STRING_SCHEMA).build();
+  private static final Schema ENVELOPE = SchemaBuilder.struct().name("pg.Envelope")
+      .field("before", ROW).field("after", ROW).field("source", SOURCE).field("op", Schema.STRING_SCHEMA)
+      .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA).build();
+
+  private ChangeRecords() {}
+
+  /** An insert or update of {@code id} in {@code table}, at {@code offset} of partition {@code partition}. */
+  public static KafkaRecord upsert(int partition, long offset, String table, long id, String name) {
+    Struct after = new Struct(ROW).put("id", id).put("name", name);
+    return record(partition, offset, id, envelope(table, "u", null, after, offset));
+  }
+
+  /** A delete of {@code id} in {@code table}. */
+  public static KafkaRecord delete(int partition, long offset, String table, long id) {
+    return record(partition, offset, id, envelope(table, "d", new Struct(ROW).put("id", id), null, offset));
+  }
+
+  /** A record no decoder accepts: an envelope with an unknown op. */
+  public static KafkaRecord unknownOp(int partition, long offset, String table, long id) {
+    return record(partition, offset, id, envelope(table, "x", null, new Struct(ROW).put("id", id).put("name", "?"), offset));
+  }
+
+  /** The row the table holds after {@link #upsert}. */
+  public static Row row(long id, String name) {
+    return Row.of(id, name);
+  }
+
+  private static Struct envelope(String table, String op, Struct before, Struct after, long timestamp) {
+    Struct source = new Struct(SOURCE).put("db", "shop").put("schema", "public").put("table", table);
+    return new Struct(ENVELOPE).put("before", before).put("after", after).put("source", source).put("op", op).put("ts_ms", timestamp);
+  }
+
+  private static KafkaRecord record(int partition, long offset, long id, Struct value) {
+    return new KafkaRecord(new KafkaPartition(TOPIC, partition), offset, TOPIC, offset, KEY, new Struct(KEY).put("id", id),
+        ENVELOPE, value, RecordHeaders.NONE);
+  }
+}

@@ -1,0 +1,167 @@
+package io.mergesink.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mergesink.connect.reliability.TableAudit;
+import io.mergesink.connect.testing.Await;
+import io.mergesink.connect.testing.ChangeStream;
+import io.mergesink.core.testing.KernelTables;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Real {@link KafkaStreams} instances on a real KRaft broker share a 4-partition Debezium topic:
+ * one instance runs in a JVM of its own and is killed (SIGKILL) in the middle of the stream, with
+ * changes buffered and not committed, then started again; a third instance joins mid-stream. The
+ * table read back with Delta Kernel equals the source model (no change lost, none applied twice),
+ * and every partition's txn version is its end offset − 1; under {@code at_least_once} and
+ * {@code exactly_once_v2}.
+ */
+class StreamsFailoverIT {
+  private static final int PARTITIONS = 4;
+  private static final int KEYS = 400;
+  private static final Duration TIMEOUT = Duration.ofMinutes(3);
+
+  private static EmbeddedKafkaCluster kafka;
+
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void startKafka() {
+    Properties broker = new Properties();
+    broker.put("offsets.topic.replication.factor", "1");
+    broker.put("transaction.state.log.replication.factor", "1");
+    broker.put("transaction.state.log.min.isr", "1");
+    broker.put("group.initial.rebalance.delay.ms", "0");
+    kafka = new EmbeddedKafkaCluster(1, broker);
+    kafka.start();
+  }
+
+  @AfterAll
+  static void stopKafka() {
+    kafka.stop();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {StreamsConfig.AT_LEAST_ONCE, StreamsConfig.EXACTLY_ONCE_V2})
+  void anInstanceKilledMidStreamAndOneAddedLandEveryChangeExactlyOnce(String guarantee) throws Exception {
+    String topic = "customers-" + guarantee.replace('_', '-');
+    String appId = "failover-" + guarantee.replace('_', '-');
+    kafka.createTopic(topic, PARTITIONS);
+    Path root = dir.resolve("tables");
+    Path table = root.resolve(topic);
+    Random random = new Random(13);
+    try (ChangeStream changes = new ChangeStream(kafka, topic, PARTITIONS);
+        ChildInstance first = ChildInstance.start(settings(topic, appId, guarantee, root, "first"), dir.resolve("first.log"));
+        KafkaStreams second = StreamsApp.start(settings(topic, appId, guarantee, root, "second"))) {
+      first.awaitRunning(TIMEOUT);
+      changes.mixedWorkload(KEYS, random);
+      changes.flush();
+      // both instances committed positions: the first one has changes in the table to lose if its kill were not handled
+      Await.until("a txn version for every partition in " + table, TIMEOUT, () -> Files.exists(table.resolve("_delta_log"))
+          && txnVersions(table, topic, appId).values().stream().allMatch(Optional::isPresent));
+
+      for (long id = 0; id < KEYS / 2; id++) {
+        changes.upsert(id);
+      }
+      first.kill(); // mid-stream: records in flight and changes buffered since its last commit
+      for (long id = KEYS / 2; id < KEYS; id++) {
+        changes.upsert(id);
+      }
+      changes.flush();
+
+      try (ChildInstance restarted = ChildInstance.start(settings(topic, appId, guarantee, root, "first"), dir.resolve("restarted.log"))) {
+        restarted.awaitRunning(TIMEOUT);
+        changes.mixedWorkload(KEYS, random);
+        try (KafkaStreams added = StreamsApp.start(settings(topic, appId, guarantee, root, "added"))) {
+          changes.mixedWorkload(KEYS, random);
+          changes.flush();
+          Map<TopicPartition, Long> ends = endOffsets(topic);
+          Await.until("every partition's txn version at its end offset - 1 " + ends, TIMEOUT,
+              () -> txnVersions(table, topic, appId), versions -> ends.entrySet().stream()
+                  .allMatch(end -> versions.get(end.getKey()).equals(Optional.of(end.getValue() - 1))));
+          TableAudit.check("streams " + guarantee + ": one instance killed and restarted, one added", table, changes.model(), ends,
+              appId);
+        }
+      }
+    }
+  }
+
+  /**
+   * Streams commits a task's offsets only after the store flushed the task's changes to the table:
+   * each time the consumer committed, the table held every record below the committed offsets.
+   */
+  @Test
+  void offsetsAreCommittedOnlyAfterTheTableHoldsTheirRecords() throws Exception {
+    String topic = "customers-offsets";
+    String appId = "offsets-after-table";
+    kafka.createTopic(topic, PARTITIONS);
+    Path root = dir.resolve("tables");
+    Path table = root.resolve(topic);
+    StreamsApp.Settings settings = settings(topic, appId, StreamsConfig.AT_LEAST_ONCE, root, "checked");
+    Properties properties = StreamsApp.properties(settings);
+    properties.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG), TableAheadOfOffsets.class.getName());
+    properties.put(StreamsConfig.mainConsumerPrefix(TableAheadOfOffsets.TABLE), table.toString());
+    properties.put(StreamsConfig.mainConsumerPrefix(TableAheadOfOffsets.APP_ID), appId);
+    Random random = new Random(17);
+    try (ChangeStream changes = new ChangeStream(kafka, topic, PARTITIONS);
+        KafkaStreams streams = new KafkaStreams(StreamsApp.topology(settings), properties)) {
+      streams.start();
+      for (int round = 0; round < 5; round++) {
+        changes.mixedWorkload(KEYS, random);
+        changes.flush();
+        int before = TableAheadOfOffsets.commitsChecked();
+        Await.until("two more offset commits", TIMEOUT, () -> TableAheadOfOffsets.commitsChecked() >= before + 2 * PARTITIONS);
+      }
+      Map<TopicPartition, Long> ends = endOffsets(topic);
+      Await.until("every partition's txn version at its end offset - 1 " + ends, TIMEOUT,
+          () -> txnVersions(table, topic, appId), versions -> ends.entrySet().stream()
+              .allMatch(end -> versions.get(end.getKey()).equals(Optional.of(end.getValue() - 1))));
+    }
+    assertThat(TableAheadOfOffsets.violations()).as("offset commits ahead of the table").isEmpty();
+  }
+
+  private StreamsApp.Settings settings(String topic, String appId, String guarantee, Path root, String instance) throws Exception {
+    Path stateDir = dir.resolve("state-" + instance);
+    Files.createDirectories(stateDir);
+    return new StreamsApp.Settings(kafka.bootstrapServers(), topic, appId, guarantee, root, stateDir);
+  }
+
+  private static Map<TopicPartition, Optional<Long>> txnVersions(Path table, String topic, String appId) {
+    Map<TopicPartition, Optional<Long>> versions = new HashMap<>();
+    for (int partition = 0; partition < PARTITIONS; partition++) {
+      versions.put(new TopicPartition(topic, partition), KernelTables.txnVersion(table.toString(), appId + ":" + topic + ":" + partition));
+    }
+    return versions;
+  }
+
+  private static Map<TopicPartition, Long> endOffsets(String topic) throws InterruptedException, ExecutionException, TimeoutException {
+    Map<TopicPartition, Long> ends = new HashMap<>();
+    for (int partition = 0; partition < PARTITIONS; partition++) {
+      TopicPartition tp = new TopicPartition(topic, partition);
+      ends.put(tp, kafka.endOffset(tp));
+    }
+    return ends;
+  }
+}
