@@ -6,25 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.mergesink.connect.reliability.TableAudit;
 import io.mergesink.connect.testing.Await;
 import io.mergesink.connect.testing.ChangeStream;
-import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
@@ -55,9 +45,6 @@ class WorkerCompatibilityIT {
   private static final int PARTITIONS = 4;
   private static final int TASKS = 2;
   private static final int KEYS = 300;
-  /** Worker start-up, plugin scanning included, on a shared 2-core machine. */
-  private static final Duration STARTUP = Duration.ofMinutes(2);
-  private static final Duration CATCH_UP = Duration.ofMinutes(3);
   private static final int LOG_TAIL_LINES = 60;
 
   private static EmbeddedKafkaCluster kafka;
@@ -82,31 +69,31 @@ class WorkerCompatibilityIT {
   @ParameterizedTest(name = "Kafka Connect {0}")
   @MethodSource("versions")
   void pluginRunsInDistributedWorkersAndSurvivesAWorkerKill(String version) {
-    Phases phases = new Phases();
+    Workers.Phases phases = new Workers.Phases();
     String id = "compat-" + version.replace('.', '_');
     String topic = id + ".customers";
-    Path dir = cleanDirectory(Path.of(System.getProperty("compat.work.dir"), version));
+    Path dir = Workers.cleanDirectory(Path.of(System.getProperty("compat.work.dir"), version));
     Path table = dir.resolve("tables").resolve(topic);
     kafka.createTopic(topic, PARTITIONS);
-    Map<String, String> workerProperties = workerProperties(id);
+    Map<String, String> workerProperties = Workers.properties(kafka, id);
     Random random = new Random(version.hashCode());
     try (WorkerProcess first = WorkerProcess.start(version, dir, "worker-1", workerProperties);
         WorkerProcess second = WorkerProcess.start(version, dir, "worker-2", workerProperties);
         ChangeStream stream = new ChangeStream(kafka, topic, PARTITIONS)) {
       try {
-        ConnectRest rest = awaitUp(first, version);
-        awaitUp(second, version);
+        ConnectRest rest = Workers.awaitUp(first, version);
+        Workers.awaitUp(second, version);
         phases.lap("workers up");
         assertPluginInstalledAndValidating(rest);
 
-        Await.until("PUT /connectors/" + CONNECTOR + "/config accepted", STARTUP,
+        Await.until("PUT /connectors/" + CONNECTOR + "/config accepted", Workers.STARTUP,
             () -> rest.putConnector(CONNECTOR, connectorConfig(topic, dir.resolve("tables"))), config -> true);
-        awaitTasksRunning(rest, version);
+        awaitTasksRunning(rest);
         phases.lap("tasks running");
 
         stream.mixedWorkload(KEYS, random);
         stream.flush();
-        Await.until("a first commit in " + table, CATCH_UP, () -> KernelTables.latestVersion(table.toString()) >= 1);
+        Await.until("a first commit in " + table, Workers.CATCH_UP, () -> KernelTables.latestVersion(table.toString()) >= 1);
         phases.lap("first commit");
 
         first.kill();
@@ -120,14 +107,14 @@ class WorkerCompatibilityIT {
         }
         stream.flush();
         first.start();
-        awaitUp(first, version);
+        Workers.awaitUp(first, version);
         phases.lap("killed worker back");
         stream.mixedWorkload(KEYS, random);
         stream.flush();
 
-        Map<TopicPartition, Long> endOffsets = endOffsets(topic);
-        Await.until("the table to equal the model with txn versions at end offset - 1", CATCH_UP,
-            () -> converged(table, stream.model(), endOffsets));
+        Map<TopicPartition, Long> endOffsets = Workers.endOffsets(kafka, topic, PARTITIONS);
+        Await.until("the table to equal the model with txn versions at end offset - 1", Workers.CATCH_UP,
+            () -> Workers.converged(table.toString(), stream.model(), endOffsets, CONNECTOR));
         phases.lap("caught up");
         TableAudit.Result result = TableAudit.check("Kafka Connect " + version, table, stream.model(), endOffsets, CONNECTOR);
         Map<String, Double> commits = awaitMetricsOverJmx(rest, version, List.of(first, second));
@@ -140,34 +127,6 @@ class WorkerCompatibilityIT {
             + second.logTail(LOG_TAIL_LINES), e);
       }
     }
-  }
-
-  /** Seconds from the start of a run to each step, for the run's summary line. */
-  private static final class Phases {
-    private final long start = System.nanoTime();
-    private final Map<String, Long> laps = new LinkedHashMap<>();
-
-    void lap(String step) {
-      laps.put(step, Duration.ofNanos(System.nanoTime() - start).toSeconds());
-    }
-
-    @Override
-    public String toString() {
-      return laps.toString();
-    }
-  }
-
-  /** Waits until the worker answers on its REST port and checks that it is the version under test. */
-  private static ConnectRest awaitUp(WorkerProcess worker, String version) {
-    ConnectRest rest = new ConnectRest(worker.restUrl());
-    JsonNode info = Await.until("Kafka Connect " + version + " at " + worker.restUrl() + " to answer", STARTUP, () -> {
-      if (!worker.isAlive()) {
-        throw new AssertionError("the worker process exited; log " + worker.log());
-      }
-      return rest.serverInfo();
-    }, answer -> true);
-    assertThat(info.path("version").asText()).as("version the worker reports").isEqualTo(version);
-    return rest;
   }
 
   /** The worker lists the plugin, and its REST validation (where issue 15 started) explains a mistake. */
@@ -188,34 +147,8 @@ class WorkerCompatibilityIT {
     assertThat(errors).singleElement().asString().contains("expected distinct column names");
   }
 
-  private static JsonNode awaitTasksRunning(ConnectRest rest, String version) {
-    return Await.until("connector " + CONNECTOR + " and " + TASKS + " tasks running on Kafka Connect " + version,
-        CATCH_UP, () -> rest.status(CONNECTOR), WorkerCompatibilityIT::allRunning);
-  }
-
-  private static boolean allRunning(JsonNode status) {
-    if (!"RUNNING".equals(status.path("connector").path("state").asText()) || status.path("tasks").size() != TASKS) {
-      return false;
-    }
-    for (JsonNode task : status.path("tasks")) {
-      if ("FAILED".equals(task.path("state").asText())) {
-        throw new AssertionError("task " + task.path("id") + " failed: " + task.path("trace").asText());
-      }
-      if (!"RUNNING".equals(task.path("state").asText())) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean converged(Path table, Map<Long, Row> model, Map<TopicPartition, Long> endOffsets) {
-    List<Row> rows = KernelTables.readRows(table.toString());
-    if (rows.size() != model.size() || !new HashSet<>(rows).equals(new HashSet<>(model.values()))) {
-      return false;
-    }
-    return endOffsets.entrySet().stream().filter(end -> end.getValue() > 0).allMatch(end ->
-        KernelTables.txnVersion(table.toString(), CONNECTOR + ":" + end.getKey().topic() + ":" + end.getKey().partition())
-            .equals(Optional.of(end.getValue() - 1)));
+  private static JsonNode awaitTasksRunning(ConnectRest rest) {
+    return Workers.awaitTasksRunning(rest, CONNECTOR, TASKS);
   }
 
   /**
@@ -233,7 +166,7 @@ class WorkerCompatibilityIT {
    */
   private static Map<String, Double> awaitMetricsOverJmx(ConnectRest rest, String version, List<WorkerProcess> workers) {
     Map<String, Double> commits = Await.until("the metrics of " + TASKS + " running tasks over JMX on Kafka Connect " + version,
-        CATCH_UP, () -> commitTotals(workers, awaitTasksRunning(rest, version)), totals -> true);
+        Workers.CATCH_UP, () -> commitTotals(workers, awaitTasksRunning(rest)), totals -> true);
     assertThat(commits.keySet()).hasSize(TASKS);
     assertThat(commits.values().stream().mapToDouble(Double::doubleValue).sum()).as("commit-total of the tasks " + commits)
         .isPositive();
@@ -266,35 +199,6 @@ class WorkerCompatibilityIT {
     }
   }
 
-  private static Map<String, String> workerProperties(String id) {
-    Map<String, String> props = new HashMap<>();
-    props.put("bootstrap.servers", kafka.bootstrapServers());
-    props.put("group.id", id);
-    props.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-    props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-    props.put("key.converter.schemas.enable", "true");
-    props.put("value.converter.schemas.enable", "true");
-    props.put("config.storage.topic", id + "-configs");
-    props.put("offset.storage.topic", id + "-offsets");
-    props.put("status.storage.topic", id + "-status");
-    props.put("config.storage.replication.factor", "1");
-    props.put("offset.storage.replication.factor", "1");
-    props.put("status.storage.replication.factor", "1");
-    props.put("offset.storage.partitions", "1");
-    props.put("status.storage.partitions", "1");
-    // How often a sink task's preCommit runs, and how long the leader waits for a lost worker (default 5 minutes).
-    props.put("offset.flush.interval.ms", "1000");
-    props.put("scheduled.rebalance.max.delay.ms", "10000");
-    // The killed worker's sink consumers hold their partitions until their session times out (default 45 s).
-    props.put("consumer.session.timeout.ms", "10000");
-    props.put("consumer.heartbeat.interval.ms", "3000");
-    props.put("plugin.path", SupportedWorkers.pluginPath().toString());
-    // As config/connect-distributed.properties: the plugin's ServiceLoader manifest, no scan of its jars by
-    // reflection (the default, hybrid_warn, adds 30-50 s to every worker start with this plugin here).
-    props.put("plugin.discovery", "service_load");
-    return props;
-  }
-
   private static Map<String, String> connectorConfig(String topic, Path tableRoot) {
     Map<String, String> config = new HashMap<>();
     config.put("connector.class", "io.mergesink.connect.MergeSinkConnector");
@@ -307,36 +211,5 @@ class WorkerCompatibilityIT {
     config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
     config.put("value.converter.schemas.enable", "true");
     return config;
-  }
-
-  private static Map<TopicPartition, Long> endOffsets(String topic) {
-    Map<TopicPartition, Long> offsets = new HashMap<>();
-    for (int partition = 0; partition < PARTITIONS; partition++) {
-      TopicPartition tp = new TopicPartition(topic, partition);
-      try {
-        offsets.put(tp, kafka.endOffset(tp));
-      } catch (TimeoutException | ExecutionException e) {
-        throw new IllegalStateException("reading the end offset of " + tp, e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted reading the end offset of " + tp, e);
-      }
-    }
-    return offsets;
-  }
-
-  private static Path cleanDirectory(Path dir) {
-    try {
-      if (Files.exists(dir)) {
-        try (Stream<Path> files = Files.walk(dir)) {
-          for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-            Files.delete(file);
-          }
-        }
-      }
-      return Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cleaning " + dir, e);
-    }
   }
 }

@@ -6,11 +6,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One cell of the reliability matrix: how the sink lands changes, and whether it compacts. Every
- * scenario runs in cells (see {@link Matrix}); a cell only adds its options to a scenario's
- * configuration and tells the audit which model applies.
+ * One cell of the reliability matrix: how the sink lands changes, whether it compacts, and where the
+ * table lives. Every scenario runs in cells (see {@link Matrix}); a cell only adds its options to a
+ * scenario's configuration (its table root: {@link Workloads#config}) and tells the audit which
+ * model applies.
  */
-record Cell(Layout layout, Compaction compaction) {
+record Cell(Layout layout, Compaction compaction, Store store) {
   /** How changes land in the table; labelled as the options name them ({@code copy-on-write}). */
   enum Layout {
     DELETION_VECTORS,
@@ -32,13 +33,29 @@ record Cell(Layout layout, Compaction compaction) {
     }
   }
 
+  /** Where the table lives: a local directory, or a bucket of the test S3 server (S3Proxy). */
+  enum Store {
+    LOCAL,
+    S3
+  }
+
   /** Small files are merged as soon as there are two of them. */
   static final String FORCED_MIN_FILES = "2";
   /** A file is rewritten as soon as 1 % of its rows are deleted. */
   static final String FORCED_DV_RATIO = "0.01";
 
+  /** A cell with its table on local disk. */
   static Cell of(Layout layout, Compaction compaction) {
-    return new Cell(layout, compaction);
+    return new Cell(layout, compaction, Store.LOCAL);
+  }
+
+  /** This cell with its table on S3. */
+  Cell onS3() {
+    return new Cell(layout, compaction, Store.S3);
+  }
+
+  boolean isOnS3() {
+    return store == Store.S3;
   }
 
   /** Whether the table is an append (audit) table: every event a row, checked by Kafka position. */
@@ -79,9 +96,12 @@ record Cell(Layout layout, Compaction compaction) {
     return celled;
   }
 
-  /** The cell's name, as {@code -Dreliability.cells} takes it: {@code copy-on-write/compaction-forced}. */
+  /**
+   * The cell's name, as {@code -Dreliability.cells} takes it: {@code copy-on-write/compaction-forced},
+   * with {@code /s3} after it for a table on S3.
+   */
   String label() {
-    return layout.label() + "/" + compaction.label();
+    return layout.label() + "/" + compaction.label() + (isOnS3() ? "/s3" : "");
   }
 
   /** A name fit for topics, connectors and directories. */

@@ -26,7 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the end. The table must hold what the source says: no row lost, none duplicated, txn versions at
  * the end offsets, every referenced file present. Each crash point runs in the cells of the
  * {@link Matrix} (deletion vector crash points where there are deletion vectors); with compaction
- * forced, the crash may hit a compaction's commit.
+ * forced, the crash may hit a compaction's commit. On S3 (the test server) the crash hits the
+ * put of the file ({@link FaultyStorage}): a half-written upload is never completed, a commit is a
+ * conditional put that either happened or not.
  */
 class CommitCrashIT {
   private static final int PARTITIONS = 4;
@@ -44,16 +46,18 @@ class CommitCrashIT {
   }
 
   static Stream<Arguments> crashPoints() {
-    return Matrix.across(List.of(
+    return Matrix.acrossStorages(List.of(
         Case.of("data file half written", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 4, Effect.CRASH)),
         Case.of("files written, before the log entry", Fault.of(Step.CREATE, FaultPlan.COMMIT, 4, Effect.CRASH)),
-        Case.of("log entry half written", Fault.of(Step.WRITE, FaultPlan.COMMIT, 4, Effect.CRASH)),
-        Case.of("log entry written, before preCommit", Fault.of(Step.AFTER_CLOSE, FaultPlan.COMMIT, 4, Effect.CRASH)),
-        Case.in(Cell::writesDeletionVectors, "deletion vector file half written", Fault.of(Step.WRITE, FaultPlan.DV_FILE, 2, Effect.CRASH)),
+        Case.of("log entry half written", Fault.of(Step.WRITE, FaultPlan.COMMIT, 4, Effect.CRASH)).alsoOnS3InCi(),
+        Case.of("log entry written, before preCommit", Fault.of(Step.AFTER_CLOSE, FaultPlan.COMMIT, 4, Effect.CRASH))
+            .alsoOnS3InCi(),
+        Case.in(Cell::writesDeletionVectors, "deletion vector file half written", Fault.of(Step.WRITE, FaultPlan.DV_FILE, 2, Effect.CRASH))
+            .alsoOnS3InCi(),
         Case.in(Cell::writesDeletionVectors, "deletion vector written, before the log entry",
             Fault.of(Step.AFTER_CLOSE, FaultPlan.DV_FILE, 2, Effect.CRASH)),
         Case.of("before the checkpoint", Fault.of(Step.CREATE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
-        Case.of("checkpoint half written", Fault.of(Step.WRITE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
+        Case.of("checkpoint half written", Fault.of(Step.WRITE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)).alsoOnS3InCi(),
         Case.of("checkpoint written, before _last_checkpoint", Fault.of(Step.AFTER_CLOSE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
         Case.of("_last_checkpoint half written", Fault.of(Step.WRITE, "_delta_log/_last_checkpoint$", 1, Effect.CRASH))));
   }
@@ -65,7 +69,7 @@ class CommitCrashIT {
     Random random = new Random(seed);
     RecordLog log = new RecordLog(Workloads.TOPIC, PARTITIONS);
     Workloads.mixed(log, KEYS, random);
-    Map<String, String> config = cell.apply(Workloads.faultyConfig(tables, BUFFER_RECORDS));
+    Map<String, String> config = Workloads.faultyConfig(cell, tables, BUFFER_RECORDS);
     Map<TopicPartition, Long> group = new HashMap<>();
     FaultPlan.add(crash);
 
@@ -83,7 +87,8 @@ class CommitCrashIT {
       }
     }
     assertThat(crashed).as("the crash at '" + step + "' happened; faults fired: " + FaultPlan.fired() + "; files created: "
-        + FaultyFileSystem.created().stream().map(p -> p.substring(p.indexOf(Workloads.TOPIC))).distinct().limit(40).toList()).isTrue();
+        + FaultyFileSystem.created().stream().map(p -> p.substring(p.indexOf(Workloads.TOPIC))).distinct().limit(40).toList()
+        + " (local cells)").isTrue();
 
     FaultPlan.reset();
     TaskDriver second = new TaskDriver("task-0", config, log, group);
@@ -93,6 +98,6 @@ class CommitCrashIT {
     second.runToEnd(BATCH, 1_000);
     second.stop();
 
-    TableAudit.check("crash: " + step + " seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    TableAudit.check("crash: " + step + " seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 }

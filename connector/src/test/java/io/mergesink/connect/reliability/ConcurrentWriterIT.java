@@ -9,7 +9,7 @@ import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.merge.TableWriter;
 import io.mergesink.core.merge.WriterOptions;
-import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.types.StructType;
 import java.io.IOException;
@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * copy-on-write rewrite of the very files holding keys the sink is about to update (same rows, new
  * files, the old ones removed); and an {@code OPTIMIZE} of the whole table, as Spark or the CLI
  * would run it. The sink re-plans; the table holds what the source says plus the other writer's
- * rows.
+ * rows. On local disk and on S3 (the other writer then uses the S3 storage too).
  */
 class ConcurrentWriterIT {
   private static final int PARTITIONS = 4;
@@ -44,7 +44,8 @@ class ConcurrentWriterIT {
   @TempDir Path tables;
 
   static Stream<Cell> cells() {
-    return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED));
+    return Matrix.cellsOnBothStorages(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED),
+        Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF).onS3());
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -54,19 +55,27 @@ class ConcurrentWriterIT {
     Random random = new Random(seed);
     RecordLog log = new RecordLog(Workloads.TOPIC, PARTITIONS);
     Map<TopicPartition, Long> group = new HashMap<>();
-    TaskDriver sink = new TaskDriver("task-0", cell.apply(Workloads.localConfig(tables, 100_000)), log, group);
+    TaskDriver sink = new TaskDriver("task-0", Workloads.config(cell, tables, 100_000), log, group);
     sink.open(log.topicPartitions());
     for (long id = 0; id < KEYS; id++) {
       log.upsert(id);
     }
     sink.runToEnd(1_000, 10);
 
-    Path root = tables.resolve(Workloads.TOPIC);
-    DeltaTable table = DeltaTable.forPath(HadoopStorage.withDefaults(), root.toString());
+    String root = Workloads.table(cell, tables);
+    try (Storage storage = Workloads.storage(cell)) {
+      otherWritersAndTheSink(cell, seed, random, log, sink, storage, root);
+    }
+  }
+
+  /** Rounds of other writers' commits between the sink's polls and its commits, then the audit; {@code storage} holds {@code root}. */
+  private static void otherWritersAndTheSink(Cell cell, long seed, Random random, RecordLog log, TaskDriver sink, Storage storage,
+      String root) throws IOException, FencedException {
+    DeltaTable table = DeltaTable.forPath(storage, root);
     TableWriter appender = table.newWriter(WriterOptions.defaults(cell.mergeStrategy()),
         cell.isAppend() ? List.of() : List.of(CustomerTable.ID));
     TableWriter rewriter = table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE), List.of(CustomerTable.ID));
-    Compactor optimize = new Compactor(HadoopStorage.withDefaults(), CompactionOptions.defaults().withMinSmallFiles(2)
+    Compactor optimize = new Compactor(storage, CompactionOptions.defaults().withMinSmallFiles(2)
         .withDeletedRatio(0.0));
     Map<Long, Map<String, Object>> externalRows = new HashMap<>();
     Map<Position, Map<String, Object>> externalEvents = new HashMap<>();

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The faults {@link FaultyFileSystem} injects: a static, test-controlled list of rules ("fail the
- * 2nd create of a path matching {@code _delta_log/\d+\.json}"). Static because Hadoop instantiates
- * file systems itself; tests {@link #reset()} it before and after use.
+ * The faults {@link FaultyFileSystem} (local cells) and {@link FaultyStorage} (S3 cells) inject: a static, test-controlled list of rules ("fail the
+ * 2nd create of a path matching {@code _delta_log/\d+\.json}"). Static because Hadoop and the
+ * connector's storage lookup instantiate them; tests {@link #reset()} it before and after use.
  *
  * <p>After a {@link Effect#CRASH} the plan is "dead" until {@link #reset()}: every further file
  * system call throws {@link SimulatedCrash}, as nothing more happens in a killed process.
@@ -24,7 +24,11 @@ final class FaultPlan {
     /** The second write call (or the close, for a file written in one call): part of the file is on disk. */
     WRITE,
     /** After the file was completely written and closed: it is there, but the writer sees a failure. */
-    AFTER_CLOSE
+    AFTER_CLOSE,
+    /** Opening a file for reading (a stream, a whole read, a range, a Parquet input). */
+    READ,
+    /** Listing a directory (the path is the directory's). */
+    LIST
   }
 
   /** What a fault does. */
@@ -56,6 +60,8 @@ final class FaultPlan {
   static final String DV_FILE = "/deletion_vector_[^/]+\\.bin$";
   /** A data file. */
   static final String DATA_FILE = "/part-[^/]+\\.parquet$";
+  /** The log directory, as a listing names it. */
+  static final String LOG_DIRECTORY = "/_delta_log/?$";
 
   private static final List<Rule> RULES = new ArrayList<>();
   private static final List<String> FIRED = new ArrayList<>();

@@ -70,13 +70,13 @@ public final class FaultyFileSystem extends FilterFileSystem {
 
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
-    FaultPlan.checkAlive("open", f.toString());
+    FaultPlan.at(Step.READ, f.toUri().getPath());
     return super.open(f, bufferSize);
   }
 
   @Override
   public FileStatus[] listStatus(Path f) throws FileNotFoundException, IOException {
-    FaultPlan.checkAlive("list", f.toString());
+    FaultPlan.at(Step.LIST, f.toUri().getPath());
     return super.listStatus(f);
   }
 

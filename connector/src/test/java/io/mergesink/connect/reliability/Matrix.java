@@ -16,8 +16,14 @@ import org.junit.jupiter.params.provider.Arguments;
  * <p>{@code -Dreliability.cells} chooses: {@code ci} (the default) runs a representative cell per
  * scenario case, rotating so that every layout and both compaction settings appear; {@code all}
  * (the {@code soak} profile) runs every case in every cell; a comma-separated list of cell labels
- * ({@code copy-on-write/compaction-off,append/compaction-forced}) runs every case in those cells,
+ * ({@code copy-on-write/compaction-off,append/compaction-forced/s3}) runs every case in those cells,
  * to rerun one.
+ *
+ * <p>Cells keep their tables on local disk, and for the scenarios where the storage's commit and
+ * failure behaviour matters (crashes, storage faults, zombies, concurrent writers: {@link
+ * #acrossStorages}, {@link #cellsOnBothStorages}) also on S3. In CI a few of those cases run on S3
+ * besides their local cell ({@link Case#alsoOnS3InCi()}); {@code all} runs every case in every S3
+ * cell too.
  */
 final class Matrix {
   static final String CELLS_PROPERTY = "reliability.cells";
@@ -33,31 +39,54 @@ final class Matrix {
       Cell.of(Layout.COPY_ON_WRITE, Compaction.FORCED),
       Cell.of(Layout.APPEND, Compaction.OFF));
 
+  /** The same cells with their tables on S3, in the same rotation order. */
+  static final List<Cell> S3_CELLS = CELLS.stream().map(Cell::onS3).toList();
+
   private Matrix() {}
 
   /** One case of a scenario with several (a crash point, a fault), and the cells where it means something. */
-  record Case(String name, Predicate<Cell> appliesTo, Object... arguments) {
+  record Case(String name, Predicate<Cell> appliesTo, Reach reach, Object... arguments) {
     static Case of(String name, Object... arguments) {
-      return new Case(name, cell -> true, arguments);
+      return new Case(name, cell -> true, Reach.LOCAL_IN_CI, arguments);
     }
 
     /** A case that only means something in some cells (a deletion vector fault needs deletion vectors). */
     static Case in(Predicate<Cell> cells, String name, Object... arguments) {
-      return new Case(name, cells, arguments);
+      return new Case(name, cells, Reach.LOCAL_IN_CI, arguments);
+    }
+
+    /** This case in CI also in an S3 cell (of {@link #acrossStorages}' S3 rotation), not only in a local one. */
+    Case alsoOnS3InCi() {
+      return new Case(name, appliesTo, Reach.ALSO_S3_IN_CI, arguments);
     }
   }
 
-  /** The cells of a single-case scenario: {@code ci} in CI, else the selected cells. */
+  /** Where a case runs in CI. */
+  enum Reach {
+    LOCAL_IN_CI,
+    ALSO_S3_IN_CI
+  }
+
+  /** The cells of a single-case scenario on local disk: {@code ci} in CI, else the selected local cells. */
   static Stream<Cell> cells(Cell ci) {
     return cells(ci, cell -> true);
   }
 
-  /** The cells of a scenario that only means something in cells {@code applies} accepts. */
+  /** The cells of a local-disk scenario that only means something in cells {@code applies} accepts. */
   static Stream<Cell> cells(Cell ci, Predicate<Cell> applies) {
-    if (!applies.test(ci)) {
+    if (!applies.test(ci) || ci.isOnS3()) {
       throw new IllegalArgumentException("the CI cell " + ci + " is not one the scenario applies to");
     }
-    return selection().map(selected -> selected.stream().filter(applies)).orElseGet(() -> Stream.of(ci));
+    return selection().map(selected -> selected.stream().filter(cell -> !cell.isOnS3()).filter(applies))
+        .orElseGet(() -> Stream.of(ci));
+  }
+
+  /** The cells of a single-case scenario on either storage: {@code ci} and {@code ciOnS3} in CI, else the selected cells. */
+  static Stream<Cell> cellsOnBothStorages(Cell ci, Cell ciOnS3) {
+    if (ci.isOnS3() || !ciOnS3.isOnS3()) {
+      throw new IllegalArgumentException("expected a local and an S3 CI cell, got " + ci + " and " + ciOnS3);
+    }
+    return selection().map(List::stream).orElseGet(() -> Stream.of(ci, ciOnS3));
   }
 
   /**
@@ -66,17 +95,42 @@ final class Matrix {
    * every selected cell it applies to.
    */
   static Stream<Arguments> across(List<Case> cases) {
+    return arguments(cases, selection().map(selected -> selected.stream().filter(cell -> !cell.isOnS3()).toList()),
+        List.of(CELLS));
+  }
+
+  /**
+   * {@link #across} on local disk and S3: in CI each case in its local cell of the rotation, and the
+   * cases marked {@link Case#alsoOnS3InCi()} also in the next cell of a rotation of S3 cells;
+   * otherwise every case in every selected cell (local or S3) it applies to.
+   */
+  static Stream<Arguments> acrossStorages(List<Case> cases) {
+    return arguments(cases, selection(), List.of(CELLS, S3_CELLS));
+  }
+
+  /** Arguments of {@code cases} in the {@code selected} cells, or in CI in each of the {@code rotations} the case reaches. */
+  private static Stream<Arguments> arguments(List<Case> cases, Optional<List<Cell>> selected, List<List<Cell>> rotations) {
     List<Arguments> arguments = new ArrayList<>();
-    Optional<List<Cell>> selected = selection();
-    int next = 0;
+    int[] next = new int[rotations.size()];
     for (Case scenarioCase : cases) {
       List<Cell> cells = new ArrayList<>();
       if (selected.isPresent()) {
         selected.get().stream().filter(scenarioCase.appliesTo()).forEach(cells::add);
       } else {
-        int at = rotation(next, scenarioCase);
-        cells.add(CELLS.get(at));
-        next = (at + 1) % CELLS.size();
+        for (int r = 0; r < rotations.size(); r++) {
+          if (r > 0 && scenarioCase.reach() != Reach.ALSO_S3_IN_CI) { // the rotations after the first are S3 cells
+            continue;
+          }
+          List<Cell> rotation = rotations.get(r);
+          if (rotation.stream().anyMatch(scenarioCase.appliesTo())) {
+            int at = rotation(rotation, next[r], scenarioCase);
+            cells.add(rotation.get(at));
+            next[r] = (at + 1) % rotation.size();
+          }
+        }
+        if (cells.isEmpty()) {
+          throw new IllegalArgumentException("case '" + scenarioCase.name() + "' applies to no cell of " + rotations);
+        }
       }
       for (Cell cell : cells) {
         Object[] values = new Object[scenarioCase.arguments().length + 2];
@@ -95,10 +149,10 @@ final class Matrix {
   }
 
   /** The position of the first cell from {@code start} on (wrapping) that the case applies to. */
-  private static int rotation(int start, Case scenarioCase) {
-    for (int step = 0; step < CELLS.size(); step++) {
-      int at = (start + step) % CELLS.size();
-      if (scenarioCase.appliesTo().test(CELLS.get(at))) {
+  private static int rotation(List<Cell> rotation, int start, Case scenarioCase) {
+    for (int step = 0; step < rotation.size(); step++) {
+      int at = (start + step) % rotation.size();
+      if (scenarioCase.appliesTo().test(rotation.get(at))) {
         return at;
       }
     }
@@ -111,14 +165,16 @@ final class Matrix {
     if (value.isEmpty() || value.equals(CI)) {
       return Optional.empty();
     }
+    List<Cell> every = new ArrayList<>(CELLS);
+    every.addAll(S3_CELLS);
     if (value.equals(ALL)) {
-      return Optional.of(CELLS);
+      return Optional.of(every);
     }
     List<Cell> chosen = new ArrayList<>();
     for (String label : value.split(",")) {
-      chosen.add(CELLS.stream().filter(cell -> cell.label().equals(label.trim())).findFirst()
+      chosen.add(every.stream().filter(cell -> cell.label().equals(label.trim())).findFirst()
           .orElseThrow(() -> new IllegalArgumentException("-D" + CELLS_PROPERTY + " names an unknown cell '" + label.trim()
-              + "'; expected " + CI + ", " + ALL + " or labels of " + Arrays.toString(CELLS.toArray()))));
+              + "'; expected " + CI + ", " + ALL + " or labels of " + Arrays.toString(every.toArray()))));
     }
     return Optional.of(chosen);
   }

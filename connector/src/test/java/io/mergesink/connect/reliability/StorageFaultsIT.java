@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * I/O errors and a full disk while writing data files, deletion vectors, commits and checkpoints
- * (docs/design.md, "How it is tested"): each fault repeats a few times in a row, then the storage recovers. The task keeps
+ * I/O errors and a full disk while writing data files, deletion vectors, commits and checkpoints,
+ * listing the log and reading commits and data files (docs/design.md, "How it is tested"): each fault repeats a few times in a row, then the storage recovers. The task keeps
  * its changes buffered and retries (a full buffer makes {@code put} throw a retriable error, so
  * Connect redelivers); afterwards the table is complete and every file the log references exists.
  *
@@ -28,7 +28,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * deletion vectors).
  *
  * <p>Commits and checkpoints are published put-if-absent: written whole under a temporary name,
- * then renamed (a hard link on the local file system), so a fault half-way leaves no visible file.
+ * then renamed (a hard link on the local file system), or on S3 in one conditional put, so a fault
+ * half-way leaves no visible file. On S3 the faults hit the S3 storage's requests ({@link
+ * FaultyStorage}); "disk full" there stands for any failed request.
  */
 class StorageFaultsIT {
   private static final int PARTITIONS = 3;
@@ -46,16 +48,22 @@ class StorageFaultsIT {
   }
 
   static Stream<Arguments> faults() {
-    return Matrix.across(List.of(
+    return Matrix.acrossStorages(List.of(
         Case.of("I/O error creating a data file", Fault.of(Step.CREATE, FaultPlan.DATA_FILE, 3, Effect.IO_ERROR)),
+        Case.of("I/O error writing a data file", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 3, Effect.IO_ERROR)).alsoOnS3InCi(),
         Case.of("disk full writing a data file", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 3, Effect.DISK_FULL)),
         Case.of("I/O error closing a data file", Fault.of(Step.AFTER_CLOSE, FaultPlan.DATA_FILE, 3, Effect.IO_ERROR)),
         Case.in(Cell::writesDeletionVectors, "disk full creating a deletion vector",
             Fault.of(Step.CREATE, FaultPlan.DV_FILE, 2, Effect.DISK_FULL)),
         Case.in(Cell::writesDeletionVectors, "I/O error writing a deletion vector",
-            Fault.of(Step.WRITE, FaultPlan.DV_FILE, 2, Effect.IO_ERROR)),
+            Fault.of(Step.WRITE, FaultPlan.DV_FILE, 2, Effect.IO_ERROR)).alsoOnS3InCi(),
         Case.of("disk full creating a commit", Fault.of(Step.CREATE, FaultPlan.COMMIT, 4, Effect.DISK_FULL)),
+        Case.of("I/O error putting a commit", Fault.of(Step.WRITE, FaultPlan.COMMIT, 4, Effect.IO_ERROR)).alsoOnS3InCi(),
         Case.of("I/O error after a commit was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.COMMIT, 4, Effect.IO_ERROR)),
+        Case.of("I/O error listing the log", Fault.of(Step.LIST, FaultPlan.LOG_DIRECTORY, 3, Effect.IO_ERROR)).alsoOnS3InCi(),
+        // Compaction reads data files; on local disk those reads bypass FaultyFileSystem, so this case runs on S3 only.
+        Case.in(cell -> cell.isOnS3() && cell.compaction() == Cell.Compaction.FORCED, "I/O error reading a data file",
+            Fault.of(Step.READ, FaultPlan.DATA_FILE, 2, Effect.IO_ERROR)).alsoOnS3InCi(),
         Case.of("disk full creating a checkpoint", Fault.of(Step.CREATE, FaultPlan.CHECKPOINT, 1, Effect.DISK_FULL)),
         Case.of("I/O error after a checkpoint was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.CHECKPOINT, 1, Effect.IO_ERROR)),
         Case.of("disk full writing _last_checkpoint", Fault.of(Step.WRITE, "_delta_log/_last_checkpoint$", 1, Effect.DISK_FULL))));
@@ -69,7 +77,7 @@ class StorageFaultsIT {
     RecordLog log = new RecordLog(Workloads.TOPIC, PARTITIONS);
     Workloads.mixed(log, KEYS, random);
     FaultPlan.add(fault.times(REPEAT));
-    TaskDriver task = new TaskDriver("task-0", cell.apply(Workloads.faultyConfig(tables, BUFFER_RECORDS)), log, new HashMap<>());
+    TaskDriver task = new TaskDriver("task-0", Workloads.faultyConfig(cell, tables, BUFFER_RECORDS), log, new HashMap<>());
     task.open(log.topicPartitions());
 
     task.runToEnd(BATCH, 2_000);
@@ -78,6 +86,6 @@ class StorageFaultsIT {
     task.runToEnd(BATCH, 2_000);
     task.stop();
 
-    TableAudit.check("storage fault: " + name + " seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    TableAudit.check("storage fault: " + name + " seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 }

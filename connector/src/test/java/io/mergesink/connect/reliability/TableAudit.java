@@ -10,12 +10,15 @@ import io.mergesink.core.log.AddFile;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
-import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.storage.Storage;
+import io.mergesink.core.storage.StorageOptions;
+import io.mergesink.core.storage.Storages;
+import io.mergesink.core.storage.s3.S3Options;
+import io.mergesink.core.testing.TestS3;
 import io.mergesink.core.testing.KernelTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -34,7 +37,9 @@ import org.apache.kafka.common.TopicPartition;
  * reads it: every expected row there exactly once and as expected (upsert tables: no key with two
  * live rows, none lost, none stale, none that should be gone; append tables: every event of the
  * log once, by topic, partition and offset), every partition's txn version its end offset − 1, and
- * every live file and deletion vector the log references present.
+ * every live file and deletion vector the log references present. Tables on S3 (the test server)
+ * are read from S3: rows and txns by Delta Kernel through Hadoop's S3A, the files the log references
+ * looked up with our S3 storage.
  */
 public final class TableAudit {
   private static final int EXAMPLES = 5;
@@ -58,6 +63,11 @@ public final class TableAudit {
 
   /** The whole audit of {@code table} against what {@code log} says it must hold in {@code cell}, at the log's end offsets. */
   static Result check(String scenario, Cell cell, Path table, RecordLog log, String appIdPrefix) {
+    return check(scenario, cell, table.toString(), log, appIdPrefix);
+  }
+
+  /** {@link #check(String, Cell, Path, RecordLog, String)} of a table anywhere: a local path or an {@code s3://} URI. */
+  static Result check(String scenario, Cell cell, String table, RecordLog log, String appIdPrefix) {
     return check(scenario + " [" + cell + "]", table, log.expected(cell), log.endOffsets(), appIdPrefix);
   }
 
@@ -66,6 +76,12 @@ public final class TableAudit {
    * row a {@link ChangeStream} expects.
    */
   public static Result check(String scenario, Path table, Map<Long, Row> model, Map<TopicPartition, Long> endOffsets,
+      String appIdPrefix) {
+    return check(scenario, table.toString(), model, endOffsets, appIdPrefix);
+  }
+
+  /** {@link #check(String, Path, Map, Map, String)} of a table anywhere: a local path or an {@code s3://} URI. */
+  public static Result check(String scenario, String table, Map<Long, Row> model, Map<TopicPartition, Long> endOffsets,
       String appIdPrefix) {
     return check(scenario, table, Expected.upserts(CustomerEvents.COLUMNS, model), endOffsets, appIdPrefix);
   }
@@ -76,17 +92,25 @@ public final class TableAudit {
    */
   static <K> Result check(String scenario, Path table, Expected<K> expected, Map<TopicPartition, Long> endOffsets,
       String appIdPrefix) {
+    return check(scenario, table.toString(), expected, endOffsets, appIdPrefix);
+  }
+
+  /**
+   * {@link #check(String, Path, Expected, Map, String)} of a table anywhere: a local path, or an
+   * {@code s3://} URI on the test S3 server, which Delta Kernel reads through Hadoop's S3A.
+   */
+  static <K> Result check(String scenario, String table, Expected<K> expected, Map<TopicPartition, Long> endOffsets,
+      String appIdPrefix) {
     Result result = rows(scenario, table, expected, row -> true);
-    String path = table.toString();
     Map<TopicPartition, Optional<Long>> wanted = new HashMap<>();
     Map<TopicPartition, Optional<Long>> actual = new HashMap<>();
     endOffsets.forEach((partition, end) -> {
       if (end > 0) {
         wanted.put(partition, Optional.of(end - 1));
-        actual.put(partition, KernelTables.txnVersion(path, appIdPrefix + ":" + partition.topic() + ":" + partition.partition()));
+        actual.put(partition, KernelTables.txnVersion(table, appIdPrefix + ":" + partition.topic() + ":" + partition.partition()));
       }
     });
-    String context = scenario + " (table " + path + ")";
+    String context = scenario + " (table " + table + ")";
     assertThat(actual).as(context + ": txn version of every partition is its end offset - 1").isEqualTo(wanted);
     assertThat(missingFiles(table)).as(context + ": files referenced by the log that do not exist").isEmpty();
     return result;
@@ -96,7 +120,7 @@ public final class TableAudit {
    * Compares the rows of {@code table} that {@code view} accepts with the expected rows it accepts:
    * each expected row exactly once and equal, no other row. Prints the counts, then asserts them.
    */
-  static <K> Result rows(String scenario, Path table, Expected<K> expected, Predicate<Map<String, Object>> view) {
+  static <K> Result rows(String scenario, String table, Expected<K> expected, Predicate<Map<String, Object>> view) {
     Map<K, List<Map<String, Object>>> found = new LinkedHashMap<>();
     long checked = 0;
     for (Map<String, Object> row : readRows(table)) {
@@ -139,10 +163,10 @@ public final class TableAudit {
   }
 
   /** Every live row of the latest snapshot as Delta Kernel reads it, column name → value. */
-  static List<Map<String, Object>> readRows(Path table) {
-    List<String> names = KernelTables.schema(table.toString()).fieldNames();
+  static List<Map<String, Object>> readRows(String table) {
+    List<String> names = KernelTables.schema(table).fieldNames();
     List<Map<String, Object>> rows = new ArrayList<>();
-    for (Row row : KernelTables.readRows(table.toString())) {
+    for (Row row : KernelTables.readRows(table)) {
       Map<String, Object> named = new LinkedHashMap<>();
       for (int i = 0; i < names.size(); i++) {
         named.put(names.get(i), row.get(i));
@@ -152,23 +176,26 @@ public final class TableAudit {
     return rows;
   }
 
-  /** Live data files and deletion vector files of the latest snapshot (our own log replay) that are missing. */
-  static List<String> missingFiles(Path table) {
-    String root = table.toString();
+  /**
+   * Live data files and deletion vector files of the latest snapshot (our own log replay) that are
+   * missing, looked up through the table's storage (local disk, or S3 on the test server).
+   */
+  static List<String> missingFiles(String root) {
     List<String> missing = new ArrayList<>();
-    try {
-      Snapshot snapshot = new SnapshotLoader(HadoopStorage.withDefaults()).latest(root);
+    try (Storage storage = Storages.forRoot(root, new StorageOptions(Map.of(), Storages.isS3(root) ? TestS3.s3Options()
+        : S3Options.defaults()))) {
+      Snapshot snapshot = new SnapshotLoader(storage).latest(root);
       Set<String> checked = new HashSet<>();
       for (AddFile add : snapshot.files().values()) {
         String data = LogPaths.resolve(root, add.path());
-        if (checked.add(data) && !Files.exists(Paths.get(data))) {
+        if (checked.add(data) && !storage.exists(data)) {
           missing.add("data file " + data);
         }
         if (add.deletionVector() != null && !add.deletionVector().isInline()) {
           String dv = DeletionVectorStore.absolutePath(root, add.deletionVector());
-          String local = dv.startsWith("file:") ? Paths.get(URI.create(dv)).toString() : dv;
-          if (checked.add(local) && !Files.exists(Paths.get(local))) {
-            missing.add("deletion vector " + local + " of " + add.path());
+          String path = dv.startsWith("file:") ? Paths.get(URI.create(dv)).toString() : dv;
+          if (checked.add(path) && !storage.exists(path)) {
+            missing.add("deletion vector " + path + " of " + add.path());
           }
         }
       }

@@ -1,11 +1,18 @@
 package io.mergesink.connect.reliability;
 
 import io.mergesink.connect.MergeSinkConnector;
+import io.mergesink.connect.config.S3Config;
+import io.mergesink.core.storage.Storage;
+import io.mergesink.core.storage.s3.S3Storage;
+import io.mergesink.core.storage.HadoopStorage;
+import io.mergesink.core.testing.TestS3;
+import io.mergesink.locals3.LocalS3;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
@@ -21,6 +28,61 @@ final class Workloads {
   private Workloads() {}
 
   /**
+   * The configuration of a sink in {@code cell} writing its tables where the cell keeps them (under
+   * {@code dir}, or in a bucket of the test S3 server named after it), committing every
+   * {@code bufferRecords} records (and at preCommit), with a checkpoint every 4 commits.
+   */
+  static Map<String, String> config(Cell cell, Path dir, int bufferRecords) {
+    return cell.apply(cell.isOnS3() ? s3Config(s3Root(dir), bufferRecords) : localConfig(dir, bufferRecords));
+  }
+
+  /**
+   * {@link #config} with storage faults where {@link FaultPlan} says: through {@link FaultyFileSystem}
+   * on local disk, through {@link FaultyStorage} over the S3 storage on S3.
+   */
+  static Map<String, String> faultyConfig(Cell cell, Path dir, int bufferRecords) {
+    if (!cell.isOnS3()) {
+      return cell.apply(faultyConfig(dir, bufferRecords));
+    }
+    Map<String, String> config = s3Config(s3Root(dir), bufferRecords);
+    config.put("table.root", FaultyStorageProvider.FAULTY_S3 + config.get("table.root").substring("s3".length()));
+    return cell.apply(config);
+  }
+
+  /** The table of {@link #TOPIC} as {@link #config} places it, as Delta Kernel and {@link TableAudit} open it. */
+  static String table(Cell cell, Path dir) {
+    return (cell.isOnS3() ? s3Root(dir) : dir.toAbsolutePath().toString()) + "/" + TOPIC;
+  }
+
+  /** Our own storage for the tables of {@code cell} (for other writers of the table); the caller closes it. */
+  static Storage storage(Cell cell) {
+    return cell.isOnS3() ? S3Storage.create(TestS3.s3Options()) : HadoopStorage.withDefaults();
+  }
+
+  /**
+   * {@code s3://<bucket>/tables} on the test S3 server, the bucket named after the test's directory
+   * (so one test's tables never meet another's), created when missing; Delta Kernel reads it through S3A.
+   */
+  private static String s3Root(Path dir) {
+    String bucket = ("rel-" + dir.getFileName()).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
+    TestS3.kernelReadsS3();
+    return TestS3.s3Root(bucket.substring(0, Math.min(bucket.length(), 63)));
+  }
+
+  /** The sink of {@link #localConfig} with its tables under an {@code s3://} root of the test S3 server. */
+  private static Map<String, String> s3Config(String root, int bufferRecords) {
+    LocalS3 server = TestS3.s3();
+    Map<String, String> config = sinkConfig(root, bufferRecords);
+    config.put(S3Config.ENDPOINT, server.endpoint());
+    config.put(S3Config.PATH_STYLE, "true");
+    config.put(S3Config.REGION, LocalS3.REGION);
+    config.put(S3Config.ACCESS_KEY_ID, LocalS3.ACCESS_KEY);
+    config.put(S3Config.SECRET_ACCESS_KEY, LocalS3.SECRET_KEY);
+    config.put(S3Config.RETRIES, "2");
+    return config;
+  }
+
+  /**
    * A sink writing tables under {@code root} through {@link FaultyFileSystem}, committing every
    * {@code bufferRecords} records (and at preCommit), with a checkpoint every 4 commits.
    */
@@ -33,11 +95,15 @@ final class Workloads {
 
   /** The same sink on plain local paths (commits published with hard links). */
   static Map<String, String> localConfig(Path root, int bufferRecords) {
+    return sinkConfig(root.toAbsolutePath().toString(), bufferRecords);
+  }
+
+  private static Map<String, String> sinkConfig(String root, int bufferRecords) {
     Map<String, String> config = new HashMap<>();
     config.put("name", CONNECTOR);
     config.put("connector.class", MergeSinkConnector.class.getName());
     config.put("topics", TOPIC);
-    config.put("table.root", root.toAbsolutePath().toString());
+    config.put("table.root", root);
     config.put("commit.interval.ms", NEVER_BY_TIMER_MS);
     config.put("buffer.max.records", Integer.toString(bufferRecords));
     config.put("checkpoint.interval", "4");

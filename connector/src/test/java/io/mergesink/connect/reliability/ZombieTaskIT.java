@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A zombie task (docs/design.md, "Exactly once"): task A stalls with changes of partition 0 buffered, Connect moves the
  * partition to task B, which commits newer changes of the same keys; when A wakes up, its commit
  * of partition 0 is refused (fenced), its stale changes never reach the table, and once Connect
- * revokes the partition from A, nothing is lost or doubled.
+ * revokes the partition from A, nothing is lost or doubled. On local disk and on S3, where the
+ * fencing rests on the conditional put of the commit.
  */
 class ZombieTaskIT {
   private static final int KEYS = 400;
@@ -28,7 +29,8 @@ class ZombieTaskIT {
   @TempDir Path tables;
 
   static Stream<Cell> cells() {
-    return Matrix.cells(Cell.of(Cell.Layout.APPEND, Cell.Compaction.OFF));
+    return Matrix.cellsOnBothStorages(Cell.of(Cell.Layout.APPEND, Cell.Compaction.OFF),
+        Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED).onS3());
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -39,7 +41,8 @@ class ZombieTaskIT {
     RecordLog log = new RecordLog(Workloads.TOPIC, 2);
     TopicPartition p0 = new TopicPartition(Workloads.TOPIC, 0);
     TopicPartition p1 = new TopicPartition(Workloads.TOPIC, 1);
-    Map<String, String> config = cell.apply(Workloads.localConfig(tables, 100_000));
+    Map<String, String> config = Workloads.config(cell, tables, 100_000);
+    String table = Workloads.table(cell, tables);
     Map<TopicPartition, Long> group = new HashMap<>();
     for (long id = 0; id < KEYS; id++) {
       log.upsert(id);
@@ -62,14 +65,14 @@ class ZombieTaskIT {
     successor.open(List.of(p0));
     Workloads.changes(log, KEYS, 600, random);
     successor.runToEnd(BATCH, 200);
-    Optional<Long> successorPosition = txn(p0);
+    Optional<Long> successorPosition = txn(table, p0);
     assertThat(successorPosition).as("B committed partition 0").hasValueSatisfying(v -> assertThat(v).isGreaterThan(committedByZombie));
 
     // A wakes up and commits: partition 0 is refused, its stale rows stay out.
     zombie.preCommit();
-    assertThat(txn(p0)).as("the zombie's commit of partition 0 is fenced").isEqualTo(successorPosition);
+    assertThat(txn(table, p0)).as("the zombie's commit of partition 0 is fenced").isEqualTo(successorPosition);
     TableAudit.rows("zombie: partition 0 holds B's changes, none of the zombie's stale ones [" + cell + "]",
-        tables.resolve(Workloads.TOPIC), log.expected(cell), log.fromPartition(cell, 0));
+        table, log.expected(cell), log.fromPartition(cell, 0));
 
     // Connect finally revokes partition 0 from A; A keeps partition 1, both read to the end.
     zombie.close(List.of(p0));
@@ -79,11 +82,10 @@ class ZombieTaskIT {
     zombie.stop();
     successor.stop();
 
-    TableAudit.check("zombie seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    TableAudit.check("zombie seed " + seed, cell, table, log, Workloads.CONNECTOR);
   }
 
-  private Optional<Long> txn(TopicPartition partition) {
-    return KernelTables.txnVersion(tables.resolve(Workloads.TOPIC).toString(),
-        Workloads.CONNECTOR + ":" + partition.topic() + ":" + partition.partition());
+  private static Optional<Long> txn(String table, TopicPartition partition) {
+    return KernelTables.txnVersion(table, Workloads.CONNECTOR + ":" + partition.topic() + ":" + partition.partition());
   }
 }

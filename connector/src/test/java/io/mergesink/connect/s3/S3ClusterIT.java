@@ -67,20 +67,20 @@ class S3ClusterIT {
       connect.startConnector(CONNECTOR, sinkConfig(topic, root, 3), 3);
       Await.until("a first commit to " + table, CATCH_UP, () -> versionOrMinusOne(table) >= 1);
 
-      changes(stream, random, 1_500);
+      stream.skewedChanges(KEYS, 1_500, random);
       connect.cluster().addWorker();
-      changes(stream, random, 1_500);
+      stream.skewedChanges(KEYS, 1_500, random);
       connect.cluster().removeWorker();
       connect.awaitRunning(CONNECTOR, 3);
-      changes(stream, random, 1_500);
+      stream.skewedChanges(KEYS, 1_500, random);
       connect.startConnector(CONNECTOR, sinkConfig(topic, root, 2), 2);
-      changes(stream, random, 1_500);
+      stream.skewedChanges(KEYS, 1_500, random);
       connect.cluster().addWorker();
       connect.startConnector(CONNECTOR, sinkConfig(topic, root, 4), 4);
-      changes(stream, random, 1_500);
+      stream.skewedChanges(KEYS, 1_500, random);
       connect.cluster().removeWorker();
       connect.awaitRunning(CONNECTOR, 4);
-      changes(stream, random, 1_000);
+      stream.skewedChanges(KEYS, 1_000, random);
 
       Map<TopicPartition, Long> ends = connect.endOffsets(topic);
       Map<TopicPartition, Optional<Long>> expected = new HashMap<>();
@@ -124,17 +124,6 @@ class S3ClusterIT {
     }
   }
 
-  private static void changes(ChangeStream stream, Random random, int count) {
-    for (int i = 0; i < count; i++) {
-      long id = (long) (KEYS * Math.pow(random.nextDouble(), 2));
-      if (random.nextInt(5) == 0) {
-        stream.delete(id, random.nextBoolean());
-      } else {
-        stream.upsert(id);
-      }
-    }
-    stream.flush();
-  }
 
   private static Map<String, String> sinkConfig(String topic, String root, int tasks) {
     LocalS3 server = TestS3.s3();

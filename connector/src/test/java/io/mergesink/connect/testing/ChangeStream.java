@@ -110,6 +110,22 @@ public final class ChangeStream implements AutoCloseable {
     }
   }
 
+  /**
+   * {@code count} random changes over {@code keys} keys, skewed to low ids (a few hot keys): one in
+   * five a delete (half with tombstones), the others upserts; then waits until all are acknowledged.
+   */
+  public void skewedChanges(int keys, int count, Random random) {
+    for (int i = 0; i < count; i++) {
+      long id = (long) (keys * Math.pow(random.nextDouble(), 2));
+      if (random.nextInt(5) == 0) {
+        delete(id, random.nextBoolean());
+      } else {
+        upsert(id);
+      }
+    }
+    flush();
+  }
+
   /** Waits until every record sent is acknowledged. */
   public void flush() {
     producer.flush();

@@ -12,6 +12,7 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.util.AutoCloseables.ParquetCloseResourceException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,6 +112,15 @@ public final class DataFileWriter implements Closeable {
     requireState(State.OPEN, "finish");
     try {
       writer.close();
+    } catch (ParquetCloseResourceException e) {
+      // Parquet closes the stream in a finally block and turns its IOException into this unchecked one,
+      // which replaces the failure of the write before it. An S3 upload that failed part-way fails its
+      // close too: it is still an I/O failure, which the caller retries, not a bug.
+      state = State.FAILED;
+      if (e.getCause() instanceof IOException io) {
+        throw new IOException("cannot complete data file " + path + ": " + io.getMessage(), io);
+      }
+      throw e;
     } catch (IOException | RuntimeException e) {
       state = State.FAILED;
       throw e;

@@ -1,0 +1,159 @@
+package io.mergesink.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.mergesink.connect.testing.Await;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.testing.KernelTables;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
+
+/**
+ * What the tests with real worker processes share: the workers' properties, waiting for a worker
+ * and for a connector's tasks, and whether a table has caught up with its topic.
+ */
+final class Workers {
+  /** Worker start-up, plugin scanning included, on a shared 2-core machine. */
+  static final Duration STARTUP = Duration.ofMinutes(2);
+  static final Duration CATCH_UP = Duration.ofMinutes(3);
+
+  private Workers() {}
+
+  /** Properties of a distributed worker of group {@code id} (its topics named after it) on {@code kafka}. */
+  static Map<String, String> properties(EmbeddedKafkaCluster kafka, String id) {
+    Map<String, String> props = new HashMap<>();
+    props.put("bootstrap.servers", kafka.bootstrapServers());
+    props.put("group.id", id);
+    props.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+    props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    props.put("key.converter.schemas.enable", "true");
+    props.put("value.converter.schemas.enable", "true");
+    props.put("config.storage.topic", id + "-configs");
+    props.put("offset.storage.topic", id + "-offsets");
+    props.put("status.storage.topic", id + "-status");
+    props.put("config.storage.replication.factor", "1");
+    props.put("offset.storage.replication.factor", "1");
+    props.put("status.storage.replication.factor", "1");
+    props.put("offset.storage.partitions", "1");
+    props.put("status.storage.partitions", "1");
+    // How often a sink task's preCommit runs, and how long the leader waits for a lost worker (default 5 minutes).
+    props.put("offset.flush.interval.ms", "1000");
+    props.put("scheduled.rebalance.max.delay.ms", "10000");
+    // The killed worker's sink consumers hold their partitions until their session times out (default 45 s).
+    props.put("consumer.session.timeout.ms", "10000");
+    props.put("consumer.heartbeat.interval.ms", "3000");
+    props.put("plugin.path", SupportedWorkers.pluginPath().toString());
+    // As config/connect-distributed.properties: the plugin's ServiceLoader manifest, no scan of its jars by
+    // reflection (the default, hybrid_warn, adds 30-50 s to every worker start with this plugin here).
+    props.put("plugin.discovery", "service_load");
+    return props;
+  }
+
+  /** Waits until the worker answers on its REST port and checks that it is the version under test. */
+  static ConnectRest awaitUp(WorkerProcess worker, String version) {
+    ConnectRest rest = new ConnectRest(worker.restUrl());
+    JsonNode info = Await.until("Kafka Connect " + version + " at " + worker.restUrl() + " to answer", STARTUP, () -> {
+      if (!worker.isAlive()) {
+        throw new AssertionError("the worker process exited; log " + worker.log());
+      }
+      return rest.serverInfo();
+    }, answer -> true);
+    assertThat(info.path("version").asText()).as("version the worker reports").isEqualTo(version);
+    return rest;
+  }
+
+  /** Waits until {@code connector} runs with {@code tasks} running tasks; a failed task fails the test with its trace. */
+  static JsonNode awaitTasksRunning(ConnectRest rest, String connector, int tasks) {
+    return Await.until("connector " + connector + " and " + tasks + " tasks running", CATCH_UP,
+        () -> rest.status(connector), status -> allRunning(status, tasks));
+  }
+
+  private static boolean allRunning(JsonNode status, int tasks) {
+    if (!"RUNNING".equals(status.path("connector").path("state").asText()) || status.path("tasks").size() != tasks) {
+      return false;
+    }
+    for (JsonNode task : status.path("tasks")) {
+      if ("FAILED".equals(task.path("state").asText())) {
+        throw new AssertionError("task " + task.path("id") + " failed: " + task.path("trace").asText());
+      }
+      if (!"RUNNING".equals(task.path("state").asText())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether Delta Kernel reads exactly the model's rows from {@code table} and every txn version is its end offset − 1. */
+  static boolean converged(String table, Map<Long, Row> model, Map<TopicPartition, Long> endOffsets, String connector) {
+    List<Row> rows = KernelTables.readRows(table);
+    if (rows.size() != model.size() || !new HashSet<>(rows).equals(new HashSet<>(model.values()))) {
+      return false;
+    }
+    return endOffsets.entrySet().stream().filter(end -> end.getValue() > 0).allMatch(end ->
+        KernelTables.txnVersion(table, connector + ":" + end.getKey().topic() + ":" + end.getKey().partition())
+            .equals(Optional.of(end.getValue() - 1)));
+  }
+
+  static Map<TopicPartition, Long> endOffsets(EmbeddedKafkaCluster kafka, String topic, int partitions) {
+    Map<TopicPartition, Long> offsets = new HashMap<>();
+    for (int partition = 0; partition < partitions; partition++) {
+      TopicPartition tp = new TopicPartition(topic, partition);
+      try {
+        offsets.put(tp, kafka.endOffset(tp));
+      } catch (TimeoutException | ExecutionException e) {
+        throw new IllegalStateException("reading the end offset of " + tp, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted reading the end offset of " + tp, e);
+      }
+    }
+    return offsets;
+  }
+
+  /** {@code dir}, emptied of an earlier run's files (kept after a run for inspection). */
+  static Path cleanDirectory(Path dir) {
+    try {
+      if (Files.exists(dir)) {
+        try (Stream<Path> files = Files.walk(dir)) {
+          for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+            Files.delete(file);
+          }
+        }
+      }
+      return Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cleaning " + dir, e);
+    }
+  }
+
+  /** Seconds from the start of a run to each step, for the run's summary line. */
+  static final class Phases {
+    private final long start = System.nanoTime();
+    private final Map<String, Long> laps = new LinkedHashMap<>();
+
+    void lap(String step) {
+      laps.put(step, Duration.ofNanos(System.nanoTime() - start).toSeconds());
+    }
+
+    @Override
+    public String toString() {
+      return laps.toString();
+    }
+  }
+}
