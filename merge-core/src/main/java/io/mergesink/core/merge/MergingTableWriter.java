@@ -139,6 +139,19 @@ public final class MergingTableWriter implements TableWriter {
     return snapshot;
   }
 
+  /**
+   * A read-only view of the live rows by key as of {@link #snapshot()}, valid until the next commit
+   * or refresh; for engines that decide per row before they commit (the MERGE engine).
+   *
+   * @throws IllegalStateException for an append writer, which keeps no key index
+   */
+  public LiveRows liveRows() {
+    if (index == null) {
+      throw new IllegalStateException("table " + snapshot.tableRoot() + ": an append writer has no live rows by key");
+    }
+    return new LiveRows(storage, snapshot, index);
+  }
+
   /** Keys held by the index (0 for append writers). */
   public long indexedKeys() {
     return index == null ? 0 : index.size();
