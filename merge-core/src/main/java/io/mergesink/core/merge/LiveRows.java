@@ -1,6 +1,5 @@
 package io.mergesink.core.merge;
 
-import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.index.KeyIndex;
 import io.mergesink.core.index.LiveRowIndex;
@@ -59,7 +58,7 @@ public final class LiveRows {
    * Per key, the values of {@code columns} (in that order) of its live row, or null when it has
    * none. A key with several live rows (a table another tool wrote) gets one of them, the one
    * the strategies' filling of unchanged columns takes too. Reads only the files holding such
-   * rows, once each, in physical order up to the last row wanted, and only {@code columns}.
+   * rows, once each, and in them only the row groups holding them and only {@code columns}.
    *
    * @param columns table columns, at least one
    * @throws IllegalArgumentException when {@code columns} is empty or names a column the table lacks
@@ -83,15 +82,11 @@ public final class LiveRows {
     LogicalFileReader reader = LogicalFileReader.of(storage, snapshot, columns);
     for (Map.Entry<String, TreeMap<Long, List<Integer>>> file : wantedByFile.entrySet()) {
       TreeMap<Long, List<Integer>> wanted = file.getValue();
-      long last = wanted.lastKey();
-      try (CloseableIterator<Row> values = reader.read(TouchedFiles.live(snapshot, file.getKey()))) {
-        for (long rowIndex = 0; rowIndex <= last && values.hasNext(); rowIndex++) {
-          Row row = values.next();
-          List<Integer> asking = wanted.get(rowIndex);
-          if (asking != null) {
-            asking.forEach(key -> rows[key] = row);
-          }
-        }
+      long[] positions = wanted.keySet().stream().mapToLong(Long::longValue).toArray();
+      Row[] values = reader.readAt(TouchedFiles.live(snapshot, file.getKey()), positions);
+      for (int p = 0; p < positions.length; p++) {
+        Row row = values[p];
+        wanted.get(positions[p]).forEach(key -> rows[key] = row);
       }
     }
     return rows;
