@@ -13,11 +13,14 @@ public final class Assignment {
   private final String column;
   private final List<String> targetColumns;
   private final BiFunction<RowView, RowView, Object> value;
+  /** The source column a {@link #fromSource} copies, so the engine can copy it by position; null for computed values. */
+  private final String sourceColumn;
 
-  private Assignment(String column, List<String> targetColumns, BiFunction<RowView, RowView, Object> value) {
+  private Assignment(String column, List<String> targetColumns, BiFunction<RowView, RowView, Object> value, String sourceColumn) {
     this.column = Objects.requireNonNull(column, "column");
     this.targetColumns = List.copyOf(targetColumns);
     this.value = Objects.requireNonNull(value, "value");
+    this.sourceColumn = sourceColumn;
   }
 
   /** {@code column = source.column}. */
@@ -28,13 +31,13 @@ public final class Assignment {
   /** {@code column = source.sourceColumn}. */
   public static Assignment fromSource(String column, String sourceColumn) {
     Objects.requireNonNull(sourceColumn, "sourceColumn");
-    return new Assignment(column, List.of(), (source, target) -> source.get(sourceColumn));
+    return new Assignment(column, List.of(), (source, target) -> source.get(sourceColumn), sourceColumn);
   }
 
   /** {@code column = value(source)}. */
   public static Assignment computed(String column, Function<RowView, Object> value) {
     Objects.requireNonNull(value, "value");
-    return new Assignment(column, List.of(), (source, target) -> value.apply(source));
+    return new Assignment(column, List.of(), (source, target) -> value.apply(source), null);
   }
 
   /**
@@ -47,7 +50,7 @@ public final class Assignment {
       throw new IllegalArgumentException("assignment of '" + column + "': a value of the target row names the target columns it"
           + " reads; use computed otherwise");
     }
-    return new Assignment(column, targetColumns, value);
+    return new Assignment(column, targetColumns, value, null);
   }
 
   /** The table column assigned. */
@@ -60,12 +63,20 @@ public final class Assignment {
     return targetColumns;
   }
 
+  /** The source column this assignment copies, or null when its value is computed. */
+  String sourceColumn() {
+    return sourceColumn;
+  }
+
   Object value(RowView source, RowView target) {
     return value.apply(source, target);
   }
 
   @Override
   public String toString() {
+    if (sourceColumn != null) {
+      return column + " = source." + sourceColumn;
+    }
     return column + " = " + (targetColumns.isEmpty() ? "f(source)" : "f(source, target" + targetColumns + ")");
   }
 }

@@ -96,10 +96,11 @@ public final class MergeInto {
             + spec.sourceSchema().size() + " columns");
       }
     }
-    List<Row> rows = distinctKeys(root, bound, live.keySchema(), source);
+    Keyed keyed = distinctKeys(root, bound, live.keySchema(), source);
+    List<Row> rows = keyed.rows();
+    Row[] keys = keyed.keys();
     int n = rows.size();
-    Row[] keys = new Row[n];
-    Row[] inserts = new Row[n];
+    BoundSpec.BoundClause[] inserts = new BoundSpec.BoundClause[n];
     Decision[] matched = new Decision[n];
     List<Row> upserts = new ArrayList<>(n);
     List<Row> deletes = new ArrayList<>();
@@ -110,18 +111,19 @@ public final class MergeInto {
     for (int i = 0; i < n; i++) {
       Row row = rows.get(i);
       RowView view = new SchemaRowView("source row", spec.sourceSchema(), row);
-      keys[i] = bound.key(row);
-      inserts[i] = bound.insert(view, row);
-      matched[i] = bound.matchedWithoutTarget(view, row);
-      if (matched[i].updatesWholeRow() && matched[i].row().equals(inserts[i])) {
-        upserts.add(inserts[i]);
+      BoundSpec.BoundClause insert = bound.insertClause(view);
+      Decision decision = bound.matchedWithoutTarget(view);
+      if (insert != null && BoundSpec.sameRow(decision, insert)) {
+        upserts.add(bound.row(insert, view, SchemaRowView.NO_TARGET, row));
         upserted++;
-      } else if (matched[i].kind() == Decision.Kind.DELETE && inserts[i] == null) {
+      } else if (decision.kind() == Decision.Kind.DELETE && insert == null) {
         deletes.add(keys[i]);
         deleted++;
-      } else if (matched[i].kind() == Decision.Kind.NONE && inserts[i] == null) {
+      } else if (decision.kind() == Decision.Kind.NONE && insert == null) {
         untouched++;
       } else {
+        inserts[i] = insert;
+        matched[i] = decision;
         toLookUp.add(i);
       }
     }
@@ -133,26 +135,29 @@ public final class MergeInto {
       }
     }
     Row[] targets = toRead.isEmpty() ? new Row[0] : live.read(select(keys, toRead), bound.targetReadSchema().fieldNames());
+    RowView[] targetViews = new RowView[n];
     for (int j = 0; j < toRead.size(); j++) {
       int i = toRead.get(j);
-      RowView target = new SchemaRowView("target row", bound.targetReadSchema(), targets[j]);
-      matched[i] = bound.matched(new SchemaRowView("source row", spec.sourceSchema(), rows.get(i)), target, rows.get(i));
+      targetViews[i] = new SchemaRowView("target row", bound.targetReadSchema(), targets[j]);
+      matched[i] = bound.matched(new SchemaRowView("source row", spec.sourceSchema(), rows.get(i)), targetViews[i]);
     }
     long inserted = 0;
     long updated = 0;
     for (int j = 0; j < found.length; j++) {
       int i = toLookUp.get(j);
+      RowView view = new SchemaRowView("source row", spec.sourceSchema(), rows.get(i));
       if (!found[j]) {
         if (inserts[i] == null) {
           untouched++;
         } else {
-          upserts.add(inserts[i]);
+          upserts.add(bound.row(inserts[i], view, SchemaRowView.NO_TARGET, rows.get(i)));
           inserted++;
         }
       } else {
         switch (matched[i].kind()) {
           case UPDATE -> {
-            upserts.add(matched[i].row());
+            RowView target = targetViews[i] == null ? SchemaRowView.NO_TARGET : targetViews[i];
+            upserts.add(bound.row(matched[i].clause(), view, target, rows.get(i)));
             updated++;
           }
           case DELETE -> {
@@ -168,35 +173,43 @@ public final class MergeInto {
     return new MergeActions(upserts, deletes, tableSchema, counts);
   }
 
+  /** Source rows with one row per key, and their keys. */
+  private record Keyed(List<Row> rows, Row[] keys) {}
+
   /**
    * The source rows, one per key: as given with {@link SourceDuplicates#REJECT} (an error naming
    * a key that repeats), the last row of each key with {@link SourceDuplicates#LAST_WINS}.
    */
-  private static List<Row> distinctKeys(String root, BoundSpec bound, StructType keySchema, List<Row> source) {
+  private static Keyed distinctKeys(String root, BoundSpec bound, StructType keySchema, List<Row> source) {
     KeySet seen = KeySet.create(keySchema, source.size());
     if (bound.spec().sourceDuplicates() == SourceDuplicates.LAST_WINS) {
       List<Row> last = new ArrayList<>(source.size());
+      List<Row> lastKeys = new ArrayList<>(source.size());
       for (int i = source.size() - 1; i >= 0; i--) {
-        if (seen.add(checkedKey(root, bound, keySchema, source, i))) {
+        Row key = checkedKey(root, bound, keySchema, source, i);
+        if (seen.add(key)) {
           last.add(source.get(i));
+          lastKeys.add(key);
         }
       }
       Collections.reverse(last);
-      return last;
+      Collections.reverse(lastKeys);
+      return new Keyed(last, lastKeys.toArray(new Row[0]));
     }
+    Row[] keys = new Row[source.size()];
     for (int i = 0; i < source.size(); i++) {
-      Row key = checkedKey(root, bound, keySchema, source, i);
-      if (!seen.add(key)) {
+      keys[i] = checkedKey(root, bound, keySchema, source, i);
+      if (!seen.add(keys[i])) {
         int first = 0;
-        while (!bound.key(source.get(first)).equals(key)) {
+        while (!keys[first].equals(keys[i])) {
           first++;
         }
-        throw new InvalidMergeException(root, "key " + keySchema.fieldNames() + " = " + key + " is in source rows " + first + " and "
-            + i + ": a target row may be matched by one source row only, and the table holds one row per key (coalesce the source,"
-            + " or let the last row of a key win with SourceDuplicates.LAST_WINS)");
+        throw new InvalidMergeException(root, "key " + keySchema.fieldNames() + " = " + keys[i] + " is in source rows " + first
+            + " and " + i + ": a target row may be matched by one source row only, and the table holds one row per key (coalesce"
+            + " the source, or let the last row of a key win with SourceDuplicates.LAST_WINS)");
       }
     }
-    return source;
+    return new Keyed(source, keys);
   }
 
   private static Row checkedKey(String root, BoundSpec bound, StructType keySchema, List<Row> source, int index) {
