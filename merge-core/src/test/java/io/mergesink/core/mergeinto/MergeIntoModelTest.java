@@ -26,7 +26,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Random clause lists over random sources and targets, under both landings, against an in-memory
@@ -53,15 +53,17 @@ class MergeIntoModelTest {
 
   @TempDir Path dir;
 
-  @ParameterizedTest
-  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
-  void everyMergeLandsWhatTheModelSays(MergeStrategy strategy) throws Exception {
+  /** Both landings, on a plain table and on one partitioned by {@code a} (target values of {@code a} come from partition values). */
+  @ParameterizedTest(name = "{0}, partitioned by {1}")
+  @CsvSource({"DELETION_VECTORS, ''", "COPY_ON_WRITE, ''", "DELETION_VECTORS, a", "COPY_ON_WRITE, a"})
+  void everyMergeLandsWhatTheModelSays(MergeStrategy strategy, String partitionColumn) throws Exception {
     long seed = Long.getLong("mergeinto.seed", System.nanoTime());
     Random random = new Random(seed);
-    System.out.println("MergeIntoModelTest " + strategy + " seed=" + seed);
+    System.out.println("MergeIntoModelTest " + strategy + " partitioned by '" + partitionColumn + "' seed=" + seed);
     LocalStorage storage = new LocalStorage();
     DeltaTable table = DeltaTable.forPath(storage, dir.resolve("t").toString());
-    table.createIfAbsent(new TableSpec(TABLE, List.of("id"), strategy, Map.of()));
+    List<String> partitions = partitionColumn == null || partitionColumn.isEmpty() ? List.of() : List.of(partitionColumn);
+    table.createIfAbsent(new TableSpec(TABLE, List.of("id"), partitions, strategy, Map.of()));
     WriterOptions options = WriterOptions.defaults(strategy).withTargetFileSizeBytes(2 * 1024);
     TableWriter writer = table.newWriter(options);
     Map<Long, List<Row>> model = new HashMap<>();
@@ -77,7 +79,7 @@ class MergeIntoModelTest {
       writer.commit(changes.build());
     }
     for (int round = 1; round <= ROUNDS; round++) {
-      String context = strategy + " seed=" + seed + " round " + round;
+      String context = strategy + " partitioned by '" + partitionColumn + "' seed=" + seed + " round " + round;
       if (round % 5 == 1) {
         appendDuplicates(table, random, model);
         writer.refresh();
