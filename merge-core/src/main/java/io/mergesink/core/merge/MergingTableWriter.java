@@ -20,6 +20,7 @@ import java.util.Set;
 public final class MergingTableWriter implements TableWriter, TableCommits.Plans {
   private static final String TXN_ONLY_OPERATION = "SET TRANSACTION";
 
+  private final Storage storage;
   private final int[] keyOrdinals;
   private final LiveRowIndex index;
   private final MergeOperation operation;
@@ -28,6 +29,7 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
 
   private MergingTableWriter(Storage storage, SnapshotLoader loader, Snapshot snapshot, int[] keyOrdinals, WriterOptions options,
       LiveRowIndex index, NewFiles newFiles, MergeOperation operation) {
+    this.storage = storage;
     this.keyOrdinals = keyOrdinals;
     this.index = index;
     this.operation = operation;
@@ -70,6 +72,14 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
   @Override
   public Snapshot refresh() throws IOException {
     return commits.refresh(this);
+  }
+
+  /**
+   * A read-only view of the live rows by key as of {@link #snapshot()}, valid until the next commit
+   * or refresh; for engines that decide per row before they commit (the MERGE engine).
+   */
+  public LiveRows liveRows() {
+    return new LiveRows(storage, snapshot(), index);
   }
 
   /** Keys held by the index. */

@@ -1,6 +1,5 @@
 package io.mergesink.core.merge;
 
-import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.data.Unchanged;
 import io.mergesink.core.index.KeyIndex;
@@ -14,18 +13,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Replaces {@link Unchanged#VALUE} markers in upserts with the values of the live rows they replace
  * (for an upsert ending a primary-key change without a row of its own, the row of its previous
- * key; null where there is none). Reads only the files holding such rows, once each.
+ * key; null where there is none). Reads only the files holding such rows, once each, and in them
+ * only the row groups holding such rows.
  */
 final class UnchangedFiller {
   private UnchangedFiller() {}
 
   static List<Row> fill(Storage storage, Snapshot snapshot, LiveRowIndex index, KeyedChanges changes) throws IOException {
     List<Row> upserts = changes.upserts();
-    Map<String, Map<Long, Integer>> upsertByRowIndexByFile = new HashMap<>();
+    Map<String, TreeMap<Long, Integer>> upsertByRowIndexByFile = new HashMap<>();
     List<Row> filled = new ArrayList<>(upserts);
     for (int i = 0; i < upserts.size(); i++) {
       if (!hasUnchanged(upserts.get(i))) {
@@ -39,22 +40,18 @@ final class UnchangedFiller {
       if (location == KeyIndex.NO_LOCATION) {
         filled.set(i, merge(upserts.get(i), null));
       } else {
-        upsertByRowIndexByFile.computeIfAbsent(index.path(location), path -> new HashMap<>())
+        upsertByRowIndexByFile.computeIfAbsent(index.path(location), path -> new TreeMap<>())
             .put(RowLocation.rowIndex(location), i);
       }
     }
     LogicalFileReader reader = LogicalFileReader.of(storage, snapshot, List.of());
-    for (Map.Entry<String, Map<Long, Integer>> file : upsertByRowIndexByFile.entrySet()) {
-      Map<Long, Integer> wanted = file.getValue();
-      try (CloseableIterator<Row> rows = reader.read(TouchedFiles.live(snapshot, file.getKey()))) {
-        long rowIndex = 0;
-        while (rows.hasNext() && !wanted.isEmpty()) {
-          Row current = rows.next();
-          Integer upsert = wanted.remove(rowIndex++);
-          if (upsert != null) {
-            filled.set(upsert, merge(upserts.get(upsert), current));
-          }
-        }
+    for (Map.Entry<String, TreeMap<Long, Integer>> file : upsertByRowIndexByFile.entrySet()) {
+      TreeMap<Long, Integer> wanted = file.getValue();
+      long[] positions = wanted.keySet().stream().mapToLong(Long::longValue).toArray();
+      Row[] current = reader.readAt(TouchedFiles.live(snapshot, file.getKey()), positions);
+      for (int i = 0; i < positions.length; i++) {
+        int upsert = wanted.get(positions[i]);
+        filled.set(upsert, merge(upserts.get(upsert), current[i]));
       }
     }
     return filled;

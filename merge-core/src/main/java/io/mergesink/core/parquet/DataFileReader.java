@@ -10,6 +10,11 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.ParquetDecodingException;
+import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -62,6 +67,63 @@ public final class DataFileReader {
       reader.close();
       throw e;
     }
+  }
+
+  /**
+   * The rows at {@code rowIndexes} (ascending, distinct physical positions) of the file at
+   * {@code path}, projected as {@link #read(Storage, String, StructType, ColumnMatch)} does; the
+   * i-th row is the one at {@code rowIndexes[i]}. Reads only the row groups that hold one of them,
+   * each up to its last wanted row, and only the projected columns.
+   *
+   * @throws IOException when the file cannot be read, or has no row at one of the positions
+   * @throws IllegalArgumentException when a column of the file cannot be read as the requested type
+   */
+  public static Row[] readAt(Storage storage, String path, StructType readSchema, ColumnMatch match, long[] rowIndexes)
+      throws IOException {
+    Row[] rows = new Row[rowIndexes.length];
+    try (ParquetFileReader reader = open(storage, path)) {
+      MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+      MessageType requested = ParquetProjection.clip(readSchema, fileSchema, match);
+      int found = 0;
+      long groupStart = 0;
+      if (requested.getFieldCount() == 0) {
+        groupStart = reader.getRecordCount();
+        while (found < rowIndexes.length && rowIndexes[found] < groupStart) {
+          rows[found++] = Row.of(new Object[readSchema.size()]);
+        }
+      } else {
+        RowMaterializer materializer = new RowMaterializer(readSchema, requested, match);
+        MessageColumnIO columnIO = new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
+            .getColumnIO(requested, fileSchema, true);
+        reader.setRequestedSchema(requested);
+        for (BlockMetaData group : reader.getRowGroups()) {
+          if (found == rowIndexes.length) {
+            break;
+          }
+          long groupEnd = groupStart + group.getRowCount();
+          if (rowIndexes[found] >= groupEnd) {
+            reader.skipNextRowGroup();
+          } else {
+            RecordReader<Row> records = columnIO.getRecordReader(reader.readNextRowGroup(), materializer);
+            for (long row = groupStart; found < rowIndexes.length && rowIndexes[found] < groupEnd; row++) {
+              Row value = records.read();
+              if (row == rowIndexes[found]) {
+                rows[found++] = value;
+              }
+            }
+          }
+          groupStart = groupEnd;
+        }
+      }
+      if (found < rowIndexes.length) {
+        throw new IOException("data file " + path + " has " + groupStart + " rows, row " + rowIndexes[found] + " was asked for");
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("cannot read data file " + path + ": " + e.getMessage(), e);
+    } catch (ParquetDecodingException e) {
+      throw new IOException("corrupt data file " + path + ": " + e.getMessage(), e);
+    }
+    return rows;
   }
 
   /** The number of rows of the file, from its footer. */

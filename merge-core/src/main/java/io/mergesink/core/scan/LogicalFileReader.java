@@ -137,6 +137,31 @@ public final class LogicalFileReader {
     };
   }
 
+  /**
+   * The rows at {@code rowIndexes} (ascending, distinct physical positions, deleted rows counted)
+   * of {@code file}; the i-th row is the one at {@code rowIndexes[i]}. Reads only the row groups
+   * holding them ({@link DataFileReader#readAt}).
+   *
+   * @throws IOException when the file cannot be read or lacks one of the positions
+   * @throws InvalidTableException see {@link #read}
+   */
+  public Row[] readAt(AddFile file, long[] rowIndexes) throws IOException {
+    Object[] partitionValues = partitionValues(file);
+    Row[] stored = DataFileReader.readAt(storage, LogPaths.resolve(tableRoot, file.path()), dataSchema, match, rowIndexes);
+    if (dataSchema.size() == readSchema.size()) {
+      return stored;
+    }
+    Row[] rows = new Row[stored.length];
+    for (int r = 0; r < rows.length; r++) {
+      Object[] values = new Object[dataOrdinals.length];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = dataOrdinals[i] < 0 ? partitionValues[i] : stored[r].get(dataOrdinals[i]);
+      }
+      rows[r] = Row.of(values);
+    }
+    return rows;
+  }
+
   /** Per read column, the file's parsed partition value (null for data columns). */
   private Object[] partitionValues(AddFile file) {
     Object[] values = new Object[partitionKeys.length];

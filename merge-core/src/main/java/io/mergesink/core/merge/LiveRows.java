@@ -1,0 +1,94 @@
+package io.mergesink.core.merge;
+
+import io.mergesink.core.data.Row;
+import io.mergesink.core.index.KeyIndex;
+import io.mergesink.core.index.LiveRowIndex;
+import io.mergesink.core.index.RowLocation;
+import io.mergesink.core.scan.LogicalFileReader;
+import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.storage.Storage;
+import io.mergesink.core.types.StructType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A read-only view of a {@link MergingTableWriter}'s live rows by key, for engines that decide
+ * per row before they land a change set (the MERGE engine, docs/design.md "MERGE engine").
+ * Lookups go through the writer's key index and read nothing; {@link #read} reads rows by
+ * position (file and row index from the index), only the columns asked for.
+ *
+ * <p>Valid until the writer's next commit or refresh, which move its index and snapshot on.
+ */
+public final class LiveRows {
+  private final Storage storage;
+  private final Snapshot snapshot;
+  private final LiveRowIndex index;
+
+  LiveRows(Storage storage, Snapshot snapshot, LiveRowIndex index) {
+    this.storage = storage;
+    this.snapshot = snapshot;
+    this.index = index;
+  }
+
+  /** The snapshot the view answers for. */
+  public Snapshot snapshot() {
+    return snapshot;
+  }
+
+  /** The primary key columns with their types, in key order. */
+  public StructType keySchema() {
+    return index.keySchema();
+  }
+
+  /** Per key (in {@link #keySchema()} order): whether the table has a live row of it. Reads nothing. */
+  public boolean[] contain(Row[] keys) {
+    long[] locations = index.lookup(keys);
+    boolean[] found = new boolean[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      found[i] = locations[i] != KeyIndex.NO_LOCATION;
+    }
+    return found;
+  }
+
+  /**
+   * Per key, the values of {@code columns} (in that order) of its live row, or null when it has
+   * none. A key with several live rows (a table another tool wrote) gets one of them, the one
+   * the strategies' filling of unchanged columns takes too. Reads only the files holding such
+   * rows, once each, and in them only the row groups holding them and only {@code columns}.
+   *
+   * @param columns table columns, at least one
+   * @throws IllegalArgumentException when {@code columns} is empty or names a column the table lacks
+   */
+  public Row[] read(Row[] keys, List<String> columns) throws IOException {
+    if (columns.isEmpty()) {
+      throw new IllegalArgumentException("table " + snapshot.tableRoot() + ": reading live rows needs at least one column");
+    }
+    Row[] rows = new Row[keys.length];
+    Map<String, TreeMap<Long, List<Integer>>> wantedByFile = new HashMap<>();
+    for (int i = 0; i < keys.length; i++) {
+      long location = index.anyLocation(keys[i]);
+      if (location != KeyIndex.NO_LOCATION) {
+        wantedByFile.computeIfAbsent(index.path(location), path -> new TreeMap<>())
+            .computeIfAbsent(RowLocation.rowIndex(location), row -> new ArrayList<>(1)).add(i);
+      }
+    }
+    if (wantedByFile.isEmpty()) {
+      return rows;
+    }
+    LogicalFileReader reader = LogicalFileReader.of(storage, snapshot, columns);
+    for (Map.Entry<String, TreeMap<Long, List<Integer>>> file : wantedByFile.entrySet()) {
+      TreeMap<Long, List<Integer>> wanted = file.getValue();
+      long[] positions = wanted.keySet().stream().mapToLong(Long::longValue).toArray();
+      Row[] values = reader.readAt(TouchedFiles.live(snapshot, file.getKey()), positions);
+      for (int p = 0; p < positions.length; p++) {
+        Row row = values[p];
+        wanted.get(positions[p]).forEach(key -> rows[key] = row);
+      }
+    }
+    return rows;
+  }
+}
