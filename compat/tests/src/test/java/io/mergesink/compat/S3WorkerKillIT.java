@@ -3,11 +3,10 @@ package io.mergesink.compat;
 import io.mergesink.connect.reliability.TableAudit;
 import io.mergesink.connect.testing.Await;
 import io.mergesink.connect.testing.ChangeStream;
+import io.mergesink.connect.testing.S3SinkOptions;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.testing.TestS3;
-import io.mergesink.locals3.LocalS3;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -146,8 +145,7 @@ class S3WorkerKillIT {
 
 
   private static Map<String, String> connectorConfig(String topic, String root, int tasks) {
-    LocalS3 server = TestS3.s3();
-    Map<String, String> config = new HashMap<>();
+    Map<String, String> config = S3SinkOptions.testServer();
     config.put("connector.class", "io.mergesink.connect.MergeSinkConnector");
     config.put("tasks.max", Integer.toString(tasks));
     config.put("topics", topic);
@@ -157,11 +155,6 @@ class S3WorkerKillIT {
     config.put("key.converter.schemas.enable", "true");
     config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
     config.put("value.converter.schemas.enable", "true");
-    config.put("s3.endpoint", server.endpoint());
-    config.put("s3.path.style.access.enabled", "true");
-    config.put("s3.region", LocalS3.REGION);
-    config.put("aws.access.key.id", LocalS3.ACCESS_KEY);
-    config.put("aws.secret.access.key", LocalS3.SECRET_KEY);
     return config;
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.mergesink.connect.MergeSinkConnector;
+import io.mergesink.connect.testing.S3SinkOptions;
 import io.mergesink.core.testing.TestS3;
 import io.mergesink.locals3.LocalS3;
 import java.io.IOException;
@@ -37,11 +38,7 @@ class S3ValidationTest {
     server.createBucket(BUCKET);
     Map<String, String> props = MergeSinkConfigTest.minimal();
     props.put("table.root", "s3://" + BUCKET + "/lake");
-    props.put(S3Config.ENDPOINT, server.endpoint());
-    props.put(S3Config.PATH_STYLE, "true");
-    props.put(S3Config.REGION, LocalS3.REGION);
-    props.put(S3Config.ACCESS_KEY_ID, LocalS3.ACCESS_KEY);
-    props.put(S3Config.SECRET_ACCESS_KEY, LocalS3.SECRET_KEY);
+    props.putAll(S3SinkOptions.testServer());
     props.put(S3Config.RETRIES, "0");
     return props;
   }

@@ -2,11 +2,11 @@ package io.mergesink.connect.reliability;
 
 import io.mergesink.connect.MergeSinkConnector;
 import io.mergesink.connect.config.S3Config;
+import io.mergesink.connect.testing.S3SinkOptions;
+import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.storage.s3.S3Storage;
-import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.testing.TestS3;
-import io.mergesink.locals3.LocalS3;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -71,13 +71,8 @@ final class Workloads {
 
   /** The sink of {@link #localConfig} with its tables under an {@code s3://} root of the test S3 server. */
   private static Map<String, String> s3Config(String root, int bufferRecords) {
-    LocalS3 server = TestS3.s3();
     Map<String, String> config = sinkConfig(root, bufferRecords);
-    config.put(S3Config.ENDPOINT, server.endpoint());
-    config.put(S3Config.PATH_STYLE, "true");
-    config.put(S3Config.REGION, LocalS3.REGION);
-    config.put(S3Config.ACCESS_KEY_ID, LocalS3.ACCESS_KEY);
-    config.put(S3Config.SECRET_ACCESS_KEY, LocalS3.SECRET_KEY);
+    config.putAll(S3SinkOptions.testServer());
     config.put(S3Config.RETRIES, "2");
     return config;
   }

@@ -3,7 +3,8 @@
  * storage faults, zombie tasks, concurrent writers, rebalances, partitions moving between tasks, a
  * column added mid-stream, a topic that gains partitions, deletes without a before image, abrupt
  * worker stops, a broker restart, bad input and a seeded soak, each in the cells of {@link
- * io.mergesink.connect.reliability.Matrix} (layout × compaction). Each scenario ends with {@link
+ * io.mergesink.connect.reliability.Matrix} (layout × compaction; crashes, storage faults, zombies and
+ * concurrent writers also with the table on S3). Each scenario ends with {@link
  * io.mergesink.connect.reliability.TableAudit}: the table read by Delta Kernel holds what {@link
  * io.mergesink.connect.reliability.Expected} says (rows by key, or by Kafka position in append
  * tables), txn versions are the end offsets − 1, and every file the log references exists.

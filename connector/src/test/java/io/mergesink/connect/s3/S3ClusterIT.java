@@ -3,10 +3,10 @@ package io.mergesink.connect.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
-import io.mergesink.connect.config.S3Config;
 import io.mergesink.connect.testing.Await;
 import io.mergesink.connect.testing.ChangeStream;
 import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.connect.testing.S3SinkOptions;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
 import io.mergesink.core.log.AddFile;
@@ -16,7 +16,6 @@ import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.s3.S3Storage;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.testing.TestS3;
-import io.mergesink.locals3.LocalS3;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -124,20 +123,13 @@ class S3ClusterIT {
     }
   }
 
-
   private static Map<String, String> sinkConfig(String topic, String root, int tasks) {
-    LocalS3 server = TestS3.s3();
-    Map<String, String> config = new HashMap<>();
+    Map<String, String> config = S3SinkOptions.testServer();
     config.put("connector.class", MergeSinkConnector.class.getName());
     config.put("tasks.max", Integer.toString(tasks));
     config.put("topics", topic);
     config.put("table.root", root);
     config.put("commit.interval.ms", "500");
-    config.put(S3Config.ENDPOINT, server.endpoint());
-    config.put(S3Config.PATH_STYLE, "true");
-    config.put(S3Config.REGION, LocalS3.REGION);
-    config.put(S3Config.ACCESS_KEY_ID, LocalS3.ACCESS_KEY);
-    config.put(S3Config.SECRET_ACCESS_KEY, LocalS3.SECRET_KEY);
     return config;
   }
 
