@@ -130,8 +130,7 @@ class WorkerCompatibilityIT {
             () -> converged(table, stream.model(), endOffsets));
         phases.lap("caught up");
         TableAudit.Result result = TableAudit.check("Kafka Connect " + version, table, stream.model(), endOffsets, CONNECTOR);
-        JsonNode status = awaitTasksRunning(rest, version);
-        Map<String, Double> commits = assertMetricsOverJmx(List.of(first, second), status);
+        Map<String, Double> commits = awaitMetricsOverJmx(rest, version, List.of(first, second));
         System.out.printf("COMPAT worker=%s rows=%d lost=%d duplicated=%d records=%d commits=%s seconds=%s%n", version,
             result.rowsChecked(), result.lost(), result.duplicated(),
             endOffsets.values().stream().mapToLong(Long::longValue).sum(), commits, phases);
@@ -226,7 +225,23 @@ class WorkerCompatibilityIT {
    *
    * @return {@code commit-total} per task
    */
-  private static Map<String, Double> assertMetricsOverJmx(List<WorkerProcess> workers, JsonNode status) {
+  /**
+   * The {@code commit-total} of every task, read over JMX on the worker the connector's status
+   * names. Awaited: a worker killed and restarted has the same id, so until its tasks are assigned
+   * again (after {@code scheduled.rebalance.max.delay.ms}) the status topic still names it for
+   * tasks it does not run yet.
+   */
+  private static Map<String, Double> awaitMetricsOverJmx(ConnectRest rest, String version, List<WorkerProcess> workers) {
+    Map<String, Double> commits = Await.until("the metrics of " + TASKS + " running tasks over JMX on Kafka Connect " + version,
+        CATCH_UP, () -> commitTotals(workers, awaitTasksRunning(rest, version)), totals -> true);
+    assertThat(commits.keySet()).hasSize(TASKS);
+    assertThat(commits.values().stream().mapToDouble(Double::doubleValue).sum()).as("commit-total of the tasks " + commits)
+        .isPositive();
+    return commits;
+  }
+
+  /** @throws IllegalStateException a task's metrics are not (yet) registered on the worker its status names */
+  private static Map<String, Double> commitTotals(List<WorkerProcess> workers, JsonNode status) {
     Map<String, Double> commits = new TreeMap<>();
     for (JsonNode task : status.path("tasks")) {
       String taskId = task.path("id").asText();
@@ -234,9 +249,6 @@ class WorkerCompatibilityIT {
           .findFirst().orElseThrow(() -> new AssertionError("task " + taskId + " runs on an unknown worker: " + task));
       commits.put(taskId, commitTotal(worker, taskId));
     }
-    assertThat(commits.keySet()).hasSize(TASKS);
-    assertThat(commits.values().stream().mapToDouble(Double::doubleValue).sum()).as("commit-total of the tasks " + commits)
-        .isPositive();
     return commits;
   }
 
@@ -244,8 +256,10 @@ class WorkerCompatibilityIT {
     try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(worker.jmxUrl()))) {
       MBeanServerConnection server = connector.getMBeanServerConnection();
       ObjectName name = new ObjectName("kafka.connect:type=plugins,connector=" + CONNECTOR + ",task=" + task);
-      assertThat(server.isRegistered(name)).as(name + " in " + worker.workerId() + ": "
-          + server.queryNames(new ObjectName("kafka.connect:type=plugins,*"), null)).isTrue();
+      if (!server.isRegistered(name)) {
+        throw new IllegalStateException(name + " not in " + worker.workerId() + ": "
+            + server.queryNames(new ObjectName("kafka.connect:type=plugins,*"), null));
+      }
       return ((Number) server.getAttribute(name, "commit-total")).doubleValue();
     } catch (IOException | JMException e) {
       throw new IllegalStateException("reading the metrics of task " + task + " over JMX at " + worker.jmxUrl(), e);

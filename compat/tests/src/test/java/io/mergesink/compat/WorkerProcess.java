@@ -3,6 +3,7 @@ package io.mergesink.compat;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -25,6 +27,10 @@ final class WorkerProcess implements AutoCloseable {
   /** Enough for the worker and a MergeSink task with small buffers; two run beside the build. */
   private static final String HEAP = "-Xmx512m";
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+  private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+  /** Where ephemeral ports start when the kernel does not say (IANA's range; Linux defaults to 32768). */
+  private static final int IANA_EPHEMERAL_START = 49_152;
+  private static final Random RANDOM = new Random();
 
   private final String version;
   private final Path propertiesFile;
@@ -152,11 +158,31 @@ final class WorkerProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * A free port below the kernel's ephemeral range: a port from that range, even free when
+   * chosen, may be taken by any process's next outgoing connection or port-0 listener (brokers of
+   * parallel builds) before the worker binds it, or binds it again after {@link #kill()}.
+   */
   private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("finding a free port", e);
+    int below = ephemeralRangeStart();
+    for (int attempt = 0; attempt < 100; attempt++) {
+      int port = 10_000 + RANDOM.nextInt(below - 10_000);
+      try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+        return socket.getLocalPort();
+      } catch (IOException taken) {
+        // try another
+      }
+    }
+    throw new IllegalStateException("no free port between 10000 and " + below + " after 100 attempts");
+  }
+
+  private static int ephemeralRangeStart() {
+    try {
+      // Files.readString trusts the size procfs reports, and reads a single byte of this file
+      return Integer.parseInt(Files.readAllLines(EPHEMERAL_RANGE).get(0).trim().split("\\s+")[0]);
+    } catch (IOException | RuntimeException e) {
+      return IANA_EPHEMERAL_START;
     }
   }
+
 }
