@@ -4,13 +4,21 @@ import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.types.StructType;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.PrimitiveIterator;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
+import org.apache.parquet.internal.filter2.columnindex.RowRanges;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.ParquetDecodingException;
@@ -73,7 +81,8 @@ public final class DataFileReader {
    * The rows at {@code rowIndexes} (ascending, distinct physical positions) of the file at
    * {@code path}, projected as {@link #read(Storage, String, StructType, ColumnMatch)} does; the
    * i-th row is the one at {@code rowIndexes[i]}. Reads only the row groups that hold one of them,
-   * each up to its last wanted row, and only the projected columns.
+   * in them only the pages that do (by the offset index, when the file has one), and only the
+   * projected columns.
    *
    * @throws IOException when the file cannot be read, or has no row at one of the positions
    * @throws IllegalArgumentException when a column of the file cannot be read as the requested type
@@ -96,21 +105,11 @@ public final class DataFileReader {
         MessageColumnIO columnIO = new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
             .getColumnIO(requested, fileSchema, true);
         reader.setRequestedSchema(requested);
-        for (BlockMetaData group : reader.getRowGroups()) {
-          if (found == rowIndexes.length) {
-            break;
-          }
-          long groupEnd = groupStart + group.getRowCount();
-          if (rowIndexes[found] >= groupEnd) {
-            reader.skipNextRowGroup();
-          } else {
-            RecordReader<Row> records = columnIO.getRecordReader(reader.readNextRowGroup(), materializer);
-            for (long row = groupStart; found < rowIndexes.length && rowIndexes[found] < groupEnd; row++) {
-              Row value = records.read();
-              if (row == rowIndexes[found]) {
-                rows[found++] = value;
-              }
-            }
+        List<BlockMetaData> groups = reader.getRowGroups();
+        for (int g = 0; g < groups.size() && found < rowIndexes.length; g++) {
+          long groupEnd = groupStart + groups.get(g).getRowCount();
+          if (rowIndexes[found] < groupEnd) {
+            found = readGroupAt(reader, g, groupStart, columnIO, materializer, requested, rowIndexes, found, rows);
           }
           groupStart = groupEnd;
         }
@@ -124,6 +123,63 @@ public final class DataFileReader {
       throw new IOException("corrupt data file " + path + ": " + e.getMessage(), e);
     }
     return rows;
+  }
+
+  /**
+   * Reads the rows of {@code rowIndexes} from {@code found} on that row group {@code g} (starting
+   * at file row {@code groupStart}) holds into {@code rows}; returns the new {@code found}. With an
+   * offset index for the first requested column, only the pages holding wanted rows are read
+   * (Parquet's row ranges; the other columns' pages follow them); without one, the whole group.
+   */
+  private static int readGroupAt(ParquetFileReader reader, int g, long groupStart, MessageColumnIO columnIO, RowMaterializer materializer,
+      MessageType requested, long[] rowIndexes, int found, Row[] rows) throws IOException {
+    BlockMetaData group = reader.getRowGroups().get(g);
+    long groupEnd = groupStart + group.getRowCount();
+    int last = found;
+    while (last < rowIndexes.length && rowIndexes[last] < groupEnd) {
+      last++;
+    }
+    RowRanges ranges = pagesHolding(reader, group, groupStart, requested, rowIndexes, found, last);
+    PageReadStore pages = ranges == null ? reader.readRowGroup(g) : reader.readFilteredRowGroup(g, ranges);
+    RecordReader<Row> records = columnIO.getRecordReader(pages, materializer);
+    PrimitiveIterator.OfLong rowsRead = ranges == null ? null : ranges.iterator();
+    long next = 0;
+    while (found < last) {
+      long row = groupStart + (rowsRead == null ? next++ : rowsRead.nextLong());
+      Row value = records.read();
+      if (row == rowIndexes[found]) {
+        rows[found++] = value;
+      }
+    }
+    return found;
+  }
+
+  /** The row ranges of the pages of the first requested column holding wanted rows, or null without an offset index. */
+  private static RowRanges pagesHolding(ParquetFileReader reader, BlockMetaData group, long groupStart, MessageType requested,
+      long[] rowIndexes, int from, int to) throws IOException {
+    String[] path = requested.getColumns().get(0).getPath();
+    ColumnChunkMetaData chunk = null;
+    for (ColumnChunkMetaData column : group.getColumns()) {
+      if (Arrays.equals(column.getPath().toArray(), path)) {
+        chunk = column;
+      }
+    }
+    OffsetIndex offsets = chunk == null ? null : reader.readOffsetIndex(chunk);
+    if (offsets == null || offsets.getPageCount() <= 1) {
+      return null;
+    }
+    IntArrayList wantedPages = new IntArrayList();
+    int page = 0;
+    for (int i = from; i < to; i++) {
+      long row = rowIndexes[i] - groupStart;
+      while (page + 1 < offsets.getPageCount() && offsets.getFirstRowIndex(page + 1) <= row) {
+        page++;
+      }
+      if (wantedPages.isEmpty() || wantedPages.getInt(wantedPages.size() - 1) != page) {
+        wantedPages.add(page);
+      }
+    }
+    return RowRanges.create(group.getRowCount(), wantedPages.iterator(), offsets);
   }
 
   /** The number of rows of the file, from its footer. */

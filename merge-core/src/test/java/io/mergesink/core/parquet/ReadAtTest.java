@@ -13,10 +13,14 @@ import java.nio.file.Path;
 import java.util.Random;
 import java.util.TreeSet;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Reading rows by position: the rows at the positions asked for, across row groups skipped and read, only the projected columns. */
+/**
+ * Reading rows by position: the rows at the positions asked for, across row groups and pages
+ * skipped and read, only the projected columns (whose first column decides the pages read).
+ */
 class ReadAtTest {
   private static final StructType SCHEMA = StructType.of(
       new StructField("id", PrimitiveType.LONG, false),
@@ -27,17 +31,21 @@ class ReadAtTest {
   @TempDir Path dir;
   private final LocalStorage storage = new LocalStorage();
 
-  @Test
-  void rowsAtPositionsAcrossRowGroups() throws IOException {
+  /** Several row groups of several pages; one row group of many pages (read through the offset index). */
+  @ParameterizedTest
+  @CsvSource({"16384, 4096, 4, 1", "67108864, 1024, 1, 4"})
+  void rowsAtPositions(long rowGroupBytes, int pageBytes, int minRowGroups, int minPages) throws IOException {
     String path = dir.resolve("groups.parquet").toString();
-    try (DataFileWriter writer = DataFileWriter.open(storage, path, SCHEMA, new ParquetWriteOptions("uncompressed", 16 * 1024, 4 * 1024))) {
+    try (DataFileWriter writer = DataFileWriter.open(storage, path, SCHEMA, new ParquetWriteOptions("uncompressed", rowGroupBytes, pageBytes))) {
       for (long i = 0; i < ROWS; i++) {
         writer.write(row(i));
       }
       writer.finish();
     }
     try (ParquetFileReader reader = DataFileReader.open(storage, path)) {
-      assertThat(reader.getRowGroups()).as("the file must have several row groups for the test to mean anything").hasSizeGreaterThan(3);
+      assertThat(reader.getRowGroups()).hasSizeGreaterThanOrEqualTo(minRowGroups);
+      assertThat(reader.readOffsetIndex(reader.getRowGroups().get(0).getColumns().get(2)).getPageCount())
+          .as("pages of the first projected column in the first row group").isGreaterThanOrEqualTo(minPages);
     }
     long seed = System.nanoTime();
     Random random = new Random(seed);
