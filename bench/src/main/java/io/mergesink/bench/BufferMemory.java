@@ -4,8 +4,8 @@ import io.mergesink.connect.config.MergeSinkConfig;
 import io.mergesink.connect.sink.SinkRecords;
 import io.mergesink.ingest.buffer.BufferLimits;
 import io.mergesink.ingest.buffer.PartitionBuffer;
+import io.mergesink.ingest.buffer.PendingChanges;
 import io.mergesink.ingest.decode.RecordDecoder;
-import io.mergesink.ingest.options.WriteMode;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.connect.data.SchemaAndValue;
@@ -64,7 +64,7 @@ final class BufferMemory {
     ChangeEncoder encoder = new ChangeEncoder(RecordFormat.JSON);
     Converter keys = RecordFormat.JSON_FAST.workerConverter(true);
     Converter values = RecordFormat.JSON_FAST.workerConverter(false);
-    PartitionBuffer buffer = new PartitionBuffer(TOPIC, 0, WriteMode.UPSERT, new BufferLimits(Long.MAX_VALUE, Long.MAX_VALUE));
+    PartitionBuffer buffer = new PartitionBuffer(TOPIC, 0, PendingChanges::coalescedByKey, new BufferLimits(Long.MAX_VALUE, Long.MAX_VALUE));
     long before = HeapProbe.settledUsedHeap();
     for (long offset = 0; offset < changes; offset++) {
       E2eWorkload.Change change = workload.next();

@@ -13,7 +13,6 @@ import io.mergesink.ingest.position.FlushPlan;
 import io.mergesink.ingest.position.PartitionPositions;
 import io.mergesink.ingest.position.TableTxns;
 import io.mergesink.ingest.record.KafkaPartition;
-import io.mergesink.ingest.table.ChangeSetAssembler;
 import io.mergesink.ingest.table.TableCatalog;
 import io.mergesink.ingest.table.TableSink;
 import java.io.IOException;
@@ -42,19 +41,17 @@ final class Flush {
   private final Storage storage;
   private final PartitionPositions positions;
   private final Map<KafkaPartition, PartitionBuffer> buffers;
-  private final boolean append;
   private final Set<KafkaPartition> fenced = new LinkedHashSet<>();
   private final Set<String> committedTables = new LinkedHashSet<>();
   private IOException failure;
 
   Flush(TableCatalog catalog, IngestMetrics metrics, Storage storage, PartitionPositions positions,
-      Map<KafkaPartition, PartitionBuffer> buffers, boolean append) {
+      Map<KafkaPartition, PartitionBuffer> buffers) {
     this.catalog = catalog;
     this.metrics = metrics;
     this.storage = storage;
     this.positions = positions;
     this.buffers = buffers;
-    this.append = append;
   }
 
   /** Commits what is pending; afterwards see {@link #fenced()} and {@link #failure()}. */
@@ -124,7 +121,7 @@ final class Flush {
       }
       Map<String, TxnChange> txns = new LinkedHashMap<>();
       commit.txns().forEach((partition, change) -> txns.put(positions.appId(partition), change));
-      ChangeSet changeSet = ChangeSetAssembler.assemble(sink, changes, txns, append);
+      ChangeSet changeSet = sink.changeSet(changes, txns);
       long start = System.nanoTime();
       RequestCounts requestsBefore = storage.requests();
       CommitResult result = sink.commit(changeSet);

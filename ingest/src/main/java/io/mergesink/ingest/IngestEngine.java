@@ -20,7 +20,6 @@ import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.errors.RetriableStorageException;
 import io.mergesink.ingest.maintenance.BackgroundCompaction;
-import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.position.PartitionPositions;
 import io.mergesink.ingest.position.TxnAppIds;
 import io.mergesink.ingest.record.KafkaPartition;
@@ -29,6 +28,7 @@ import io.mergesink.ingest.route.RoutingException;
 import io.mergesink.ingest.route.TableRouter;
 import io.mergesink.ingest.table.PartitionOwners;
 import io.mergesink.ingest.table.TableCatalog;
+import io.mergesink.ingest.table.TableKind;
 import io.mergesink.ingest.table.TableSink;
 import io.mergesink.ingest.table.TopicGrowth;
 import java.io.IOException;
@@ -77,6 +77,7 @@ public final class IngestEngine implements AutoCloseable {
   private final TableRouter router;
   private final TxnAppIds appIds;
   private final BufferLimits limits;
+  private final TableKind kind;
   private final TableCatalog catalog;
   private final Storage storage;
   private final CompactionOptions compaction;
@@ -104,7 +105,9 @@ public final class IngestEngine implements AutoCloseable {
     this.topicGrowth = new TopicGrowth(appIds);
     this.limits = new BufferLimits(options.bufferMaxRecords(), options.bufferMaxBytes());
     this.storage = openStorage(options);
-    this.catalog = new TableCatalog(storage, options, this::writerOptions);
+    // keyed or append: chosen once here, so that buffers, sinks and flushes never ask again
+    this.kind = TableKind.of(options.writeMode());
+    this.catalog = new TableCatalog(storage, options, kind, this::writerOptions);
     this.compaction = options.compactionOptions()
         .withBudget(CompactionOptions.DEFAULT_MAX_BYTES_PER_RUN, CompactionOptions.DEFAULT_MAX_FILES_PER_RUN, COMPACTION_TIME_BUDGET);
     this.compactions = new BackgroundCompaction(options.txnAppId());
@@ -213,7 +216,7 @@ public final class IngestEngine implements AutoCloseable {
       return FlushOutcome.COMPLETE;
     }
     followCompactions();
-    Flush flush = new Flush(catalog, metrics, storage, positions, buffers, options.writeMode() == WriteMode.APPEND);
+    Flush flush = new Flush(catalog, metrics, storage, positions, buffers);
     try {
       flush.run();
     } catch (FatalIngestException e) {
@@ -413,7 +416,7 @@ public final class IngestEngine implements AutoCloseable {
     for (KafkaPartition partition : partitions) {
       Map<String, Long> held = recorded.getOrDefault(partition, Map.of());
       OptionalLong resumeAt = positions.open(partition, held);
-      buffers.put(partition, new PartitionBuffer(partition.topic(), partition.partition(), options.writeMode(), limits));
+      buffers.put(partition, new PartitionBuffer(partition.topic(), partition.partition(), kind::newPendingChanges, limits));
       if (resumeAt.isPresent()) {
         seeks.put(partition, resumeAt.getAsLong());
         LOG.info("{}: resuming at offset {} (tables hold {})", partition, resumeAt.getAsLong(), held);

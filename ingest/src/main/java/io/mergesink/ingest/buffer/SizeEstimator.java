@@ -1,6 +1,7 @@
 package io.mergesink.ingest.buffer;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.ingest.decode.ChangeEvent;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,11 @@ final class SizeEstimator {
   private static final long MAP_ENTRY_BYTES = 32;
 
   private SizeEstimator() {}
+
+  /** A buffered change: its overhead, key and row. */
+  static long changeBytes(ChangeEvent event) {
+    return CHANGE_OVERHEAD_BYTES + estimate(event.key()) + estimate(event.value());
+  }
 
   static long estimate(Object value) {
     if (value == null) {

@@ -10,10 +10,10 @@ import java.util.OptionalLong;
  *
  * <ul>
  *   <li>{@code truncatedAt}: the offset of the last truncate of the table in this batch, if any.
- *       In upsert mode it comes first: the table is emptied, then {@code changes} apply (changes
+ *       For keyed tables it comes first: the table is emptied, then {@code changes} apply (changes
  *       before the truncate were dropped from the buffer).
- *   <li>{@code changes}: in upsert mode at most one change (upsert or delete) per key, in the order
- *       keys first appeared; in append mode every event in offset order, truncates included.
+ *   <li>{@code changes}: for keyed tables at most one change (upsert or delete) per key, in the order
+ *       keys first appeared; for append tables every event in offset order, truncates included.
  * </ul>
  */
 public record TableChanges(String table, String topic, int partition, OptionalLong truncatedAt,

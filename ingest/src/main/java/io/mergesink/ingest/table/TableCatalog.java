@@ -9,13 +9,10 @@ import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.ProtocolSupport;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.table.UnsupportedTableException;
-import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.IngestOptions;
-import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.options.PartitionField;
-import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.route.TableRouter;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -36,19 +33,20 @@ public final class TableCatalog {
 
   private final Storage storage;
   private final IngestOptions options;
-  private final AuditColumns audit;
+  private final TableKind kind;
   private final Supplier<WriterOptions> writerOptions;
   private final int maxDepth;
   private final Map<String, TableSink> sinks = new HashMap<>();
 
   /**
+   * @param kind the kind of every table of the task (keyed or append), from {@code options.writeMode()}
    * @param writerOptions the options for writers opened from now on (they depend on the task's
    *     current partitions)
    */
-  public TableCatalog(Storage storage, IngestOptions options, Supplier<WriterOptions> writerOptions) {
+  public TableCatalog(Storage storage, IngestOptions options, TableKind kind, Supplier<WriterOptions> writerOptions) {
     this.storage = storage;
     this.options = options;
-    this.audit = options.writeMode() == WriteMode.APPEND ? new AuditColumns() : null;
+    this.kind = kind;
     this.writerOptions = writerOptions;
     this.maxDepth = options.tableNameFormat().format().split("/", -1).length;
   }
@@ -100,12 +98,12 @@ public final class TableCatalog {
 
   /**
    * The sink of the table {@code event} goes to, creating the table from the event's schema when it
-   * does not exist yet; null when there is no table and the event cannot create one (a delete or
-   * truncate of a table that never existed changes nothing).
+   * does not exist yet; null when there is no table and the event cannot create one
+   * ({@link TableKind#createsTable}).
    */
   public TableSink forEvent(String table, ChangeEvent event) throws IOException {
     TableSink sink = existing(table);
-    if (sink != null || (audit == null && event.op() != Op.UPSERT)) {
+    if (sink != null || !kind.createsTable(event)) {
       return sink;
     }
     DeltaTable delta = DeltaTable.forPath(storage, path(table));
@@ -130,23 +128,15 @@ public final class TableCatalog {
    */
   private TableSink open(String table, DeltaTable delta, Snapshot snapshot) {
     ProtocolSupport.checkWritable(delta.root(), snapshot.protocol(), snapshot.metadata());
-    TableSink sink = new TableSink(table, storage, delta, snapshot, options.schemaEvolution(), keyColumns(null), audit,
-        writerOptions.get());
+    TableSink sink = new TableSink(table, storage, delta, snapshot, options.schemaEvolution(), options.primaryKeyFields(),
+        kind, writerOptions.get());
     sinks.put(table, sink);
     return sink;
   }
 
   private TableSpec spec(ChangeEvent event) {
-    if (audit != null) {
-      return new TableSpec(partitioned(appendSchema(event)), List.of(), partitionColumns(), options.effectiveMergeStrategy(),
-          options.tableProperties());
-    }
-    List<String> key = keyColumns(event);
-    List<StructField> fields = new ArrayList<>();
-    for (StructField field : event.valueSchema().fields()) {
-      fields.add(key.contains(field.name()) ? new StructField(field.name(), field.type(), false, field.metadata()) : field);
-    }
-    return new TableSpec(partitioned(new StructType(fields)), key, partitionColumns(), options.effectiveMergeStrategy(),
+    List<String> key = kind.newTableKey(event, options.primaryKeyFields());
+    return new TableSpec(partitioned(kind.newTableSchema(event, key)), key, partitionColumns(), options.effectiveMergeStrategy(),
         options.tableProperties());
   }
 
@@ -167,28 +157,6 @@ public final class TableCatalog {
 
   private List<String> partitionColumns() {
     return options.partitionFields().stream().map(PartitionField::column).toList();
-  }
-
-  /**
-   * The schema of a new append table: the event's audit row, with every column but the key and the
-   * audit columns nullable, since the row of a delete may hold its key only (docs/design.md, "Append tables").
-   */
-  private StructType appendSchema(ChangeEvent event) {
-    List<String> key = event.keySchema() == null ? List.of() : event.keySchema().fieldNames();
-    List<StructField> fields = new ArrayList<>();
-    for (StructField field : audit.schema(event).fields()) {
-      boolean keepsNullability = key.contains(field.name()) || AuditColumns.isAuditColumn(field.name());
-      fields.add(keepsNullability ? field : new StructField(field.name(), field.type(), true, field.metadata()));
-    }
-    return new StructType(fields);
-  }
-
-  /** {@code primary.key.fields} when set, else the record key's columns. */
-  private List<String> keyColumns(ChangeEvent event) {
-    if (!options.primaryKeyFields().isEmpty() || event == null) {
-      return options.primaryKeyFields();
-    }
-    return event.keySchema().fieldNames();
   }
 
   private String path(String table) {

@@ -1,6 +1,7 @@
 package io.mergesink.ingest.table;
 
 import io.mergesink.core.commit.FencedException;
+import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.maintenance.Compactor;
@@ -19,7 +20,7 @@ import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.align.RowAligner;
 import io.mergesink.ingest.align.SchemaMismatchException;
-import io.mergesink.ingest.decode.ChangeEvent.Op;
+import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.maintenance.CompactionRun;
 import io.mergesink.ingest.options.SchemaEvolution;
@@ -45,10 +46,10 @@ public final class TableSink {
   private final DeltaTable table;
   private final SchemaEvolution evolution;
   private final List<String> configuredKey;
-  private final AuditColumns audit;
   private final AlignerCache valueAligners;
   private final AlignerCache keyAligners;
   private final Storage storage;
+  private final TableKind kind;
   private final List<String> keyColumns;
   private WriterOptions writerOptions;
   private SchemaDerived derived;
@@ -56,10 +57,11 @@ public final class TableSink {
   private Snapshot snapshot;
 
   /**
-   * @param audit the audit-row builder for append tables, null for upsert tables
+   * @param configuredKey {@code primary.key.fields}, for tables that record no key
+   * @param kind keyed or append: how events become rows of this table
    */
   TableSink(String name, Storage storage, DeltaTable table, Snapshot snapshot, SchemaEvolution evolution,
-      List<String> configuredKey, AuditColumns audit, WriterOptions writerOptions) {
+      List<String> configuredKey, TableKind kind, WriterOptions writerOptions) {
     this.name = name;
     this.valueAligners = new AlignerCache(name);
     this.keyAligners = new AlignerCache(name);
@@ -68,10 +70,10 @@ public final class TableSink {
     this.snapshot = snapshot;
     this.evolution = evolution;
     this.configuredKey = configuredKey;
-    this.audit = audit;
+    this.kind = kind;
     this.writerOptions = writerOptions;
     List<String> recordedKey = KeyColumns.of(snapshot.metadata());
-    this.keyColumns = audit != null ? List.of() : recordedKey.isEmpty() ? configuredKey : recordedKey;
+    this.keyColumns = kind.keyColumns(recordedKey, configuredKey);
   }
 
   public String name() {
@@ -104,24 +106,17 @@ public final class TableSink {
   }
 
   /**
-   * The event with its key and row in this table's schema, ready to buffer. In append tables
-   * every event becomes an upsert of its audit row.
+   * The event with its key and row in this table's schema, ready to buffer ({@link TableKind#prepare}).
    *
    * @throws SchemaMismatchException the event does not fit the table (and cannot be made to fit)
    */
   public ChangeEvent prepare(ChangeEvent event) throws IOException {
-    if (audit != null) {
-      StructType schema = audit.schema(event);
-      makeRoomFor(schema, event);
-      Row row = fit(schema, audit.row(event));
-      return event.with(Op.UPSERT, Row.of(), StructType.of(), row, snapshot.schema(), null);
-    }
-    return switch (event.op()) {
-      case UPSERT -> event.with(Op.UPSERT, key(event.keySchema(), event.key()), keySchema(), fit(event.valueSchema(), event.value()),
-          snapshot.schema(), event.previousKey() == null ? null : key(event.keySchema(), event.previousKey()));
-      case DELETE -> event.with(Op.DELETE, key(event.keySchema(), event.key()), keySchema(), null, null, null);
-      default -> event;
-    };
+    return kind.prepare(this, event);
+  }
+
+  /** The change set of one commit of this table ({@link TableKind#assemble}). */
+  public ChangeSet changeSet(List<TableChanges> changes, Map<String, TxnChange> txns) {
+    return kind.assemble(this, changes, txns);
   }
 
   /** The table schema rows are prepared and re-fitted for: that of the latest snapshot this sink read or wrote. */
@@ -186,13 +181,20 @@ public final class TableSink {
 
   private TableWriter writer() throws IOException {
     if (writer == null) {
-      writer = table.newWriter(writerOptions, audit == null ? configuredKey : List.of());
+      // the key for a table that records none; the writer checks a recorded one against it
+      writer = table.newWriter(writerOptions, kind.keyColumns(List.of(), configuredKey));
       snapshot = writer.snapshot();
     }
     return writer;
   }
 
-  private Row fit(StructType schema, Row row) throws IOException {
+  /**
+   * {@code row} of {@code schema} in the table's schema, with generated columns filled; adds or
+   * widens columns first when the row needs it and {@code schema.evolution} allows it.
+   *
+   * @throws SchemaMismatchException the row does not fit and the table may not change for it
+   */
+  Row fit(StructType schema, Row row) throws IOException {
     RowAligner aligner = valueAligners.get(schema, snapshot.schema());
     if (aligner.hasExtraColumns() || (evolution == SchemaEvolution.WIDEN_TYPES && !aligner.mismatchedColumns().isEmpty())) {
       aligner = evolve(schema, aligner);
@@ -253,7 +255,7 @@ public final class TableSink {
    *
    * @throws SchemaMismatchException the table has such columns and may not change (schema.evolution=none)
    */
-  private void makeRoomFor(StructType schema, ChangeEvent event) throws IOException {
+  void makeRoomFor(StructType schema, ChangeEvent event) throws IOException {
     if (valueAligners.has(schema, snapshot.schema())) {
       return; // an aligner exists only for rows that fit the current schema
     }
@@ -279,12 +281,13 @@ public final class TableSink {
         snapshot.version());
   }
 
-  private Row key(StructType schema, Row key) {
+  /** A record key of {@code schema} as a key of this table. */
+  Row key(StructType schema, Row key) {
     return keyAligners.get(schema, keySchema()).align(key);
   }
 
   /** The primary key columns with their current types (another writer may widen those, never change the columns). */
-  private StructType keySchema() {
+  StructType keySchema() {
     return derived().keySchema();
   }
 

@@ -11,7 +11,6 @@ import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.decode.SourceInfo;
-import io.mergesink.ingest.options.WriteMode;
 import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -37,7 +36,7 @@ class PartitionBufferTest {
   }
 
   private static PartitionBuffer buffer() {
-    return new PartitionBuffer(TOPIC, 0, WriteMode.UPSERT, ROOMY);
+    return new PartitionBuffer(TOPIC, 0, PendingChanges::coalescedByKey, ROOMY);
   }
 
   @Test
@@ -118,7 +117,7 @@ class PartitionBufferTest {
 
   @Test
   void appendModeKeepsEveryEventInOrder() {
-    PartitionBuffer buffer = new PartitionBuffer(TOPIC, 0, WriteMode.APPEND, ROOMY);
+    PartitionBuffer buffer = new PartitionBuffer(TOPIC, 0, PendingChanges::inOffsetOrder, ROOMY);
     buffer.add("t", upsert(0, 1, "a", "x"));
     buffer.add("t", upsert(1, 1, "b", Unchanged.VALUE));
     buffer.add("t", truncate(2));
@@ -130,14 +129,14 @@ class PartitionBufferTest {
 
   @Test
   void limitsCountCoalescedChangesAndBytes() {
-    PartitionBuffer byCount = new PartitionBuffer(TOPIC, 0, WriteMode.UPSERT, new BufferLimits(2, 1L << 30));
+    PartitionBuffer byCount = new PartitionBuffer(TOPIC, 0, PendingChanges::coalescedByKey, new BufferLimits(2, 1L << 30));
     byCount.add("t", upsert(0, 1, "a", "x"));
     byCount.add("t", upsert(1, 1, "b", "x"));
     assertThat(byCount.isFull()).isFalse();
     byCount.add("t", upsert(2, 2, "c", "x"));
     assertThat(byCount.isFull()).isTrue();
 
-    PartitionBuffer byBytes = new PartitionBuffer(TOPIC, 0, WriteMode.UPSERT, new BufferLimits(1_000, 10_000));
+    PartitionBuffer byBytes = new PartitionBuffer(TOPIC, 0, PendingChanges::coalescedByKey, new BufferLimits(1_000, 10_000));
     byBytes.add("t", upsert(0, 1, "a", "small"));
     long small = byBytes.estimatedBytes();
     assertThat(byBytes.isFull()).isFalse();

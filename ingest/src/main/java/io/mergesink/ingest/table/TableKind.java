@@ -1,0 +1,64 @@
+package io.mergesink.ingest.table;
+
+import io.mergesink.core.commit.TxnChange;
+import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.buffer.PendingChanges;
+import io.mergesink.ingest.buffer.TableChanges;
+import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.options.WriteMode;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What differs between keyed tables and append tables, from the buffer to the change set
+ * (docs/design.md, "Append tables"): the engine picks one kind for all its tables when it is built,
+ * so that nothing downstream asks which kind it writes. merge-core keeps the same split in its
+ * writers ({@code MergingTableWriter}, {@code AppendTableWriter}).
+ */
+public sealed interface TableKind permits KeyedTables, AppendTables {
+  /** The kind of the tables {@code mode} writes. */
+  static TableKind of(WriteMode mode) {
+    return switch (mode) {
+      case UPSERT -> new KeyedTables();
+      case APPEND -> new AppendTables();
+    };
+  }
+
+  /** How a partition's buffer keeps the changes of one table. */
+  PendingChanges newPendingChanges();
+
+  /**
+   * Whether {@code event} creates its table when there is none (a delete of a table that never
+   * existed changes nothing in a keyed table, but is a row of an append table).
+   */
+  boolean createsTable(ChangeEvent event);
+
+  /** The primary key of a table created from {@code event}, given {@code primary.key.fields}. */
+  List<String> newTableKey(ChangeEvent event, List<String> configuredKey);
+
+  /** The schema of a table created from {@code event}, before computed partition columns, with key {@code key}. */
+  StructType newTableSchema(ChangeEvent event, List<String> key);
+
+  /**
+   * The key columns a sink fits events to: the key the table records, else the configured one;
+   * none for append tables.
+   */
+  List<String> keyColumns(List<String> recordedKey, List<String> configuredKey);
+
+  /**
+   * {@code event} as a change of {@code sink}'s table, ready to buffer: key and row in the table's
+   * schema, which may change for it (schema evolution).
+   *
+   * @throws io.mergesink.ingest.align.SchemaMismatchException the event does not fit the table (and
+   *     cannot be made to fit)
+   */
+  ChangeEvent prepare(TableSink sink, ChangeEvent event) throws IOException;
+
+  /**
+   * The change set of one commit: the buffered changes of several partitions for {@code sink}'s
+   * table, re-fitted to its current schema, with {@code txns}.
+   */
+  ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns);
+}
