@@ -106,7 +106,7 @@ public final class IngestEngine implements AutoCloseable {
     this.limits = new BufferLimits(options.bufferMaxRecords(), options.bufferMaxBytes());
     this.storage = openStorage(options);
     // keyed or append: chosen once here, so that buffers, sinks and flushes never ask again
-    this.kind = TableKind.of(options.writeMode());
+    this.kind = TableKind.of(options.writeMode(), options.changeSemantics(), metrics);
     this.catalog = new TableCatalog(storage, options, kind, this::writerOptions);
     this.compaction = options.compactionOptions()
         .withBudget(CompactionOptions.DEFAULT_MAX_BYTES_PER_RUN, CompactionOptions.DEFAULT_MAX_FILES_PER_RUN, COMPACTION_TIME_BUDGET);

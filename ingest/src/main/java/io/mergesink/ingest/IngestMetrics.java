@@ -24,6 +24,12 @@ public interface IngestMetrics {
   /** A record was skipped because its table already held it (a replay after a restart or rebalance). */
   default void replaySkipped() {}
 
+  /**
+   * Changes of keyed tables ordered by a source sequence ({@code upsert.order.by}) were skipped:
+   * their key had a newer change, in the buffer or in the table.
+   */
+  default void staleChangesSkipped(long changes) {}
+
   /** A commit was refused because another task took one of its partitions over. */
   default void fenced() {}
 }

@@ -8,6 +8,7 @@ import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.core.table.TableProperties;
 import io.mergesink.ingest.decode.DecoderOptions;
 import io.mergesink.ingest.decode.LogicalTypes;
+import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteImage;
 import io.mergesink.ingest.options.LookupScope;
 import io.mergesink.ingest.options.PartitionField;
@@ -53,6 +54,7 @@ import java.util.Objects;
  * @param compactionDeletedRatio a file whose deletion vector hides more than this share is rewritten
  * @param compactionMinSmallFiles small files are merged once there are this many
  * @param tableProperties copied into the Delta configuration of tables the engine creates
+ * @param changeSemantics ordering by a source sequence and soft deletes (keyed tables only)
  */
 public record IngestOptions(
     String tableRoot,
@@ -79,7 +81,8 @@ public record IngestOptions(
     boolean compactionEnabled,
     double compactionDeletedRatio,
     int compactionMinSmallFiles,
-    Map<String, String> tableProperties) {
+    Map<String, String> tableProperties,
+    ChangeSemantics changeSemantics) {
 
   public static final String DEFAULT_TABLE_NAME_FORMAT = "${topic}";
   public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofSeconds(30);
@@ -101,6 +104,12 @@ public record IngestOptions(
     Objects.requireNonNull(commitInterval, "commitInterval");
     Objects.requireNonNull(lookupScope, "lookupScope");
     tableProperties = Map.copyOf(tableProperties);
+    Objects.requireNonNull(changeSemantics, "changeSemantics");
+    if (writeMode == WriteMode.APPEND && !changeSemantics.equals(ChangeSemantics.DEFAULT)) {
+      throw new IllegalArgumentException("write.mode=append records every change as a row of its own: upsert.order.by and "
+          + "delete.mode apply to keyed tables (write.mode=upsert) only, found " + changeSemantics.orderBy().configValue() + " and "
+          + changeSemantics.deleteMode().configName());
+    }
     if (tableRoot.isBlank()) {
       throw new IllegalArgumentException("the table root is empty");
     }
@@ -215,6 +224,7 @@ public record IngestOptions(
     private double compactionDeletedRatio = CompactionOptions.DEFAULT_DELETED_RATIO;
     private int compactionMinSmallFiles = CompactionOptions.DEFAULT_MIN_SMALL_FILES;
     private Map<String, String> tableProperties = Map.of();
+    private ChangeSemantics changeSemantics = ChangeSemantics.DEFAULT;
 
     private Builder(String tableRoot, String txnAppId) {
       this.tableRoot = tableRoot;
@@ -323,12 +333,18 @@ public record IngestOptions(
       return this;
     }
 
+    /** Ordering by a source sequence and soft deletes; Kafka order and hard deletes by default. */
+    public Builder changeSemantics(ChangeSemantics value) {
+      changeSemantics = value;
+      return this;
+    }
+
     /** @throws IllegalArgumentException naming the option that is out of range */
     public IngestOptions build() {
       return new IngestOptions(tableRoot, storage, tableNameFormat, txnAppId, writeMode, mergeStrategy, primaryKeyMode,
           primaryKeyFields, deleteEnabled, truncateEnabled, appendDeleteImage, unavailableValuePlaceholder, schemaEvolution,
           partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, parquetCompression, fileTargetSizeBytes,
-          checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties);
+          checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties, changeSemantics);
     }
   }
 }

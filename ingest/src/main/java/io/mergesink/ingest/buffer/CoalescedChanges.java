@@ -12,18 +12,24 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * The changes of a keyed table: one map primary key → last change, upserts and deletes together
- * (last wins). An upsert holding {@link Unchanged#VALUE} (an unchanged TOAST column) takes that
+ * The changes of a keyed table: one map primary key → newest change, upserts and deletes together
+ * (the last delivered, or by source sequence with {@code upsert.order.by}: see {@link ChangeOrder};
+ * an older change than the one held is dropped). An upsert holding {@link Unchanged#VALUE} (an unchanged TOAST column) takes that
  * column from the change it replaces: the earlier upsert's value, or null after a delete or a
  * truncate in this buffer (the row is gone, so there is nothing to keep). A truncate drops the
  * pending changes and is remembered; changes after it are kept.
  */
 final class CoalescedChanges implements PendingChanges {
+  private final ChangeOrder order;
   private final Map<Row, ChangeEvent> byKey = new LinkedHashMap<>();
   /** Upserts a later delete replaced: the old row of a primary-key change that ends in this buffer. */
   private final Map<Row, ChangeEvent> replacedUpserts = new HashMap<>();
   private OptionalLong truncatedAt = OptionalLong.empty();
   private long bytes;
+
+  CoalescedChanges(ChangeOrder order) {
+    this.order = order;
+  }
 
   @Override
   public void add(ChangeEvent event) {
@@ -35,6 +41,10 @@ final class CoalescedChanges implements PendingChanges {
       return;
     }
     ChangeEvent previous = byKey.get(event.key());
+    if (previous != null && !order.replaces(event, previous)) {
+      order.stale(event, order.sequence(previous));
+      return;
+    }
     ChangeEvent merged = event.op() == Op.UPSERT ? mergeUnchanged(event, previous) : event;
     if (previous != null) {
       bytes -= SizeEstimator.changeBytes(previous);

@@ -10,9 +10,14 @@ import java.util.OptionalLong;
  * the engine picks one for all its tables when it is built. Not thread-safe; no I/O.
  */
 public interface PendingChanges {
-  /** Keyed tables: the last change per primary key (docs/design.md, "Data flow"). */
+  /** Keyed tables in Kafka order: the last change per primary key. */
   static PendingChanges coalescedByKey() {
-    return new CoalescedChanges();
+    return coalescedByKey(ChangeOrder.KAFKA);
+  }
+
+  /** Keyed tables: the newest change per primary key by {@code order} (docs/design.md, "Data flow"). */
+  static PendingChanges coalescedByKey(ChangeOrder order) {
+    return new CoalescedChanges(order);
   }
 
   /** Append tables: every event in offset order; nothing is merged (docs/design.md, "Append tables"). */

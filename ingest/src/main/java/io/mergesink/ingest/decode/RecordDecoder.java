@@ -167,7 +167,9 @@ public final class RecordDecoder {
     SourceInfo source = new SourceInfo(
         firstString(row, "__db", "__source_db"),
         firstString(row, "__schema", "__source_schema"),
-        firstString(row, "__table", "__source_table"));
+        firstString(row, "__table", "__source_table"),
+        firstNumber(row, "__lsn", "__source_lsn"),
+        firstNumber(row, "__source_ts_ms"));
     long timestamp = firstLong(row, recordTimestamp(record), "__ts_ms", "__source_ts_ms");
     Object deleted = row.get(FLATTENED_DELETED);
     boolean isDelete = "true".equalsIgnoreCase(String.valueOf(deleted)) || DELETE_OP.equals(row.get(FLATTENED_OP));
@@ -371,7 +373,8 @@ public final class RecordDecoder {
     if (source == null) {
       return SourceInfo.NONE;
     }
-    return new SourceInfo(string(field(source, "db")), string(field(source, "schema")), string(field(source, "table")));
+    return new SourceInfo(string(field(source, "db")), string(field(source, "schema")), string(field(source, "table")),
+        number(field(source, "lsn")), number(field(source, TS_MS)));
   }
 
   private static long envelopeTimestamp(KafkaRecord record, Object envelope) {
@@ -405,6 +408,19 @@ public final class RecordDecoder {
       }
     }
     return fallback;
+  }
+
+  private static Long firstNumber(TypedRow row, String... names) {
+    for (String name : names) {
+      if (row.get(name) instanceof Number number) {
+        return number.longValue();
+      }
+    }
+    return null;
+  }
+
+  private static Long number(Object value) {
+    return value instanceof Number number ? number.longValue() : null;
   }
 
   private static String string(Object value) {

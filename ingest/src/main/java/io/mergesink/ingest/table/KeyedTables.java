@@ -5,10 +5,15 @@ import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.buffer.ChangeOrder;
 import io.mergesink.ingest.buffer.PendingChanges;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.IngestMetrics;
+import io.mergesink.ingest.errors.FatalIngestException;
+import io.mergesink.ingest.options.ChangeSemantics;
+import io.mergesink.ingest.options.UpsertOrder;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +22,9 @@ import java.util.Map;
 
 /**
  * Tables with a primary key ({@code write.mode=upsert}): the last change per key wins, deletes
- * remove the row, truncates empty the table.
+ * remove the row, truncates empty the table. With {@code upsert.order.by} the change with the newest
+ * source sequence wins instead, and with {@code delete.mode=soft} a delete marks the row; both land
+ * through the MERGE engine ({@link OrderedMerge}).
  *
  * <p>Change sets: Debezium sends a key always to the same partition, so keys of different
  * partitions do not meet; where they do (a re-partitioned topic), the change with the later source
@@ -25,9 +32,24 @@ import java.util.Map;
  * partition truncates the table before the change set's upserts.
  */
 final class KeyedTables implements TableKind {
+  private final ChangeSemantics semantics;
+  private final SequenceOrder order;
+  private final OrderedMerge merge;
+
+  KeyedTables(ChangeSemantics semantics, IngestMetrics metrics) {
+    this.semantics = semantics;
+    this.order = new SequenceOrder(semantics.orderBy(), metrics);
+    this.merge = new OrderedMerge(semantics, order);
+  }
+
   @Override
   public PendingChanges newPendingChanges() {
-    return PendingChanges.coalescedByKey();
+    return semantics.ordered() ? PendingChanges.coalescedByKey(order) : PendingChanges.coalescedByKey();
+  }
+
+  @Override
+  public List<StructField> ownColumns() {
+    return merge.ownColumns();
   }
 
   @Override
@@ -41,14 +63,20 @@ final class KeyedTables implements TableKind {
     return configuredKey.isEmpty() ? event.keySchema().fieldNames() : configuredKey;
   }
 
-  /** The event's row schema with the key columns NOT NULL. */
+  /** The event's row schema with the key columns NOT NULL, then the sink's own columns ({@link #ownColumns()}). */
   @Override
   public StructType newTableSchema(ChangeEvent event, List<String> key) {
     List<StructField> fields = new ArrayList<>();
     for (StructField field : event.valueSchema().fields()) {
       fields.add(key.contains(field.name()) ? new StructField(field.name(), field.type(), false, field.metadata()) : field);
     }
-    return new StructType(fields);
+    StructType schema = new StructType(fields);
+    for (StructField own : ownColumns()) {
+      if (schema.indexOf(own.name()) < 0) {
+        schema = schema.add(own);
+      }
+    }
+    return schema;
   }
 
   @Override
@@ -56,8 +84,15 @@ final class KeyedTables implements TableKind {
     return recordedKey.isEmpty() ? configuredKey : recordedKey;
   }
 
+  /**
+   * @throws FatalIngestException the table has no column {@code upsert.order.by} names
+   */
   @Override
   public ChangeEvent prepare(TableSink sink, ChangeEvent event) throws IOException {
+    if (semantics.orderBy().kind() == UpsertOrder.Kind.COLUMN && sink.schema().indexOf(semantics.orderBy().column()) < 0) {
+      throw new FatalIngestException("table " + sink.name() + " has no column '" + semantics.orderBy().column()
+          + "', which upsert.order.by names; its columns are " + sink.schema().fieldNames(), null);
+    }
     return switch (event.op()) {
       case UPSERT -> event.with(Op.UPSERT, sink.key(event.keySchema(), event.key()), sink.keySchema(),
           sink.fit(event.valueSchema(), event.value()), sink.schema(),
@@ -68,17 +103,22 @@ final class KeyedTables implements TableKind {
   }
 
   @Override
-  public ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) {
+  public ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
     // rows are re-fitted to the sink's current schema; the writer pads them if the table gains columns before they land
     ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema());
     Map<Row, ChangeEvent> latest = new LinkedHashMap<>();
+    boolean truncated = false;
     for (TableChanges partition : changes) {
       if (partition.truncatedAt().isPresent()) {
         builder.truncate();
+        truncated = true;
       }
       for (ChangeEvent event : partition.changes()) {
-        latest.merge(event.key(), event, (earlier, later) -> later.timestampMs() >= earlier.timestampMs() ? later : earlier);
+        latest.merge(event.key(), event, this::newer);
       }
+    }
+    if (semantics.merges()) {
+      return merge.assemble(sink, new ArrayList<>(latest.values()), truncated, txns);
     }
     for (ChangeEvent event : latest.values()) {
       if (event.op() == Op.UPSERT) {
@@ -89,5 +129,17 @@ final class KeyedTables implements TableKind {
     }
     txns.forEach(builder::txn);
     return builder.build();
+  }
+
+  /** Of two changes of a key from different partitions: by sequence when ordered ({@link ChangeOrder#replaces}), else the later timestamp. */
+  private ChangeEvent newer(ChangeEvent earlier, ChangeEvent later) {
+    if (semantics.ordered()) {
+      if (order.replaces(later, earlier)) {
+        return later;
+      }
+      order.stale(later, order.sequence(earlier));
+      return earlier;
+    }
+    return later.timestampMs() >= earlier.timestampMs() ? later : earlier;
   }
 }

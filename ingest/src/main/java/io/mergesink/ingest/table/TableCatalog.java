@@ -9,9 +9,11 @@ import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.ProtocolSupport;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.table.UnsupportedTableException;
+import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.IngestOptions;
 import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.options.PartitionField;
 import io.mergesink.ingest.route.TableRouter;
 import java.io.IOException;
@@ -126,8 +128,23 @@ public final class TableCatalog {
    * @throws UnsupportedTableException the table needs a feature MergeSink cannot honour: the task
    *     fails at once, naming table and feature, instead of at its first commit
    */
-  private TableSink open(String table, DeltaTable delta, Snapshot snapshot) {
-    ProtocolSupport.checkWritable(delta.root(), snapshot.protocol(), snapshot.metadata());
+  private TableSink open(String table, DeltaTable delta, Snapshot opened) throws IOException {
+    ProtocolSupport.checkWritable(delta.root(), opened.protocol(), opened.metadata());
+    Snapshot snapshot = opened;
+    for (StructField own : kind.ownColumns()) {
+      opened.schema().field(own.name()).filter(column -> !column.type().equals(own.type())).ifPresent(column -> {
+        throw new FatalIngestException("table " + table + " has a column '" + own.name() + "' of type " + column.type() + ", but "
+            + "upsert.order.by / delete.mode keep " + own.type() + " in it (rename the column, or drop it from the records, e.g. "
+            + "ExtractNewRecordState's delete.handling.mode=rewrite adds a string '__deleted')", null);
+      });
+    }
+    List<StructField> missing = kind.ownColumns().stream().filter(column -> opened.schema().indexOf(column.name()) < 0).toList();
+    if (!missing.isEmpty()) {
+      // the sink's own columns (upsert.order.by, delete.mode), whatever schema.evolution says
+      snapshot = delta.addColumns(missing);
+      LOG.info("Table {}: added column(s) {} for upsert.order.by / delete.mode at version {}", table,
+          missing.stream().map(StructField::name).toList(), snapshot.version());
+    }
     TableSink sink = new TableSink(table, storage, delta, snapshot, options.schemaEvolution(), options.primaryKeyFields(),
         kind, writerOptions.get());
     sinks.put(table, sink);

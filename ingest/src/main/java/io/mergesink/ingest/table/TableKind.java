@@ -2,10 +2,13 @@ package io.mergesink.ingest.table;
 
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.IngestMetrics;
 import io.mergesink.ingest.buffer.PendingChanges;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.WriteMode;
 import java.io.IOException;
 import java.util.List;
@@ -18,12 +21,28 @@ import java.util.Map;
  * writers ({@code MergingTableWriter}, {@code AppendTableWriter}).
  */
 public sealed interface TableKind permits KeyedTables, AppendTables {
-  /** The kind of the tables {@code mode} writes. */
+  /** The kind of the tables {@code mode} writes, in Kafka order with hard deletes. */
   static TableKind of(WriteMode mode) {
+    return of(mode, ChangeSemantics.DEFAULT, IngestMetrics.NONE);
+  }
+
+  /**
+   * The kind of the tables {@code mode} writes; keyed tables apply {@code semantics} and report
+   * skipped stale changes to {@code metrics}.
+   */
+  static TableKind of(WriteMode mode, ChangeSemantics semantics, IngestMetrics metrics) {
     return switch (mode) {
-      case UPSERT -> new KeyedTables();
+      case UPSERT -> new KeyedTables(semantics, metrics);
       case APPEND -> new AppendTables();
     };
+  }
+
+  /**
+   * Columns the sink itself keeps in every table of this kind (docs/design.md, "Ordering and soft
+   * deletes"): added to new tables, and to existing ones when a task opens them.
+   */
+  default List<StructField> ownColumns() {
+    return List.of();
   }
 
   /** How a partition's buffer keeps the changes of one table. */
@@ -59,6 +78,8 @@ public sealed interface TableKind permits KeyedTables, AppendTables {
   /**
    * The change set of one commit: the buffered changes of several partitions for {@code sink}'s
    * table, re-fitted to its current schema, with {@code txns}.
+   *
+   * @throws IOException the table could not be read to decide the changes (ordered or soft-delete tables)
    */
-  ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns);
+  ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException;
 }

@@ -11,6 +11,9 @@ import io.mergesink.core.merge.CommitResult;
 import io.mergesink.core.merge.RowValidator;
 import io.mergesink.core.merge.TableWriter;
 import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.mergeinto.MergeActions;
+import io.mergesink.core.mergeinto.MergeInto;
+import io.mergesink.core.mergeinto.MergeSpec;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
@@ -115,8 +118,16 @@ public final class TableSink {
   }
 
   /** The change set of one commit of this table ({@link TableKind#assemble}). */
-  public ChangeSet changeSet(List<TableChanges> changes, Map<String, TxnChange> txns) {
+  public ChangeSet changeSet(List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
     return kind.assemble(this, changes, txns);
+  }
+
+  /**
+   * What {@code spec} does with {@code source} against the table the writer holds, opening the
+   * writer first if needed; nothing is committed ({@link MergeInto#decide}).
+   */
+  MergeActions decide(MergeSpec spec, List<Row> source) throws IOException {
+    return MergeInto.on(writer()).decide(spec, source);
   }
 
   /** The table schema rows are prepared and re-fitted for: that of the latest snapshot this sink read or wrote. */

@@ -40,7 +40,7 @@ class RecordDecoderTest {
     assertThat(event.op()).isEqualTo(Op.UPSERT);
     assertThat(event.key()).isEqualTo(Row.of(1));
     assertThat(event.keySchema()).isEqualTo(StructType.of(new StructField("id", PrimitiveType.INTEGER, false)));
-    assertThat(event.source()).isEqualTo(new SourceInfo("shop", "public", "customers"));
+    assertThat(event.source()).isEqualTo(new SourceInfo("shop", "public", "customers", 24023128L, 1709288130000L));
     assertThat(event.timestampMs()).isEqualTo(1709288130005L);
     assertThat(event.topic()).isEqualTo(TOPIC);
     assertThat(event.partition()).isEqualTo(2);
@@ -129,7 +129,7 @@ class RecordDecoderTest {
     ChangeEvent event = decoder(true, true).decode(truncate);
     assertThat(event.op()).isEqualTo(Op.TRUNCATE);
     assertThat(event.key()).isNull();
-    assertThat(event.source()).isEqualTo(new SourceInfo("shop", "public", "customers"));
+    assertThat(event.source()).isEqualTo(new SourceInfo("shop", "public", "customers", 24023128L, 1709288133000L));
   }
 
   @Test
@@ -145,7 +145,7 @@ class RecordDecoderTest {
     ChangeEvent event = DEFAULT.decode(load("mysql-snapshot-read.json", "my.shop.orders", 0, 7));
 
     assertThat(event.op()).isEqualTo(Op.UPSERT);
-    assertThat(event.source()).isEqualTo(new SourceInfo("shop", null, "orders"));
+    assertThat(event.source()).isEqualTo(new SourceInfo("shop", null, "orders", null, 1709288130000L));
     StructType schema = event.valueSchema();
     assertThat(types(schema)).containsExactly(PrimitiveType.LONG, PrimitiveType.TIMESTAMP_NTZ,
         PrimitiveType.TIMESTAMP_NTZ, PrimitiveType.LONG, PrimitiveType.LONG, PrimitiveType.TIMESTAMP,
@@ -169,7 +169,7 @@ class RecordDecoderTest {
     assertThat(upsert.op()).isEqualTo(Op.UPSERT);
     assertThat(upsert.valueSchema().fieldNames())
         .containsExactly("id", "name", "__op", "__table", "__source_ts_ms", "__deleted");
-    assertThat(upsert.source()).isEqualTo(new SourceInfo(null, null, "customers"));
+    assertThat(upsert.source()).isEqualTo(new SourceInfo(null, null, "customers", null, 1709288131000L));
     assertThat(upsert.timestampMs()).isEqualTo(1709288131000L);
     assertThat(delete.op()).isEqualTo(Op.DELETE);
     assertThat(delete.key()).isEqualTo(Row.of(1));

@@ -1,0 +1,73 @@
+package io.mergesink.ingest.table;
+
+import io.mergesink.core.data.Unchanged;
+import io.mergesink.ingest.IngestMetrics;
+import io.mergesink.ingest.buffer.ChangeOrder;
+import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.decode.ChangeEvent.Op;
+import io.mergesink.ingest.options.UpsertOrder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code upsert.order.by} as a {@link ChangeOrder} of prepared events (rows in their table's
+ * schema): the source position from Debezium's {@code source} block (a Kafka tombstone carries
+ * none), or the named column of an upsert's row (a delete carries none: its row is gone). Changes found stale, in a buffer or
+ * against the table, are counted and logged at debug.
+ */
+final class SequenceOrder implements ChangeOrder {
+  private static final Logger LOG = LoggerFactory.getLogger(SequenceOrder.class);
+  private final UpsertOrder order;
+  private final IngestMetrics metrics;
+
+  SequenceOrder(UpsertOrder order, IngestMetrics metrics) {
+    this.order = order;
+    this.metrics = metrics;
+  }
+
+  UpsertOrder order() {
+    return order;
+  }
+
+  @Override
+  public Object sequence(ChangeEvent event) {
+    return switch (order.kind()) {
+      case NONE -> null;
+      case SOURCE_LSN -> event.source().lsn();
+      case SOURCE_TS_MS -> event.source().tsMs();
+      case COLUMN -> {
+        if (event.op() != Op.UPSERT) {
+          yield null;
+        }
+        int index = event.valueSchema().indexOf(order.column());
+        Object value = index < 0 ? null : event.value().get(index);
+        yield value == Unchanged.VALUE ? null : value;
+      }
+    };
+  }
+
+  /** A delete ordered by a column has no sequence (its row is gone): it applies in Kafka order. */
+  @Override
+  public boolean appliesWithoutSequence(ChangeEvent event) {
+    return event.op() == Op.DELETE && deletesApplyWithoutSequence();
+  }
+
+  /** Whether deletes, which carry no sequence when ordered by a column, apply in Kafka order. */
+  boolean deletesApplyWithoutSequence() {
+    return order.kind() == UpsertOrder.Kind.COLUMN;
+  }
+
+  @Override
+  public void stale(ChangeEvent dropped, Object newerSequence) {
+    skipped(dropped.position(), dropped.key(), sequence(dropped), newerSequence);
+  }
+
+  /** A change of {@code key} with {@code sequence} was skipped: its key has a change with {@code newer}. */
+  void skipped(String where, Object key, Object sequence, Object newer) {
+    metrics.staleChangesSkipped(1);
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("Skipped the change {} of key {} with {} {}: its key has a newer change ({})", where, key, order.configValue(),
+          sequence, newer);
+    }
+  }
+}
