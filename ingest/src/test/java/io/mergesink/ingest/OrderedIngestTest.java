@@ -9,6 +9,7 @@ import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.decode.LogicalTypes;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteMode;
+import io.mergesink.ingest.options.PartitionField;
 import io.mergesink.ingest.options.UpsertOrder;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
@@ -93,6 +94,24 @@ class OrderedIngestTest {
         assertThat(deletedAt.get(id)).as("__deleted_at of deleted key %d: its delete's source time", id)
             .isEqualTo(history.lastDeleteTsMs(id) * 1000);
       }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}, seed {1}")
+  @MethodSource("strategiesAndSeeds")
+  void aTablePartitionedByAColumnTheChangesSetEndsTheSameWithRowsMovingBetweenPartitions(MergeStrategy strategy, long seed) {
+    History history = History.random(seed);
+    IngestOptions options = IngestOptions.builder(dir.toString(), "sink").commitInterval(Duration.ZERO).mergeStrategy(strategy)
+        .compaction(false, 0.25, 2).partitionFields(PartitionField.parse(List.of("version")))
+        .changeSemantics(new ChangeSemantics(UpsertOrder.parse("source.lsn"), DeleteMode.SOFT, 10))
+        .build();
+    deliver(history, options, seed, false);
+
+    assertThat(KernelTables.partitionColumns(dir.resolve(TABLE).toString())).containsExactly("version");
+    assertThat(liveRows()).isEqualTo(history.finalState());
+    Map<Long, Boolean> deleted = column("__deleted");
+    for (long id : history.everInserted()) {
+      assertThat(deleted.get(id)).as("__deleted of key %d", id).isEqualTo(!history.finalState().containsKey(id));
     }
   }
 

@@ -7,6 +7,7 @@ import io.mergesink.core.storage.Storages;
 import io.mergesink.core.storage.s3.S3BucketCheck;
 import io.mergesink.core.storage.s3.S3Options;
 import io.mergesink.core.table.TableProperties;
+import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.NamedOption;
 import io.mergesink.ingest.options.PrimaryKeyMode;
 import io.mergesink.ingest.options.WriteMode;
@@ -42,6 +43,7 @@ import org.apache.kafka.common.config.ConfigValue;
  *       named with the option to use instead. {@code hdfs://} roots are checked when the task
  *       opens them.
  *   <li>{@code txn.app.id} must be set when the configuration has no connector {@code name}.
+ *   <li>{@code upsert.order.by} and {@code delete.mode=soft} apply to {@code write.mode=upsert} only.
  *   <li>{@code table.properties.*} must be properties a new table of the configured write mode and
  *       strategy can take ({@link TableProperties}); each refusal is reported on its own option name.
  * </ul>
@@ -66,6 +68,7 @@ public final class ConfigValidation {
     checkTableRoot(values);
     checkS3(props, values);
     checkTxnAppId(props, values);
+    checkChangeSemantics(values);
   }
 
   /** {@link #validate(Map, Map)} for the list {@code Config.configValues()} returns. */
@@ -109,6 +112,23 @@ public final class ConfigValidation {
   private static String strategyName(MergeStrategy strategy) {
     return strategy == MergeStrategy.APPEND ? WRITE_MODE + "=" + WriteMode.APPEND.configName()
         : MERGE_STRATEGY + "=" + strategy.configName();
+  }
+
+  private static void checkChangeSemantics(Map<String, ConfigValue> values) {
+    if (!valid(values, WRITE_MODE, UPSERT_ORDER_BY, DELETE_MODE)
+        || !WriteMode.APPEND.configName().equalsIgnoreCase(String.valueOf(values.get(WRITE_MODE).value()).trim())) {
+      return;
+    }
+    if (!"none".equals(String.valueOf(values.get(UPSERT_ORDER_BY).value()).trim())) {
+      values.get(UPSERT_ORDER_BY).addErrorMessage(UPSERT_ORDER_BY + " orders the changes of a key in a table with a "
+          + "primary key; " + WRITE_MODE + "=append keeps every change as a row of its own (set it to none, or use "
+          + WRITE_MODE + "=upsert)");
+    }
+    if (!DeleteMode.HARD.configName().equalsIgnoreCase(String.valueOf(values.get(DELETE_MODE).value()).trim())) {
+      values.get(DELETE_MODE).addErrorMessage(DELETE_MODE + "=soft marks deleted rows of a table with a primary key; "
+          + WRITE_MODE + "=append records a delete as a row with _op = d already (set it to hard, or use " + WRITE_MODE
+          + "=upsert)");
+    }
   }
 
   private static void checkPrimaryKey(Map<String, ConfigValue> values) {

@@ -5,12 +5,15 @@ import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.ingest.IngestOptions;
 import io.mergesink.ingest.decode.LogicalTypes;
+import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteImage;
+import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.LookupScope;
 import io.mergesink.ingest.options.NamedOption;
 import io.mergesink.ingest.options.PartitionField;
 import io.mergesink.ingest.options.PrimaryKeyMode;
 import io.mergesink.ingest.options.SchemaEvolution;
+import io.mergesink.ingest.options.UpsertOrder;
 import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.route.TableNameTemplate;
 import java.time.Duration;
@@ -50,6 +53,9 @@ public final class MergeSinkConfig extends AbstractConfig {
   public static final String PRIMARY_KEY_FIELDS = "primary.key.fields";
   public static final String DELETE_ENABLED = "delete.enabled";
   public static final String TRUNCATE_ENABLED = "truncate.enabled";
+  public static final String UPSERT_ORDER_BY = "upsert.order.by";
+  public static final String UPSERT_ORDER_DELETED_KEYS_MAX = "upsert.order.deleted.keys.max";
+  public static final String DELETE_MODE = "delete.mode";
   public static final String SCHEMA_EVOLUTION = "schema.evolution";
   public static final String PARTITION_FIELDS = "partition.fields";
   public static final String UNAVAILABLE_VALUE_PLACEHOLDER = "unavailable.value.placeholder";
@@ -189,6 +195,35 @@ public final class MergeSinkConfig extends AbstractConfig {
         .doc("Whether Debezium truncate events ('t') delete every row of the table. When false they are skipped "
             + "and logged once per topic.")
         .define();
+    writes.option(UPSERT_ORDER_BY, Type.STRING).defaultValue("none").validator(new UpsertOrderOption())
+        .recommender(new UpsertOrderOption()).importance(Importance.MEDIUM).displayName("Upsert order by")
+        .doc("Which change of a key wins when Kafka delivers them out of order or twice (a re-snapshot after "
+            + "streaming, a Debezium restart from an older position, a re-partitioned topic), with " + WRITE_MODE
+            + "=upsert. none: the last delivered (Kafka order), as blind upserts that read nothing. source.lsn: "
+            + "PostgreSQL's source.lsn, kept in a BIGINT column __source_lsn that MergeSink adds. source.ts_ms: when "
+            + "the change was made in the database (source.ts_ms), kept in __source_ts_ms (millisecond ties go to the later "
+            + "delivery). Any other value names a column of the table whose values order its changes (a version "
+            + "or update time). A change is applied when its sequence is not older than the row's (equal: the "
+            + "later delivery wins); older ones are skipped and counted (changes-skipped-stale-total). A Kafka "
+            + "tombstone carries no source position and changes nothing the Debezium delete before it did not. "
+            + "With a named column, deletes carry no value of it and apply in Kafka order. See the README, "
+            + "'CDC semantics'.")
+        .define();
+    writes.option(UPSERT_ORDER_DELETED_KEYS_MAX, Type.INT).defaultValue(ChangeSemantics.DEFAULT_DELETED_KEYS_MAX)
+        .validator(Range.atLeast(0)).importance(Importance.LOW).displayName("Upsert order deleted keys")
+        .doc("With " + UPSERT_ORDER_BY + ", how many keys of deletes each task remembers per table with their "
+            + "sequence, so that an older change of a deleted key arriving later does not bring the row back (a "
+            + "hard-deleted row no longer holds its sequence). Beyond it the oldest are forgotten; the memory is "
+            + "lost on a restart or rebalance. " + DELETE_MODE + "=soft keeps the sequence in the row instead.")
+        .define();
+    writes.option(DELETE_MODE, Type.STRING).defaultValue(DeleteMode.HARD.configName()).oneOf(DeleteMode.class)
+        .importance(Importance.MEDIUM).displayName("Delete mode")
+        .doc("With " + WRITE_MODE + "=upsert, what a delete does. hard: the row is removed. soft: the row stays "
+            + "with __deleted = true and __deleted_at (TIMESTAMP) = the delete's source time (source.ts_ms); a later "
+            + "insert or update of the key sets __deleted = false and __deleted_at = null. MergeSink adds both "
+            + "columns. Readers filter on NOT __deleted. Not for " + WRITE_MODE + "=append, which keeps every "
+            + "change as a row anyway.")
+        .define();
     writes.option(SCHEMA_EVOLUTION, Type.STRING).defaultValue(SchemaEvolution.ADD_COLUMNS.configName())
         .oneOf(SchemaEvolution.class).importance(Importance.MEDIUM).displayName("Schema evolution")
         .doc("add-columns: columns that appear in records but not in the table are added as nullable columns "
@@ -286,6 +321,16 @@ public final class MergeSinkConfig extends AbstractConfig {
 
   public WriteMode writeMode() {
     return NamedOption.parse(WriteMode.class, WRITE_MODE, getString(WRITE_MODE));
+  }
+
+  /** {@code upsert.order.by}, {@code delete.mode} and {@code upsert.order.deleted.keys.max}. */
+  public ChangeSemantics changeSemantics() {
+    try {
+      return new ChangeSemantics(UpsertOrder.parse(getString(UPSERT_ORDER_BY)),
+          NamedOption.parse(DeleteMode.class, DELETE_MODE, getString(DELETE_MODE)), getInt(UPSERT_ORDER_DELETED_KEYS_MAX));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
   }
 
   public DeleteImage appendDeleteImage() {
@@ -439,6 +484,7 @@ public final class MergeSinkConfig extends AbstractConfig {
           .checkpointInterval(checkpointInterval())
           .compaction(compactionEnabled(), compactionDvRatio(), compactionMinFiles())
           .tableProperties(tableProperties())
+          .changeSemantics(changeSemantics())
           .build();
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());

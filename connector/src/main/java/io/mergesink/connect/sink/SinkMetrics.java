@@ -35,6 +35,7 @@ public final class SinkMetrics implements IngestMetrics, AutoCloseable {
   private final Sensor rowsWritten;
   private final Sensor replaysSkipped;
   private final Sensor deadLettered;
+  private final Sensor staleSkipped;
   private final Sensor fenced;
   private final Sensor commitRequests;
   private final List<String> gaugesHeldElsewhere = new ArrayList<>();
@@ -57,6 +58,8 @@ public final class SinkMetrics implements IngestMetrics, AutoCloseable {
     this.replaysSkipped = counter("records-skipped-replay-total", "Records skipped because their table already held them");
     this.deadLettered = counter("records-dlq-total", "Records sent to the dead letter queue");
     this.fenced = counter("fenced-total", "Commits refused because another task took a partition over");
+    this.staleSkipped = counter("changes-skipped-stale-total", "Changes skipped because their key had a newer one by "
+        + "upsert.order.by, in the buffer or in the table");
   }
 
   /**
@@ -88,6 +91,11 @@ public final class SinkMetrics implements IngestMetrics, AutoCloseable {
   @Override
   public void replaySkipped() {
     replaysSkipped.record();
+  }
+
+  @Override
+  public void staleChangesSkipped(long changes) {
+    staleSkipped.record(changes);
   }
 
   @Override

@@ -100,6 +100,30 @@ class ConfigValidationTest {
   }
 
   @Test
+  void orderingAndSoftDeletesAreForUpsertTablesAndReportedOnTheirOption() {
+    Map<String, String> props = props();
+    props.put("upsert.order.by", "source.lsn");
+    props.put("delete.mode", "soft");
+    assertThat(errors(props)).isEmpty();
+    assertThat(new MergeSinkConfig(props).ingestOptions().changeSemantics().orderBy().column()).isEqualTo("__source_lsn");
+
+    props.put("write.mode", "append");
+    Map<String, List<String>> errors = errors(props);
+    assertThat(errors).containsOnlyKeys("upsert.order.by", "delete.mode");
+    assertThat(errors.get("upsert.order.by")).singleElement().asString().contains("write.mode=append keeps every change");
+    assertThat(errors.get("delete.mode")).singleElement().asString().contains("set it to hard");
+
+    props.put("write.mode", "upsert");
+    props.put("upsert.order.by", "source.scn");
+    props.put("delete.mode", "gone");
+    errors = errors(props);
+    assertThat(errors).containsOnlyKeys("upsert.order.by", "delete.mode");
+    assertThat(errors.get("upsert.order.by")).singleElement().asString().contains("expected none, source.lsn, source.ts_ms or the "
+        + "name of a column");
+    assertThat(errors.get("delete.mode")).singleElement().asString().contains("expected one of hard, soft");
+  }
+
+  @Test
   void txnAppIdNeedsAConnectorNameOrAValue() {
     Map<String, String> props = props();
     props.remove("name");
