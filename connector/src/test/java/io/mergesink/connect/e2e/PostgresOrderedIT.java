@@ -1,0 +1,145 @@
+package io.mergesink.connect.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mergesink.connect.testing.Await;
+import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.testing.KernelTables;
+import io.mergesink.core.types.StructType;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.connect.data.Struct;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code upsert.order.by=source.lsn} end to end, PostgreSQL → Debezium → Kafka → MergeSink → Delta:
+ * after the snapshot and streamed inserts, updates and deletes, a second Debezium connector
+ * re-snapshots the table into the same topic ({@code snapshot.mode=initial_only}). Its snapshot
+ * reads the table as of its start, but a large table it reads first holds its rows of {@code items}
+ * back while the first connector streams newer changes: stale snapshot rows arrive after them (the
+ * test checks that they do), and rows deleted meanwhile come back in the snapshot. The Delta table,
+ * read by Delta Kernel, must equal PostgreSQL's.
+ */
+class PostgresOrderedIT {
+  private static final String ITEMS = "items";
+  private static final String FILLER = "a_filler";
+  private static final int SNAPSHOT_ROWS = 40;
+  private static final int FILLER_ROWS = 300_000;
+  private static final String RESNAPSHOT = "pg-resnapshot";
+
+  @TempDir Path tables;
+
+  @Test
+  void aReSnapshotDeliveredAfterNewerChangesLeavesTheTableEqualToPostgres() {
+    try (EndToEnd e2e = EndToEnd.start(tables)) {
+      e2e.postgres().execute("CREATE TABLE items (id bigint PRIMARY KEY, name text, qty integer)",
+          "INSERT INTO items SELECT i, 'initial ' || i, i FROM generate_series(1, " + SNAPSHOT_ROWS + ") i",
+          "CREATE TABLE a_filler (id bigint PRIMARY KEY, pad text)",
+          "INSERT INTO a_filler SELECT i, repeat('x', 100) FROM generate_series(1, " + FILLER_ROWS + ") i");
+      Map<String, String> source = sourceConfig(e2e);
+      source.put("table.include.list", "public." + ITEMS);
+      e2e.connect().startConnector(EndToEnd.SOURCE, source, 1);
+      Await.until(SNAPSHOT_ROWS + " snapshot events", ConnectHarness.DEFAULT_TIMEOUT,
+          () -> topicCount(e2e, EndToEnd.topic(ITEMS)), count -> count >= SNAPSHOT_ROWS);
+      e2e.startSink(Map.of("upsert.order.by", "source.lsn", "topics.regex", "pg\\.public\\.items"));
+
+      e2e.postgres().execute("UPDATE items SET name = 'first update', qty = qty + 100 WHERE id % 3 = 0",
+          "DELETE FROM items WHERE id % 7 = 0",
+          "INSERT INTO items SELECT i, 'streamed ' || i, i FROM generate_series(41, 50) i");
+      long beforeResnapshot = e2e.postgres().queryLong("SELECT count(*) FROM items");
+
+      Map<String, String> resnapshot = sourceConfig(e2e);
+      resnapshot.putAll(Map.of("snapshot.mode", "initial_only", "slot.name", "mergesink_resnap", "publication.name",
+          "mergesink_resnap", "table.include.list", "public." + FILLER + ",public." + ITEMS,
+          // a server name of its own (Debezium's metrics are named by it), its records routed into the first one's topics
+          "topic.prefix", "resnap", "transforms", "route", "transforms.route.type", "org.apache.kafka.connect.transforms.RegexRouter",
+          "transforms.route.regex", "resnap\\.(.*)", "transforms.route.replacement", "pg.$1"));
+      e2e.connect().startConnector(RESNAPSHOT, resnapshot, 1);
+      Await.until("the re-snapshot under way", ConnectHarness.DEFAULT_TIMEOUT, () -> topicCount(e2e, EndToEnd.topic(FILLER)),
+          count -> count > 0);
+      // newer than the re-snapshot, which reads the table as it was when it began
+      e2e.postgres().execute("UPDATE items SET name = 'after the re-snapshot began', qty = -qty WHERE id % 2 = 0",
+          "DELETE FROM items WHERE id % 5 = 0",
+          "INSERT INTO items SELECT i, 'late ' || i, i FROM generate_series(51, 55) i");
+
+      Await.until("the re-snapshot of items in Kafka", EndToEnd.CATCH_UP, () -> snapshotRows(e2e),
+          rows -> rows == SNAPSHOT_ROWS + beforeResnapshot);
+      e2e.awaitCaughtUp(List.of(ITEMS));
+
+      List<Struct[]> records = e2e.records(ITEMS, (int) topicCount(e2e, EndToEnd.topic(ITEMS)));
+      assertThat(staleAfterNewer(records)).as("re-snapshot rows Kafka delivers after a newer change of their key").isPositive();
+      assertThat(deltaRows(e2e.tablePath(ITEMS))).isEqualTo(postgresRows(e2e));
+      assertThat(e2e.deadLetters()).as("records in the dead letter queue").isZero();
+    }
+  }
+
+  private static Map<String, String> sourceConfig(EndToEnd e2e) {
+    Map<String, String> config = new HashMap<>(EndToEnd.configFile("debezium-postgres-source.json"));
+    config.putAll(e2e.postgres().debeziumConnectionConfig());
+    return config;
+  }
+
+  private static long topicCount(EndToEnd e2e, String topic) {
+    try {
+      return e2e.connect().recordCount(topic);
+    } catch (RuntimeException e) {
+      return -1; // the topic does not exist yet
+    }
+  }
+
+  /** Snapshot records (op r) in the items topic: the first connector's and the re-snapshot's. */
+  private static long snapshotRows(EndToEnd e2e) {
+    return e2e.records(ITEMS, (int) topicCount(e2e, EndToEnd.topic(ITEMS))).stream()
+        .filter(record -> record[1] != null && "r".equals(record[1].getString("op"))).count();
+  }
+
+  /** Snapshot records that come after a change of their key with a higher LSN. */
+  private static long staleAfterNewer(List<Struct[]> records) {
+    Map<Long, Long> newestLsn = new HashMap<>();
+    long stale = 0;
+    for (Struct[] record : records) {
+      if (record[1] == null) {
+        continue;
+      }
+      long id = record[0].getInt64("id");
+      long lsn = record[1].getStruct("source").getInt64("lsn");
+      if ("r".equals(record[1].getString("op")) && newestLsn.getOrDefault(id, Long.MIN_VALUE) > lsn) {
+        stale++;
+      }
+      newestLsn.merge(id, lsn, Math::max);
+    }
+    return stale;
+  }
+
+  /** id → [name, qty] of the Delta table. */
+  private static Map<Long, List<Object>> deltaRows(String path) {
+    StructType schema = KernelTables.schema(path);
+    assertThat(schema.fieldNames()).containsExactly("id", "name", "qty", "__source_lsn");
+    Map<Long, List<Object>> rows = new TreeMap<>();
+    for (Row row : KernelTables.readRows(path)) {
+      assertThat(rows.put((Long) row.get(0), values(row.get(1), row.get(2)))).as("one row of key %s", row.get(0)).isNull();
+    }
+    return rows;
+  }
+
+  private static Map<Long, List<Object>> postgresRows(EndToEnd e2e) {
+    Map<Long, List<Object>> rows = new TreeMap<>();
+    for (Row row : PostgresTable.read(e2e.postgres(), ITEMS).rows()) {
+      rows.put((Long) row.get(0), values(row.get(1), row.get(2)));
+    }
+    return rows;
+  }
+
+  private static List<Object> values(Object name, Object qty) {
+    List<Object> values = new ArrayList<>();
+    values.add(name);
+    values.add(qty);
+    return values;
+  }
+}
