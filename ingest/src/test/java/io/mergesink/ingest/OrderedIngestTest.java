@@ -162,6 +162,29 @@ class OrderedIngestTest {
     assertThat(skipped.get()).isEqualTo(1);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void aSnapshotRowWithTheLsnOfTheChangeAfterItDoesNotReplaceTheChange(MergeStrategy strategy) {
+    // Debezium 3.6 gives a re-snapshot's rows the WAL position the next change is written at (PostgresOrderedIT saw it)
+    IngestEngine engine = open(options(strategy, "source.lsn", DeleteMode.HARD));
+    try {
+      engine.accept(SequencedRecords.upsert(0, 0, "c", 1, "inserted", 1, 100, 1));
+      engine.accept(SequencedRecords.upsert(0, 1, "c", 2, "inserted", 1, 110, 1));
+      engine.accept(SequencedRecords.upsert(0, 2, "u", 1, "updated", 2, 300, 3));
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+      engine.accept(SequencedRecords.upsert(0, 3, "u", 2, "updated", 2, 310, 3));
+      engine.accept(SequencedRecords.upsert(0, 4, "r", 1, "inserted", 1, 300, 2));
+      engine.accept(SequencedRecords.upsert(0, 5, "r", 2, "inserted", 1, 310, 2));
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+    } finally {
+      engine.close();
+    }
+
+    assertThat(liveRows()).as("the row in the table, and the change in the buffer, stay").containsExactly(Map.entry(1L, "updated"),
+        Map.entry(2L, "updated"));
+    assertThat(skipped.get()).isEqualTo(2);
+  }
+
   private IngestOptions options(MergeStrategy strategy, String order, DeleteMode deleteMode) {
     return IngestOptions.builder(dir.toString(), "sink").commitInterval(Duration.ZERO).mergeStrategy(strategy)
         .compaction(false, 0.25, 2)
@@ -296,7 +319,7 @@ class OrderedIngestTest {
     /**
      * Partition → records in offset order: the stream (a key in partition id % 2, then from
      * {@link #MOVE_AT} in the other one, each delete followed by its tombstone), then a snapshot of
-     * the state after {@link #SNAPSHOT_AT} (op r, at an LSN between that change and the next),
+     * the state after {@link #SNAPSHOT_AT} (op r, at the next change's LSN, as Debezium does),
      * then the changes {@link #REPLAY_FROM} to {@link #REPLAY_TO} again.
      */
     Map<Integer, List<KafkaRecord>> stream() {
@@ -307,10 +330,12 @@ class OrderedIngestTest {
         add(partitions, change, change.step() >= MOVE_AT);
       }
       Change at = changes.get(SNAPSHOT_AT);
+      Change next = changes.get(SNAPSHOT_AT + 1);
       states.get(SNAPSHOT_AT).forEach((id, name) -> {
         int partition = (int) ((id + 1) % 2);
+        // Debezium gives snapshot rows the WAL position the next change is written at
         partitions.get(partition).add(SequencedRecords.upsert(partition, partitions.get(partition).size(), "r", id, name,
-            version(name), at.lsn() + 5, at.tsMs() + 1));
+            version(name), next.lsn(), at.tsMs() + 1));
       });
       for (Change change : changes.subList(REPLAY_FROM, REPLAY_TO + 1)) {
         add(partitions, change, true);

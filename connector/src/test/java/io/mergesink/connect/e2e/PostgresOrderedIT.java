@@ -74,7 +74,10 @@ class PostgresOrderedIT {
 
       List<Struct[]> records = e2e.records(ITEMS, (int) topicCount(e2e, EndToEnd.topic(ITEMS)));
       assertThat(staleAfterNewer(records)).as("re-snapshot rows Kafka delivers after a newer change of their key").isPositive();
-      assertThat(deltaRows(e2e.tablePath(ITEMS))).isEqualTo(postgresRows(e2e));
+      Map<Long, List<Object>> delta = deltaRows(e2e.tablePath(ITEMS));
+      Map<Long, List<Object>> postgres = postgresRows(e2e);
+      assertThat(delta).as("Delta table vs PostgreSQL; the records of the keys that differ: %s", history(records, delta, postgres))
+          .isEqualTo(postgres);
       assertThat(e2e.deadLetters()).as("records in the dead letter queue").isZero();
     }
   }
@@ -115,6 +118,22 @@ class PostgresOrderedIT {
       newestLsn.merge(id, lsn, Math::max);
     }
     return stale;
+  }
+
+  /** For each key whose rows differ, its records in Kafka order: op, source.lsn, name. */
+  private static Map<Long, List<String>> history(List<Struct[]> records, Map<Long, List<Object>> delta,
+      Map<Long, List<Object>> postgres) {
+    Map<Long, List<String>> history = new TreeMap<>();
+    for (Struct[] record : records) {
+      long id = record[0].getInt64("id");
+      if (java.util.Objects.equals(delta.get(id), postgres.get(id))) {
+        continue;
+      }
+      String change = record[1] == null ? "tombstone" : record[1].getString("op") + "@" + record[1].getStruct("source").getInt64("lsn")
+          + (record[1].getStruct("after") == null ? "" : " " + record[1].getStruct("after").getString("name"));
+      history.computeIfAbsent(id, key -> new ArrayList<>()).add(change);
+    }
+    return history;
   }
 
   /** id → [name, qty] of the Delta table. */

@@ -16,9 +16,9 @@ public interface ChangeOrder {
   Object sequence(ChangeEvent event);
 
   /**
-   * Whether {@code later}, delivered after {@code earlier}, replaces it: when its sequence is not
-   * older (equal: the later delivery wins). A change without a sequence replaces one with a
-   * sequence only when {@link #appliesWithoutSequence} says so, and is replaced by any.
+   * Whether {@code later}, delivered after {@code earlier}, replaces it: when its sequence is newer,
+   * or equal and {@link #laterWinsTies}. A change without a sequence replaces one with a sequence
+   * only when {@link #appliesWithoutSequence} says so, and is replaced by any.
    */
   default boolean replaces(ChangeEvent later, ChangeEvent earlier) {
     Object laterSequence = sequence(later);
@@ -26,7 +26,21 @@ public interface ChangeOrder {
     if (laterSequence == null) {
       return earlierSequence == null || appliesWithoutSequence(later);
     }
-    return earlierSequence == null || compare(laterSequence, earlierSequence) >= 0;
+    return earlierSequence == null || newer(laterSequence, earlierSequence);
+  }
+
+  /** Whether a change with sequence {@code incoming} replaces one (or a row) with {@code held}. */
+  default boolean newer(Object incoming, Object held) {
+    int order = compare(incoming, held);
+    return order > 0 || (order == 0 && laterWinsTies());
+  }
+
+  /**
+   * Whether of two changes with equal sequences the later delivered wins (a clock's ties), rather
+   * than the one held (a log position's: the same change, or a snapshot read just before it).
+   */
+  default boolean laterWinsTies() {
+    return true;
   }
 
   /**

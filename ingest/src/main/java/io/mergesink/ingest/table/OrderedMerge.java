@@ -29,15 +29,16 @@ import java.util.Map;
  * MERGE on its key,
  *
  * <pre>
- * WHEN MATCHED AND source is a delete AND source.seq &gt;= target.seq THEN DELETE
+ * WHEN MATCHED AND source is a delete AND source.seq is newer than target.seq THEN DELETE
  *                                           (soft: UPDATE SET __deleted = true, __deleted_at, seq)
- * WHEN MATCHED AND source is an upsert AND source.seq &gt;= target.seq THEN UPDATE SET *
+ * WHEN MATCHED AND source is an upsert AND source.seq is newer than target.seq THEN UPDATE SET *
  * WHEN NOT MATCHED AND source is an upsert THEN INSERT *
  * WHEN NOT MATCHED AND source is a delete THEN INSERT (key, seq, __deleted = true, __deleted_at)
  *                                           (soft, ordered by source.*, when the other columns are nullable)
  * </pre>
  *
- * (without ordering the sequence tests are left out), which reads only the sequence column of
+ * ("newer" as {@link ChangeOrder#newer}: ties to the later change, except for {@code source.lsn};
+ * without ordering the sequence tests are left out), which reads only the sequence column of
  * matched rows. A row without a sequence takes any change; a change without one applies only to
  * such rows, except a delete ordered by a column ({@link SequenceOrder#appliesWithoutSequence}). Upserts
  * older than a remembered hard delete of their key ({@link DeletedKeys}) are dropped before the
@@ -201,7 +202,7 @@ final class OrderedMerge {
   private boolean notOlder(RowView source, RowView target, String sequence, List<String> key) {
     Object incoming = source.get(sequence);
     Object held = target.get(sequence);
-    if (held == null || (incoming == null ? isDelete(source) && order.deletesApplyWithoutSequence() : ChangeOrder.compare(incoming, held) >= 0)) {
+    if (held == null || (incoming == null ? isDelete(source) && order.deletesApplyWithoutSequence() : order.newer(incoming, held))) {
       return true;
     }
     order.skipped("in the batch", key(source, key), incoming, held);

@@ -46,6 +46,17 @@ final class SequenceOrder implements ChangeOrder {
     };
   }
 
+  /**
+   * Ties of {@code source.lsn} keep what is held: two changes have distinct LSNs, so an equal one is
+   * the same change again, or a snapshot row, which Debezium gives the WAL position the next change
+   * is written at (seen with Debezium 3.6: a re-snapshot row with the LSN of the update after it).
+   * Clocks and columns tie for distinct changes: the later delivered wins.
+   */
+  @Override
+  public boolean laterWinsTies() {
+    return order.kind() != UpsertOrder.Kind.SOURCE_LSN;
+  }
+
   /** A delete ordered by a column has no sequence (its row is gone): it applies in Kafka order. */
   @Override
   public boolean appliesWithoutSequence(ChangeEvent event) {
