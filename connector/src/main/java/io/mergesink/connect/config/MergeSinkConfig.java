@@ -201,10 +201,11 @@ public final class MergeSinkConfig extends AbstractConfig {
             + "streaming, a Debezium restart from an older position, a re-partitioned topic), with " + WRITE_MODE
             + "=upsert. none: the last delivered (Kafka order), as blind upserts that read nothing. source.lsn: "
             + "PostgreSQL's source.lsn, kept in a BIGINT column __source_lsn that MergeSink adds. source.ts_ms: when "
-            + "the change was made in the database (source.ts_ms), kept in __source_ts_ms (millisecond ties go to the later "
-            + "delivery). Any other value names a column of the table whose values order its changes (a version "
-            + "or update time). A change is applied when its sequence is not older than the row's (equal: the "
-            + "later delivery wins); older ones are skipped and counted (changes-skipped-stale-total). A Kafka "
+            + "the change was made in the database (source.ts_ms), kept in __source_ts_ms. Any other value names a "
+            + "column of the table whose values order its changes (a version or update time). A change is applied "
+            + "when its sequence is newer than the row's; on a tie the later delivery wins, except with source.lsn "
+            + "(an equal LSN is the same change, or a snapshot row read just before it). Older changes are "
+            + "skipped and counted (changes-skipped-stale-total). A Kafka "
             + "tombstone carries no source position and changes nothing the Debezium delete before it did not. "
             + "With a named column, deletes carry no value of it and apply in Kafka order. See the README, "
             + "'CDC semantics'.")
