@@ -105,10 +105,10 @@ public record IngestOptions(
     Objects.requireNonNull(lookupScope, "lookupScope");
     tableProperties = Map.copyOf(tableProperties);
     Objects.requireNonNull(changeSemantics, "changeSemantics");
-    if (writeMode == WriteMode.APPEND && !changeSemantics.equals(ChangeSemantics.DEFAULT)) {
-      throw new IllegalArgumentException("write.mode=append records every change as a row of its own: upsert.order.by and "
-          + "delete.mode apply to keyed tables (write.mode=upsert) only, found " + changeSemantics.orderBy().configValue() + " and "
-          + changeSemantics.deleteMode().configName());
+    if (writeMode != WriteMode.UPSERT && !changeSemantics.equals(ChangeSemantics.DEFAULT)) {
+      throw new IllegalArgumentException("upsert.order.by and delete.mode apply to write.mode=upsert only (write.mode="
+          + writeMode.configName() + " records changes as rows of their own), found " + changeSemantics.orderBy().configValue()
+          + " and " + changeSemantics.deleteMode().configName());
     }
     if (tableRoot.isBlank()) {
       throw new IllegalArgumentException("the table root is empty");

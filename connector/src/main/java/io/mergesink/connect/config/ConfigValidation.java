@@ -115,19 +115,21 @@ public final class ConfigValidation {
   }
 
   private static void checkChangeSemantics(Map<String, ConfigValue> values) {
-    if (!valid(values, WRITE_MODE, UPSERT_ORDER_BY, DELETE_MODE)
-        || !WriteMode.APPEND.configName().equalsIgnoreCase(String.valueOf(values.get(WRITE_MODE).value()).trim())) {
+    if (!valid(values, WRITE_MODE, UPSERT_ORDER_BY, DELETE_MODE)) {
+      return;
+    }
+    String mode = String.valueOf(values.get(WRITE_MODE).value()).trim().toLowerCase(Locale.ROOT);
+    if (mode.equals(WriteMode.UPSERT.configName())) {
       return;
     }
     if (!"none".equals(String.valueOf(values.get(UPSERT_ORDER_BY).value()).trim())) {
-      values.get(UPSERT_ORDER_BY).addErrorMessage(UPSERT_ORDER_BY + " orders the changes of a key in a table with a "
-          + "primary key; " + WRITE_MODE + "=append keeps every change as a row of its own (set it to none, or use "
-          + WRITE_MODE + "=upsert)");
+      values.get(UPSERT_ORDER_BY).addErrorMessage(UPSERT_ORDER_BY + " orders the changes of a key in a table with one row "
+          + "per key; " + WRITE_MODE + "=" + mode + " keeps changes as rows of their own (set it to none, or use " + WRITE_MODE
+          + "=upsert)");
     }
     if (!DeleteMode.HARD.configName().equalsIgnoreCase(String.valueOf(values.get(DELETE_MODE).value()).trim())) {
-      values.get(DELETE_MODE).addErrorMessage(DELETE_MODE + "=soft marks deleted rows of a table with a primary key; "
-          + WRITE_MODE + "=append records a delete as a row with _op = d already (set it to hard, or use " + WRITE_MODE
-          + "=upsert)");
+      values.get(DELETE_MODE).addErrorMessage(DELETE_MODE + "=soft marks deleted rows of a table with one row per key; "
+          + WRITE_MODE + "=" + mode + " records a delete in its own way (set it to hard, or use " + WRITE_MODE + "=upsert)");
     }
   }
 

@@ -110,7 +110,7 @@ class ConfigValidationTest {
     props.put("write.mode", "append");
     Map<String, List<String>> errors = errors(props);
     assertThat(errors).containsOnlyKeys("upsert.order.by", "delete.mode");
-    assertThat(errors.get("upsert.order.by")).singleElement().asString().contains("write.mode=append keeps every change");
+    assertThat(errors.get("upsert.order.by")).singleElement().asString().contains("write.mode=append keeps changes as rows");
     assertThat(errors.get("delete.mode")).singleElement().asString().contains("set it to hard");
 
     props.put("write.mode", "upsert");

@@ -14,8 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.connect.data.Struct;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code upsert.order.by=source.lsn} end to end, PostgreSQL → Debezium → Kafka → MergeSink → Delta:
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * reads the table as of its start, but a large table it reads first holds its rows of {@code items}
  * back while the first connector streams newer changes: stale snapshot rows arrive after them (the
  * test checks that they do), and rows deleted meanwhile come back in the snapshot. The Delta table,
- * read by Delta Kernel, must equal PostgreSQL's.
+ * read by Delta Kernel, must equal PostgreSQL's: with hard deletes, and with soft deletes (its rows
+ * not marked deleted; those marked are the keys PostgreSQL deleted), under both strategies.
  */
 class PostgresOrderedIT {
   private static final String ITEMS = "items";
@@ -35,8 +37,9 @@ class PostgresOrderedIT {
 
   @TempDir Path tables;
 
-  @Test
-  void aReSnapshotDeliveredAfterNewerChangesLeavesTheTableEqualToPostgres() {
+  @ParameterizedTest(name = "{0}, delete.mode={1}")
+  @CsvSource({"deletion-vectors, hard", "copy-on-write, soft"})
+  void aReSnapshotDeliveredAfterNewerChangesLeavesTheTableEqualToPostgres(String strategy, String deleteMode) {
     try (EndToEnd e2e = EndToEnd.start(tables)) {
       e2e.postgres().execute("CREATE TABLE items (id bigint PRIMARY KEY, name text, qty integer)",
           "INSERT INTO items SELECT i, 'initial ' || i, i FROM generate_series(1, " + SNAPSHOT_ROWS + ") i",
@@ -47,7 +50,8 @@ class PostgresOrderedIT {
       e2e.connect().startConnector(EndToEnd.SOURCE, source, 1);
       Await.until(SNAPSHOT_ROWS + " snapshot events", ConnectHarness.DEFAULT_TIMEOUT,
           () -> topicCount(e2e, EndToEnd.topic(ITEMS)), count -> count >= SNAPSHOT_ROWS);
-      e2e.startSink(Map.of("upsert.order.by", "source.lsn", "topics.regex", "pg\\.public\\.items"));
+      e2e.startSink(Map.of("upsert.order.by", "source.lsn", "topics.regex", "pg\\.public\\.items", "merge.strategy", strategy,
+          "delete.mode", deleteMode));
 
       e2e.postgres().execute("UPDATE items SET name = 'first update', qty = qty + 100 WHERE id % 3 = 0",
           "DELETE FROM items WHERE id % 7 = 0",
@@ -74,10 +78,20 @@ class PostgresOrderedIT {
 
       List<Struct[]> records = e2e.records(ITEMS, (int) topicCount(e2e, EndToEnd.topic(ITEMS)));
       assertThat(staleAfterNewer(records)).as("re-snapshot rows Kafka delivers after a newer change of their key").isPositive();
-      Map<Long, List<Object>> delta = deltaRows(e2e.tablePath(ITEMS));
+      boolean soft = deleteMode.equals("soft");
+      String path = e2e.tablePath(ITEMS);
+      assertThat(KernelTables.schema(path).fieldNames()).containsExactlyElementsOf(soft
+          ? List.of("id", "name", "qty", "__source_lsn", "__deleted", "__deleted_at") : List.of("id", "name", "qty", "__source_lsn"));
+      Map<Long, List<Object>> delta = deltaRows(path, false);
       Map<Long, List<Object>> postgres = postgresRows(e2e);
-      assertThat(delta).as("Delta table vs PostgreSQL; the records of the keys that differ: %s", history(records, delta, postgres))
-          .isEqualTo(postgres);
+      assertThat(delta).as("Delta table (rows not marked deleted) vs PostgreSQL; the records of the keys that differ: %s",
+          history(records, delta, postgres)).isEqualTo(postgres);
+      if (soft) {
+        List<Long> deleted = records.stream().filter(record -> record[1] != null && "d".equals(record[1].getString("op")))
+            .map(record -> record[0].getInt64("id")).distinct().toList();
+        assertThat(deleted).as("keys PostgreSQL deleted").isNotEmpty().noneMatch(postgres::containsKey);
+        assertThat(deltaRows(path, true).keySet()).as("rows marked deleted").containsExactlyInAnyOrderElementsOf(deleted);
+      }
       assertThat(e2e.deadLetters()).as("records in the dead letter queue").isZero();
     }
   }
@@ -136,13 +150,16 @@ class PostgresOrderedIT {
     return history;
   }
 
-  /** id → [name, qty] of the Delta table. */
-  private static Map<Long, List<Object>> deltaRows(String path) {
-    StructType schema = KernelTables.schema(path);
-    assertThat(schema.fieldNames()).containsExactly("id", "name", "qty", "__source_lsn");
+  /** id → [name, qty] of the Delta table's rows marked deleted ({@code __deleted}), or of the others. */
+  private static Map<Long, List<Object>> deltaRows(String path, boolean markedDeleted) {
+    int deleted = KernelTables.schema(path).indexOf("__deleted");
     Map<Long, List<Object>> rows = new TreeMap<>();
+    Map<Long, Row> all = new TreeMap<>();
     for (Row row : KernelTables.readRows(path)) {
-      assertThat(rows.put((Long) row.get(0), values(row.get(1), row.get(2)))).as("one row of key %s", row.get(0)).isNull();
+      assertThat(all.put((Long) row.get(0), row)).as("one row of key %s", row.get(0)).isNull();
+      if (markedDeleted == (deleted >= 0 && Boolean.TRUE.equals(row.get(deleted)))) {
+        rows.put((Long) row.get(0), values(row.get(1), row.get(2)));
+      }
     }
     return rows;
   }

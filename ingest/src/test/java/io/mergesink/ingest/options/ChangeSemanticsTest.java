@@ -23,7 +23,7 @@ class ChangeSemanticsTest {
     ChangeSemantics soft = new ChangeSemantics(UpsertOrder.NONE, DeleteMode.SOFT, 10);
     assertThatThrownBy(() -> IngestOptions.builder("/tmp/t", "sink").writeMode(WriteMode.APPEND).changeSemantics(soft).build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("write.mode=append").hasMessageContaining("delete.mode");
+        .hasMessageContaining("write.mode=upsert only (write.mode=append").hasMessageContaining("delete.mode");
     assertThat(IngestOptions.builder("/tmp/t", "sink").changeSemantics(soft).build().changeSemantics().merges()).isTrue();
     assertThat(ChangeSemantics.DEFAULT.merges()).isFalse();
   }
