@@ -21,7 +21,8 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * Lands a change set by deletion-vector marking: the replaced rows' positions join each touched
  * file's deletion vector (union with its current one), upserted rows go to new files, and one
  * commit holds a remove/add pair per touched file, an add per new file, and the txns. A file whose
- * every row is deleted is removed instead.
+ * every row is deleted is removed instead. A table with Change Data Feed gets the {@link ChangeFeed}
+ * of the commit too, the replaced rows read back by position.
  */
 final class DeletionVectorMerge implements MergeOperation {
   static final String OPERATION = "MERGE";
@@ -29,17 +30,19 @@ final class DeletionVectorMerge implements MergeOperation {
   private final LiveRowIndex index;
   private final NewFiles newFiles;
   private final DeletionVectorStore deletionVectors;
+  private final ChangeFeed changeFeed;
   /**
    * The files the last plan marked, by the id of the DV it wrote for each: the next commit mostly
    * touches the same files, whose current DVs are these, so it need not read them back.
    */
   private Map<String, Marking> lastWritten = Map.of();
 
-  DeletionVectorMerge(Storage storage, LiveRowIndex index, NewFiles newFiles) {
+  DeletionVectorMerge(Storage storage, LiveRowIndex index, NewFiles newFiles, ChangeFeed changeFeed) {
     this.storage = storage;
     this.index = index;
     this.newFiles = newFiles;
     this.deletionVectors = new DeletionVectorStore(storage);
+    this.changeFeed = changeFeed;
   }
 
   @Override
@@ -96,6 +99,11 @@ final class DeletionVectorMerge implements MergeOperation {
         actions.add(file);
         delta.fileState(file.path(), file);
         bytes += file.size();
+      }
+      if (ChangeFeed.enabled(snapshot)) {
+        ChangeFeed.Written changeData = changeFeed.write(snapshot, touched, upserts, changes.upsertKeys());
+        written.addAll(changeData.paths());
+        actions.addAll(changeData.actions());
       }
       lastWritten = writtenMarkings;
       MergeCounts counts = new MergeCounts(upserts.size(), touched.rowCount(), added.size(), removedFiles, marked.size(), bytes);

@@ -7,6 +7,7 @@ import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.types.StructType;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
@@ -28,12 +29,12 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
   private final TableCommits commits;
 
   private MergingTableWriter(Storage storage, SnapshotLoader loader, Snapshot snapshot, int[] keyOrdinals, WriterOptions options,
-      LiveRowIndex index, NewFiles newFiles, MergeOperation operation) {
+      LiveRowIndex index, MergeOperation operation, MergeOperation truncation) {
     this.storage = storage;
     this.keyOrdinals = keyOrdinals;
     this.index = index;
     this.operation = operation;
-    this.truncation = new TruncateMerge(newFiles);
+    this.truncation = truncation;
     this.commits = new TableCommits(storage, loader, snapshot, options);
   }
 
@@ -50,13 +51,15 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
           + "columns, found " + options.strategy().configName() + " and " + keyOrdinals.length + " key columns");
     }
     NewFiles newFiles = new NewFiles(storage, snapshot.tableRoot(), options.parquet(), options.targetFileSizeBytes(), options.owners());
-    LiveRowIndex index = new LiveRowIndex(storage, snapshot.tableRoot(), KeyedChanges.keySchema(snapshot.schema(), keyOrdinals).fieldNames(),
-        options.scope());
+    StructType keySchema = KeyedChanges.keySchema(snapshot.schema(), keyOrdinals);
+    LiveRowIndex index = new LiveRowIndex(storage, snapshot.tableRoot(), keySchema.fieldNames(), options.scope());
     index.sync(snapshot);
+    ChangeFeed changeFeed = new ChangeFeed(newFiles, keyOrdinals, keySchema);
     MergeOperation operation = options.strategy() == MergeStrategy.DELETION_VECTORS
-        ? new DeletionVectorMerge(storage, index, newFiles)
-        : new CopyOnWriteMerge(storage, index, newFiles, keyOrdinals);
-    return new MergingTableWriter(storage, loader, snapshot, keyOrdinals.clone(), options, index, newFiles, operation);
+        ? new DeletionVectorMerge(storage, index, newFiles, changeFeed)
+        : new CopyOnWriteMerge(storage, index, newFiles, keyOrdinals, changeFeed);
+    return new MergingTableWriter(storage, loader, snapshot, keyOrdinals.clone(), options, index, operation,
+        new TruncateMerge(newFiles, changeFeed));
   }
 
   @Override

@@ -10,6 +10,7 @@ import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.core.types.TypeChanges;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -43,6 +44,7 @@ public final class ProtocolSupport {
    */
   private static final Set<String> WRITER_FEATURES = TableFeatures.supportedNames(TableFeatures.Kind.WRITER);
   private static final String INVARIANTS_METADATA_KEY = "delta.invariants";
+  private static final String LEGACY_CHANGE_DATA_FEED = "delta.enableChangeDataCapture";
 
   private ProtocolSupport() {}
 
@@ -90,6 +92,26 @@ public final class ProtocolSupport {
   /** Whether the table refuses deletes and updates ({@code delta.appendOnly=true}). */
   public static boolean isAppendOnly(Metadata metadata) {
     return metadata.appendOnly();
+  }
+
+  /**
+   * Whether writers must write change data files (PROTOCOL.md, "Writer Requirements for
+   * AddCDCFile"): {@code delta.enableChangeDataFeed=true} (or its older name
+   * {@code delta.enableChangeDataCapture}) in a table whose protocol supports {@code changeDataFeed};
+   * without the feature the property means nothing.
+   */
+  public static boolean writesChangeData(Protocol protocol, Metadata metadata) {
+    if (!TableFeatures.supports(protocol, TableFeatures.CHANGE_DATA_FEED)) {
+      return false;
+    }
+    for (Map.Entry<String, String> entry : metadata.configuration().entrySet()) {
+      String key = entry.getKey();
+      if ((key.equalsIgnoreCase(Metadata.ENABLE_CHANGE_DATA_FEED) || key.equalsIgnoreCase(LEGACY_CHANGE_DATA_FEED))
+          && Boolean.parseBoolean(entry.getValue().trim())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether writers may add deletion vectors: {@code delta.enableDeletionVectors=true} (PROTOCOL.md, "Deletion Vectors"). */
