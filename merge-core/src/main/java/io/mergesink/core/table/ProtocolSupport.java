@@ -10,6 +10,8 @@ import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.core.types.TypeChanges;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -45,6 +47,8 @@ public final class ProtocolSupport {
   private static final Set<String> WRITER_FEATURES = TableFeatures.supportedNames(TableFeatures.Kind.WRITER);
   private static final String INVARIANTS_METADATA_KEY = "delta.invariants";
   private static final String LEGACY_CHANGE_DATA_FEED = "delta.enableChangeDataCapture";
+  /** Columns change data readers add (PROTOCOL.md, "Change Data Files" and "Reader Requirements for AddCDCFile"). */
+  private static final List<String> CHANGE_FEED_COLUMNS = List.of("_change_type", "_commit_version", "_commit_timestamp");
 
   private ProtocolSupport() {}
 
@@ -72,6 +76,13 @@ public final class ProtocolSupport {
       throw new UnsupportedTableException(tableRoot, "writer features " + unsupported);
     }
     StructType schema = metadata.schema();
+    if (writesChangeData(protocol, metadata)) {
+      schema.fields().stream().filter(field -> CHANGE_FEED_COLUMNS.contains(field.name().toLowerCase(Locale.ROOT))).findFirst()
+          .ifPresent(field -> {
+            throw UnsupportedTableException.notWritable(tableRoot, "column '" + field.name() + "', a name the change data feed "
+                + "reserves (" + CHANGE_FEED_COLUMNS + "), in a table with delta.enableChangeDataFeed=true");
+          });
+    }
     if (hasInvariants(schema)) {
       throw new UnsupportedTableException(tableRoot, "column invariants (delta.invariants)");
     }

@@ -5,6 +5,7 @@ import static io.mergesink.core.testing.KernelChangeFeed.INSERT;
 import static io.mergesink.core.testing.KernelChangeFeed.UPDATE_POSTIMAGE;
 import static io.mergesink.core.testing.KernelChangeFeed.UPDATE_PREIMAGE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,9 +14,11 @@ import io.mergesink.core.data.Unchanged;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.maintenance.CompactionResult;
 import io.mergesink.core.maintenance.Compactor;
+import io.mergesink.core.maintenance.Vacuum;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
+import io.mergesink.core.table.UnsupportedTableException;
 import io.mergesink.core.testing.FixtureTables;
 import io.mergesink.core.testing.KernelChangeFeed;
 import io.mergesink.core.testing.KernelChangeFeed.Change;
@@ -27,6 +30,7 @@ import io.mergesink.core.types.StructType;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -174,6 +178,42 @@ class ChangeDataFeedTest {
     model.remove(2L);
     assertThat(KernelChangeFeed.rebuild(feed)).containsExactlyInAnyOrderElementsOf(KernelTables.readRows(table.root()))
         .containsExactlyInAnyOrderElementsOf(model.values());
+  }
+
+  @Test
+  void vacuumKeepsChangeDataFilesForTheRetentionAndDeletesThemAfterwards() throws Exception {
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
+    table.createIfAbsent(new TableSpec(SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, CDF));
+    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
+    writer.commit(ChangeSet.builder().upsert(row(1, "eu", "one", 1)).build());
+    writer.commit(ChangeSet.builder().upsert(row(1, "eu", "one", 10)).build());
+    Vacuum vacuum = new Vacuum(new LocalStorage());
+    Duration week = Duration.ofDays(7);
+
+    vacuum.execute(vacuum.plan(table.snapshot(), week, System.currentTimeMillis()));
+    assertThat(changeDataFiles()).hasSize(1);
+    assertThat(KernelChangeFeed.read(table.root()).get(2).changes()).hasSize(2);
+
+    vacuum.execute(vacuum.plan(table.snapshot(), week, System.currentTimeMillis() + week.toMillis() + 60_000));
+    assertThat(changeDataFiles()).isEmpty();
+    assertThat(KernelTables.readRows(table.root())).containsExactly(row(1, "eu", "one", 10));
+  }
+
+  @Test
+  void aColumnNamedAsAChangeFeedColumnIsRefused() throws Exception {
+    StructType schema = SCHEMA.add(new StructField("_change_type", PrimitiveType.STRING, true));
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
+
+    assertThatThrownBy(() -> {
+      table.createIfAbsent(new TableSpec(schema, List.of("id"), MergeStrategy.DELETION_VECTORS, CDF));
+      table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
+    }).isInstanceOf(UnsupportedTableException.class).hasMessageContaining("column '_change_type', a name the change data feed reserves");
+  }
+
+  private List<Path> changeDataFiles() throws Exception {
+    try (Stream<Path> files = Files.walk(dir.resolve("t").resolve("_change_data"))) {
+      return files.filter(p -> p.toString().endsWith(".parquet")).toList();
+    }
   }
 
   /** One random commit of upserts (some with unchanged columns), deletes and now and then a truncate; returns its version. */
