@@ -95,10 +95,10 @@ public final class MergeSinkConfig extends AbstractConfig {
               + "configuration of tables this connector creates, e.g. table.properties.delta.logRetentionDuration="
               + "interval 7 days. A delta.* property that enables a table feature is honoured when MergeSink meets the "
               + "feature's requirements (the protocol then lists it: delta.appendOnly=true with write.mode=append, "
-              + "delta.enableDeletionVectors=true, delta.feature.<name>=supported for deletionVectors, timestampNtz, "
-              + "domainMetadata) and refused by validation otherwise (change data feed, column mapping, type widening, "
-              + "row tracking, v2 checkpoints, ...), as are unknown delta.* keys; retention, checkpoint and statistics "
-              + "settings pass."),
+              + "delta.enableDeletionVectors=true, delta.enableChangeDataFeed=true for a change feed written with every "
+              + "commit, delta.feature.<name>=supported for deletionVectors, timestampNtz, domainMetadata) and refused by "
+              + "validation otherwise (column mapping, type widening, row tracking, v2 checkpoints, ...), as are unknown "
+              + "delta.* keys; retention, checkpoint and statistics settings pass."),
       new PrefixOption(HADOOP_PREFIX, GROUP_PASSTHROUGH,
           "Every " + HADOOP_PREFIX + "<key>=<value> is set, without the prefix, on the Hadoop configuration of "
               + "hdfs:// table roots, e.g. hadoop.dfs.client.use.datanode.hostname=true. S3 tables do not use Hadoop: "
