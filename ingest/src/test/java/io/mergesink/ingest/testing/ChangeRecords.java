@@ -37,6 +37,12 @@ public final class ChangeRecords {
     return record(partition, offset, id, envelope(table, "d", new Struct(ROW).put("id", id), null, offset));
   }
 
+  /** A truncate of {@code table}: a Debezium truncate event, without key, before or after. */
+  public static KafkaRecord truncate(int partition, long offset, String table) {
+    return new KafkaRecord(new KafkaPartition(TOPIC, partition), offset, TOPIC, offset, null, null, ENVELOPE,
+        envelope(table, "t", null, null, offset), RecordHeaders.NONE);
+  }
+
   /** A record no decoder accepts: an envelope with an unknown op. */
   public static KafkaRecord unknownOp(int partition, long offset, String table, long id) {
     return record(partition, offset, id, envelope(table, "x", null, new Struct(ROW).put("id", id).put("name", "?"), offset));
