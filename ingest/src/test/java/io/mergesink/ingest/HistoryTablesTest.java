@@ -1,10 +1,12 @@
 package io.mergesink.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.data.Row;
 import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.table.UnsupportedTableException;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.ingest.decode.LogicalTypes;
 import io.mergesink.ingest.options.WriteMode;
@@ -106,9 +108,30 @@ class HistoryTablesTest {
         Row.of(2L, "bob again", 5_000L, null, true));
   }
 
+  @Test
+  void anUpsertTableIsRefusedAsAHistoryTable() throws Exception {
+    Path root = dir.resolve("upsert");
+    try (IngestEngine upsert = engine(root, WriteMode.UPSERT, MergeStrategy.DELETION_VECTORS)) {
+      upsert.open(List.of(P0));
+      upsert.accept(ChangeRecords.upsert(0, 0, TABLE, 1, "ada"));
+      upsert.flush();
+    }
+    try (IngestEngine history = engine(root, MergeStrategy.DELETION_VECTORS)) {
+      history.open(List.of(P0));
+      history.seeksApplied();
+      assertThatThrownBy(() -> history.accept(ChangeRecords.upsert(0, 1, TABLE, 1, "ada lovelace")))
+          .isInstanceOf(UnsupportedTableException.class).hasMessageContaining("not a history table");
+    }
+    assertThat(KernelTables.readRows(root.resolve(TABLE).toString())).containsExactly(Row.of(1L, "ada"));
+  }
+
   private static IngestEngine engine(Path root, MergeStrategy strategy) {
+    return engine(root, WriteMode.HISTORY, strategy);
+  }
+
+  private static IngestEngine engine(Path root, WriteMode mode, MergeStrategy strategy) {
     IngestOptions options = IngestOptions.builder(root.toString(), "sink").tableNameFormat("${source.table}")
-        .writeMode(WriteMode.HISTORY).mergeStrategy(strategy).truncateEnabled(true).commitInterval(Duration.ZERO)
+        .writeMode(mode).mergeStrategy(strategy).truncateEnabled(true).commitInterval(Duration.ZERO)
         .compaction(true, 0.25, 2).build();
     return new IngestEngine(options, new IngestMetrics() {});
   }
