@@ -6,6 +6,7 @@ import io.mergesink.connect.sink.BadRecordHandler;
 import io.mergesink.connect.sink.SinkMetrics;
 import io.mergesink.connect.sink.SinkRecords;
 import io.mergesink.ingest.FlushOutcome;
+import io.mergesink.ingest.FlushScope;
 import io.mergesink.ingest.IngestEngine;
 import io.mergesink.ingest.IngestOptions;
 import io.mergesink.ingest.errors.BadRecordException;
@@ -153,7 +154,8 @@ public final class MergeSinkTask extends SinkTask {
   /** Commits what the engine holds, once the dead letter queue holds every record reported to it. */
   private FlushOutcome flush() {
     badRecords.awaitReported();
-    FlushOutcome outcome = engine.flush();
+    // Connect commits only the offsets the tables hold, so a half-read primary-key change may wait for its create
+    FlushOutcome outcome = engine.flush(FlushScope.WHOLE_KEY_CHANGES);
     seek(outcome.seeks());
     return outcome;
   }

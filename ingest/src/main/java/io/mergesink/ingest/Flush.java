@@ -41,28 +41,37 @@ final class Flush {
   private final Storage storage;
   private final PartitionPositions positions;
   private final Map<KafkaPartition, PartitionBuffer> buffers;
+  private final FlushScope scope;
   private final Set<KafkaPartition> fenced = new LinkedHashSet<>();
   private final Set<String> committedTables = new LinkedHashSet<>();
   private IOException failure;
 
   Flush(TableCatalog catalog, IngestMetrics metrics, Storage storage, PartitionPositions positions,
-      Map<KafkaPartition, PartitionBuffer> buffers) {
+      Map<KafkaPartition, PartitionBuffer> buffers, FlushScope scope) {
     this.catalog = catalog;
     this.metrics = metrics;
     this.storage = storage;
     this.positions = positions;
     this.buffers = buffers;
+    this.scope = scope;
   }
 
   /** Commits what is pending; afterwards see {@link #fenced()} and {@link #failure()}. */
   void run() {
     Map<KafkaPartition, Set<String>> pendingTables = new LinkedHashMap<>();
+    Set<KafkaPartition> deferred = new HashSet<>();
     buffers.forEach((partition, buffer) -> {
       Set<String> tables = new LinkedHashSet<>();
       buffer.pending().forEach(changes -> tables.add(changes.table()));
       pendingTables.put(partition, tables);
+      if (scope == FlushScope.WHOLE_KEY_CHANGES && buffer.defersFlush()) {
+        deferred.add(partition);
+      }
     });
-    FlushPlan plan = positions.plan(pendingTables);
+    if (!deferred.isEmpty()) {
+      LOG.debug("Leaving {} out of this flush: each ends in the first half of a primary-key change", deferred);
+    }
+    FlushPlan plan = positions.plan(pendingTables, deferred);
     Set<KafkaPartition> blocked = new HashSet<>();
     for (TableTxns anchor : plan.anchors()) {
       if (anchor.txns().keySet().stream().noneMatch(blocked::contains) && !commit(anchor, List.of())) {

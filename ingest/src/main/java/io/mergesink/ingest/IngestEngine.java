@@ -210,13 +210,21 @@ public final class IngestEngine implements AutoCloseable {
    * @throws FatalIngestException a table cannot be written at all; the engine stays failed
    */
   public FlushOutcome flush() {
+    return flush(FlushScope.EVERYTHING);
+  }
+
+  /**
+   * As {@link #flush()}, leaving buffered what {@code scope} allows; {@link #committedOffsets()}
+   * says what landed.
+   */
+  public FlushOutcome flush(FlushScope scope) {
     failIfFatal();
     lastCommitMillis = System.currentTimeMillis();
     if (positions.partitions().stream().noneMatch(positions::hasUncommitted)) {
       return FlushOutcome.COMPLETE;
     }
     followCompactions();
-    Flush flush = new Flush(catalog, metrics, storage, positions, buffers);
+    Flush flush = new Flush(catalog, metrics, storage, positions, buffers, scope);
     try {
       flush.run();
     } catch (FatalIngestException e) {
@@ -244,8 +252,9 @@ public final class IngestEngine implements AutoCloseable {
   }
 
   /**
-   * Releases {@code revoked}: commits what the engine holds, then forgets those partitions. What
-   * cannot be committed is dropped; the next owner reads it again from the tables' positions.
+   * Releases {@code revoked}: commits what the engine holds ({@link FlushScope#WHOLE_KEY_CHANGES}),
+   * then forgets those partitions. What is not committed is dropped; the next owner reads it again
+   * from the tables' positions.
    *
    * @return how the last flush ended: partitions the engine keeps may have been fenced and need a seek
    * @throws RetriableStorageException the tables could not be read again for the remaining partitions
@@ -254,7 +263,7 @@ public final class IngestEngine implements AutoCloseable {
     FlushOutcome outcome = FlushOutcome.COMPLETE;
     if (fatal == null) {
       try {
-        outcome = flush();
+        outcome = flush(FlushScope.WHOLE_KEY_CHANGES);
         outcome.failure().ifPresent(e -> LOG.warn("Could not commit before releasing {}; their next owner resumes from the "
             + "tables: {}", revoked, e.getMessage()));
       } catch (FatalIngestException e) {

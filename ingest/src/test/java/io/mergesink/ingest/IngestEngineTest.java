@@ -214,6 +214,62 @@ class IngestEngineTest {
     assertTable(dir.toString(), "customers", 15);
   }
 
+  @Test
+  void aPrimaryKeyChangeSplitByAFlushKeepsTheRowsUnchangedToastColumns() throws Exception {
+    String root = dir.toString();
+    try (IngestEngine engine = engine(root)) {
+      engine.open(List.of(P0));
+      engine.accept(ChangeRecords.upsert(0, 0, "accounts", 3, "toasted"));
+      engine.flush(FlushScope.WHOLE_KEY_CHANGES);
+      engine.accept(ChangeRecords.keyChangeDelete(0, 1, "accounts", 3, 1001));
+      assertThat(engine.flush(FlushScope.WHOLE_KEY_CHANGES)).isEqualTo(FlushOutcome.COMPLETE);
+      assertThat(engine.committedOffsets()).as("the delete waits for its create").containsExactly(Map.entry(P0, 1L));
+
+      engine.accept(ChangeRecords.keyChangeCreate(0, 2, "accounts", 3, 1001));
+      engine.flush(FlushScope.WHOLE_KEY_CHANGES);
+      assertThat(engine.committedOffsets()).containsExactly(Map.entry(P0, 3L));
+    }
+    assertThat(KernelTables.readRows(dir.resolve("accounts").toString())).containsExactly(row(1001, "toasted"));
+  }
+
+  @Test
+  void aPrimaryKeyChangeCutByARebalanceIsReadAgainWholeByTheNextOwner() throws Exception {
+    String root = dir.toString();
+    try (IngestEngine first = engine(root)) {
+      first.open(List.of(P0));
+      first.accept(ChangeRecords.upsert(0, 0, "accounts", 3, "toasted"));
+      first.flush();
+      first.accept(ChangeRecords.keyChangeDelete(0, 1, "accounts", 3, 1001));
+      first.close(List.of(P0));
+    }
+    assertThat(KernelTables.readRows(dir.resolve("accounts").toString())).containsExactly(row(3, "toasted"));
+
+    try (IngestEngine second = engine(root)) {
+      assertThat(second.open(List.of(P0))).containsExactly(Map.entry(P0, 1L));
+      second.seeksApplied();
+      second.accept(ChangeRecords.keyChangeDelete(0, 1, "accounts", 3, 1001));
+      second.accept(ChangeRecords.keyChangeCreate(0, 2, "accounts", 3, 1001));
+      second.close(List.of(P0));
+    }
+    assertThat(KernelTables.readRows(dir.resolve("accounts").toString())).containsExactly(row(1001, "toasted"));
+  }
+
+  @Test
+  void aKeyChangeWhoseCreateWentToAnotherPartitionWaitsOneFlushOnly() throws Exception {
+    String root = dir.toString();
+    try (IngestEngine engine = engine(root)) {
+      engine.open(List.of(P0));
+      engine.accept(ChangeRecords.upsert(0, 0, "accounts", 3, "toasted"));
+      engine.accept(ChangeRecords.keyChangeDelete(0, 1, "accounts", 3, 1001));
+      engine.flush(FlushScope.WHOLE_KEY_CHANGES);
+      assertThat(engine.committedOffsets()).isEmpty();
+
+      engine.flush(FlushScope.WHOLE_KEY_CHANGES);
+      assertThat(engine.committedOffsets()).containsExactly(Map.entry(P0, 2L));
+    }
+    assertThat(KernelTables.readRows(dir.resolve("accounts").toString())).isEmpty();
+  }
+
   private static String read(Path path) {
     try {
       return Files.readString(path);

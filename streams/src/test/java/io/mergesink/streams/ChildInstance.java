@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link StreamsApp} instance in a JVM of its own, so that a test can kill it the way a machine
- * dies: {@link Process#destroyForcibly()} (SIGKILL), no shutdown hook, no close, no commit.
+ * dies: {@link Process#destroyForcibly()} (SIGKILL), no shutdown hook, no close, no commit; or
+ * freeze it the way a long GC pause or a stalled VM does (SIGSTOP, then SIGCONT).
  */
 final class ChildInstance implements AutoCloseable {
   private final Process process;
@@ -57,6 +58,30 @@ final class ChildInstance implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while killing the child instance", e);
+    }
+  }
+
+  /** Stops the JVM (SIGSTOP) as a long pause would: no thread runs, no heartbeat, no commit, until {@link #thaw}. */
+  void freeze() {
+    signal("STOP");
+  }
+
+  /** Lets a {@link #freeze frozen} JVM go on (SIGCONT) where it stopped. */
+  void thaw() {
+    signal("CONT");
+  }
+
+  private void signal(String name) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+      if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("sending SIG" + name + " to " + process.pid(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while sending SIG" + name, e);
     }
   }
 

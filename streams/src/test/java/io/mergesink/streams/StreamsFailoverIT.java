@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -17,7 +18,10 @@ import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 import org.apache.kafka.streams.KafkaStreams;
@@ -35,7 +39,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * changes buffered and not committed, then started again; a third instance joins mid-stream. The
  * table read back with Delta Kernel equals the source model (no change lost, none applied twice),
  * and every partition's txn version is its end offset − 1; under {@code at_least_once} and
- * {@code exactly_once_v2}.
+ * {@code exactly_once_v2}. And a frozen instance that thaws as a zombie commits nothing stale.
  */
 class StreamsFailoverIT {
   private static final int PARTITIONS = 4;
@@ -105,6 +109,78 @@ class StreamsFailoverIT {
               appId);
         }
       }
+    }
+  }
+
+  /**
+   * An instance frozen (SIGSTOP) in the middle of the stream, with changes buffered, loses its
+   * tasks to the other instance once its session times out; the other one lands newer changes of
+   * the same keys. Thawed (SIGCONT), the frozen instance is a zombie that still holds its tasks and
+   * their stale changes until it notices: whatever it commits then must be refused, so the table
+   * equals the source model (and every txn version is its end offset − 1) right after the zombie
+   * rejoined, and again after a last workload both instances share.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {StreamsConfig.AT_LEAST_ONCE, StreamsConfig.EXACTLY_ONCE_V2})
+  void aFrozenInstanceThatThawsAfterItsTasksMovedCommitsNothingStale(String guarantee) throws Exception {
+    String topic = "zombie-" + guarantee.replace('_', '-');
+    String appId = "zombie-" + guarantee.replace('_', '-');
+    kafka.createTopic(topic, PARTITIONS);
+    Path root = dir.resolve("tables");
+    Path table = root.resolve(topic);
+    Random random = new Random(19);
+    try (ChangeStream changes = new ChangeStream(kafka, topic, PARTITIONS);
+        ChildInstance zombie = ChildInstance.start(settings(topic, appId, guarantee, root, "zombie"), dir.resolve("zombie.log"));
+        KafkaStreams survivor = StreamsApp.start(settings(topic, appId, guarantee, root, "survivor"));
+        Admin admin = kafka.createAdminClient()) {
+      zombie.awaitRunning(TIMEOUT);
+      changes.mixedWorkload(KEYS, random);
+      changes.flush();
+      Await.until("a txn version for every partition in " + table, TIMEOUT, () -> Files.exists(table.resolve("_delta_log"))
+          && txnVersions(table, topic, appId).values().stream().allMatch(Optional::isPresent));
+      int members = groupMembers(admin, appId);
+
+      for (long id = 0; id < KEYS; id++) {
+        changes.upsert(id);
+      }
+      changes.flush();
+      zombie.freeze(); // with whatever it read of these upserts buffered
+      for (long id = 0; id < KEYS; id++) {
+        changes.upsert(id); // newer versions, for the survivor to land
+      }
+      changes.flush();
+      Map<TopicPartition, Long> ends = endOffsets(topic);
+      Await.until("the survivor landing every partition up to its end offset " + ends, TIMEOUT,
+          () -> txnVersions(table, topic, appId), versions -> ends.entrySet().stream()
+              .allMatch(end -> versions.get(end.getKey()).equals(Optional.of(end.getValue() - 1))));
+
+      zombie.thaw();
+      Await.until("the thawed instance back in the group with " + members + " members", TIMEOUT,
+          () -> groupMembers(admin, appId) == members);
+      TableAudit.check("streams " + guarantee + ": a frozen instance thawed after its tasks moved", table, changes.model(), ends,
+          appId);
+
+      changes.mixedWorkload(KEYS, random);
+      changes.flush();
+      Map<TopicPartition, Long> finalEnds = endOffsets(topic);
+      Await.until("every partition's txn version at its end offset - 1 " + finalEnds, TIMEOUT,
+          () -> txnVersions(table, topic, appId), versions -> finalEnds.entrySet().stream()
+              .allMatch(end -> versions.get(end.getKey()).equals(Optional.of(end.getValue() - 1))));
+      TableAudit.check("streams " + guarantee + ": both instances after the zombie rejoined", table, changes.model(), finalEnds,
+          appId);
+    }
+  }
+
+  /** The members of a stable consumer group, or -1 while it rebalances. */
+  private static int groupMembers(Admin admin, String groupId) {
+    try {
+      ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(groupId)).all().get().get(groupId);
+      return group.groupState() == GroupState.STABLE ? group.members().size() : -1;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot describe consumer group " + groupId, e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while describing consumer group " + groupId, e);
     }
   }
 

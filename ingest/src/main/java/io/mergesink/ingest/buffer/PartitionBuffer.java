@@ -25,6 +25,9 @@ public final class PartitionBuffer {
   private final Map<String, PendingChanges> tables = new LinkedHashMap<>();
   private long changeCount;
   private long estimatedBytes;
+  /** The newest change is the delete that starts a primary-key change: its create is not buffered yet. */
+  private boolean endsInKeyChange;
+  private boolean deferredLastFlush;
 
   /**
    * @param newTable how the changes of each table are kept, e.g. {@link PendingChanges#coalescedByKey()}
@@ -55,6 +58,7 @@ public final class PartitionBuffer {
     long changesBefore = pending.changeCount();
     long bytesBefore = pending.estimatedBytes();
     pending.add(event);
+    endsInKeyChange = event.startsKeyChange();
     changeCount += pending.changeCount() - changesBefore;
     estimatedBytes += pending.estimatedBytes() - bytesBefore;
   }
@@ -78,6 +82,19 @@ public final class PartitionBuffer {
       changeCount -= removed.changeCount();
       estimatedBytes -= removed.estimatedBytes();
     }
+  }
+
+  /**
+   * Asked by a flush that is about to commit this partition: whether to leave it buffered this
+   * time, because its newest change is the delete that starts a primary-key change. Debezium
+   * sends the create of the new key right after it, and the create's unchanged (TOAST) columns
+   * come from the old key's row: committed alone, the delete would remove that row first and the
+   * columns would land null. Never twice in a row, since the create may have gone to another
+   * partition and never come here.
+   */
+  public boolean defersFlush() {
+    deferredLastFlush = endsInKeyChange && !deferredLastFlush;
+    return deferredLastFlush;
   }
 
   /** Whether the buffer holds at least {@code buffer.max.records} changes or {@code buffer.max.bytes}. */

@@ -27,6 +27,8 @@ import java.util.Objects;
  *   <li>{@code previousKey}: for the upsert that ends a primary-key change, the key the row had
  *       before (Debezium's {@code __debezium.oldkey} header), so unchanged (TOAST) columns can be
  *       taken from the old row; null otherwise.
+ *   <li>{@code startsKeyChange}: whether this is the delete that starts a primary-key change
+ *       (Debezium's {@code __debezium.newkey} header): the create of the new key follows it.
  * </ul>
  */
 public record ChangeEvent(
@@ -42,7 +44,8 @@ public record ChangeEvent(
     int partition,
     long offset,
     String sourceOp,
-    Row previousKey) {
+    Row previousKey,
+    boolean startsKeyChange) {
 
   /** {@link #timestampMs} when neither the event nor the Kafka record has a timestamp. */
   public static final long NO_TIMESTAMP = -1L;
@@ -80,6 +83,10 @@ public record ChangeEvent(
     if (key != null && key.size() != keySchema.size()) {
       throw new IllegalArgumentException("key " + key + " does not match key schema " + keySchema);
     }
+    if (startsKeyChange && op != Op.DELETE) {
+      throw new IllegalArgumentException(op + " event at " + topic + "-" + partition + "@" + offset
+          + " cannot start a primary-key change; only a delete does");
+    }
     if (value != null && value.size() != valueSchema.size()) {
       throw new IllegalArgumentException("value of " + value.size() + " columns does not match schema " + valueSchema);
     }
@@ -88,13 +95,13 @@ public record ChangeEvent(
   /** An event that is not the end of a primary-key change. */
   public ChangeEvent(Op op, Row key, StructType keySchema, Row value, StructType valueSchema, SourceInfo source, long timestampMs,
       String sinkTopic, String topic, int partition, long offset, String sourceOp) {
-    this(op, key, keySchema, value, valueSchema, source, timestampMs, sinkTopic, topic, partition, offset, sourceOp, null);
+    this(op, key, keySchema, value, valueSchema, source, timestampMs, sinkTopic, topic, partition, offset, sourceOp, null, false);
   }
 
   /** This event with its key, row and previous key replaced (e.g. aligned to a table's schema). */
   public ChangeEvent with(Op newOp, Row newKey, StructType newKeySchema, Row newValue, StructType newValueSchema, Row newPreviousKey) {
     return new ChangeEvent(newOp, newKey, newKeySchema, newValue, newValueSchema, source, timestampMs, sinkTopic, topic, partition,
-        offset, sourceOp, newPreviousKey);
+        offset, sourceOp, newPreviousKey, startsKeyChange && newOp == Op.DELETE);
   }
 
   /** An event that only advances the position. */

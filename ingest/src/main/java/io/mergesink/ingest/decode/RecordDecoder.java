@@ -52,6 +52,7 @@ public final class RecordDecoder {
   static final String FLATTENED_DELETED = "__deleted";
   static final String FLATTENED_OP = "__op";
   static final String OLD_KEY_HEADER = "__debezium.oldkey";
+  static final String NEW_KEY_HEADER = "__debezium.newkey";
   private static final String DELETE_OP = "d";
   private static final String UPDATE_OP = "u";
 
@@ -317,7 +318,8 @@ public final class RecordDecoder {
     return new ChangeEvent(op, key.row(), key.schema(), row == null ? null : row.row(),
         row == null ? null : row.schema(), source, timestamp, record.routingTopic(), record.topic(),
         record.partition().partition(), record.offset(), sourceOp == null ? null : sourceOp.intern(),
-        op == Op.UPSERT ? previousKey(record, key) : null);
+        op == Op.UPSERT ? previousKey(record, key) : null,
+        op == Op.DELETE && record.headers().lastValue(NEW_KEY_HEADER) != null);
   }
 
   /**

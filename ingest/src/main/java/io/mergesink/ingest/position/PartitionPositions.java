@@ -139,13 +139,21 @@ public final class PartitionPositions {
    * @param pendingTables for each partition, the tables it has buffered changes for
    */
   public FlushPlan plan(Map<KafkaPartition, Set<String>> pendingTables) {
+    return plan(pendingTables, Set.of());
+  }
+
+  /**
+   * As {@link #plan(Map)}, leaving {@code deferred} partitions out: they take part in no commit and
+   * their positions stay where they are.
+   */
+  public FlushPlan plan(Map<KafkaPartition, Set<String>> pendingTables, Set<KafkaPartition> deferred) {
     List<TableTxns> anchors = new ArrayList<>();
     Map<String, Map<KafkaPartition, TxnChange>> commits = new LinkedHashMap<>();
     Map<KafkaPartition, Long> flushedTo = new LinkedHashMap<>();
     for (Map.Entry<KafkaPartition, Position> entry : positions.entrySet()) {
       KafkaPartition partition = entry.getKey();
       Position position = entry.getValue();
-      if (position.processed == position.committed) {
+      if (position.processed == position.committed || deferred.contains(partition)) {
         continue;
       }
       Set<String> tables = new LinkedHashSet<>(pendingTables.getOrDefault(partition, Set.of()));

@@ -23,11 +23,11 @@ class TableKindTest {
   private static final StructType VALUE = StructType.of(new StructField("id", PrimitiveType.LONG, true),
       new StructField("name", PrimitiveType.STRING, false));
   private static final ChangeEvent UPSERT = new ChangeEvent(Op.UPSERT, Row.of(1L), KEY, Row.of(1L, "a"), VALUE, SourceInfo.NONE,
-      0, TOPIC, TOPIC, 0, 5, "c", null);
+      0, TOPIC, TOPIC, 0, 5, "c");
   private static final ChangeEvent DELETE = new ChangeEvent(Op.DELETE, Row.of(1L), KEY, null, null, SourceInfo.NONE, 0, TOPIC,
-      TOPIC, 0, 6, "d", null);
+      TOPIC, 0, 6, "d");
   private static final ChangeEvent TRUNCATE = new ChangeEvent(Op.TRUNCATE, null, null, null, null, SourceInfo.NONE, 0, TOPIC,
-      TOPIC, 0, 7, "t", null);
+      TOPIC, 0, 7, "t");
 
   @Test
   void keyedTablesAreCreatedByUpsertsOnlyWithTheirKeyNotNull() {

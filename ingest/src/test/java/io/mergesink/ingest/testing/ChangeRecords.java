@@ -43,6 +43,25 @@ public final class ChangeRecords {
         envelope(table, "t", null, null, offset), RecordHeaders.NONE);
   }
 
+  /**
+   * The delete that starts a primary-key change of {@code oldId} to {@code newId}, as Debezium sends
+   * it: with the new key in a {@code __debezium.newkey} header.
+   */
+  public static KafkaRecord keyChangeDelete(int partition, long offset, String table, long oldId, long newId) {
+    Struct before = new Struct(ROW).put("id", oldId);
+    return record(partition, offset, oldId, envelope(table, "d", before, null, offset), header("__debezium.newkey", newId));
+  }
+
+  /**
+   * The create that ends a primary-key change of {@code oldId} to {@code newId} whose {@code name}
+   * is an unchanged TOAST value: Debezium's placeholder, and the old key in a
+   * {@code __debezium.oldkey} header.
+   */
+  public static KafkaRecord keyChangeCreate(int partition, long offset, String table, long oldId, long newId) {
+    Struct after = new Struct(ROW).put("id", newId).put("name", "__debezium_unavailable_value");
+    return record(partition, offset, newId, envelope(table, "c", null, after, offset), header("__debezium.oldkey", oldId));
+  }
+
   /** A record no decoder accepts: an envelope with an unknown op. */
   public static KafkaRecord unknownOp(int partition, long offset, String table, long id) {
     return record(partition, offset, id, envelope(table, "x", null, new Struct(ROW).put("id", id).put("name", "?"), offset));
@@ -59,7 +78,16 @@ public final class ChangeRecords {
   }
 
   private static KafkaRecord record(int partition, long offset, long id, Struct value) {
+    return record(partition, offset, id, value, RecordHeaders.NONE);
+  }
+
+  private static KafkaRecord record(int partition, long offset, long id, Struct value, RecordHeaders headers) {
     return new KafkaRecord(new KafkaPartition(TOPIC, partition), offset, TOPIC, offset, KEY, new Struct(KEY).put("id", id),
-        ENVELOPE, value, RecordHeaders.NONE);
+        ENVELOPE, value, headers);
+  }
+
+  private static RecordHeaders header(String name, long id) {
+    Struct key = new Struct(KEY).put("id", id);
+    return header -> header.equals(name) ? key : null;
   }
 }
