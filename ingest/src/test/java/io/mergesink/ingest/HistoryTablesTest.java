@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * History tables ({@code write.mode=history}) through the engine on real Delta tables, read back
  * with Delta Kernel and compared with a model of SCD type 2: random upserts, TOASTed updates,
- * deletes, re-inserts and truncates, several per key per flush, engines that crash and get the
+ * deletes, re-inserts, truncates and primary-key changes, several per key per flush, engines that crash and get the
  * stream again from an older offset; under both landings, with compaction running.
  */
 class HistoryTablesTest {
@@ -65,10 +65,11 @@ class HistoryTablesTest {
           }
           engine = next;
         } else {
-          KafkaRecord record = model.next(random, stream.size());
-          stream.add(record);
-          engine.accept(record);
-          delivered++;
+          for (KafkaRecord record : model.next(random, stream.size())) {
+            stream.add(record);
+            engine.accept(record);
+            delivered++;
+          }
         }
       }
       engine.flush();
@@ -143,25 +144,34 @@ class HistoryTablesTest {
   private static final class Model {
     private final Map<Long, List<Object[]>> versions = new HashMap<>();
 
-    KafkaRecord next(Random random, long offset) {
+    /** The next change of the source: one record, or the two of a primary-key change. */
+    List<KafkaRecord> next(Random random, long offset) {
       long time = offset * 1000;
       int dice = random.nextInt(100);
       if (dice < 2) {
         versions.values().forEach(list -> close(list, time));
-        return ChangeRecords.truncate(0, offset, TABLE);
+        return List.of(ChangeRecords.truncate(0, offset, TABLE));
       }
       long id = random.nextInt(6);
       List<Object[]> list = versions.computeIfAbsent(id, key -> new ArrayList<>());
       if (dice < 18) {
         close(list, time);
-        return ChangeRecords.delete(0, offset, TABLE, id);
+        return List.of(ChangeRecords.delete(0, offset, TABLE, id));
       }
       Object[] open = open(list);
-      boolean toasted = dice < 30;
+      long newId = random.nextInt(6);
+      if (dice < 24 && open != null && open(versions.computeIfAbsent(newId, key -> new ArrayList<>())) == null) {
+        // UPDATE ... SET id = newId with name TOASTed: a delete of the old key, a create of the new one that takes its name
+        close(list, time);
+        versions.get(newId).add(new Object[] {newId, open[1], time + 1000, null, true});
+        return List.of(ChangeRecords.keyChangeDelete(0, offset, TABLE, id, newId),
+            ChangeRecords.keyChangeCreate(0, offset + 1, TABLE, id, newId));
+      }
+      boolean toasted = dice < 36;
       String name = toasted ? (open == null ? null : (String) open[1]) : "v" + offset;
       close(list, time);
       list.add(new Object[] {id, name, time, null, true});
-      return ChangeRecords.upsert(0, offset, TABLE, id, toasted ? TOAST : name);
+      return List.of(ChangeRecords.upsert(0, offset, TABLE, id, toasted ? TOAST : name));
     }
 
     List<Row> versions() {
