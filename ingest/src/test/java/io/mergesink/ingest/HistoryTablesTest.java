@@ -121,7 +121,7 @@ class HistoryTablesTest {
       history.open(List.of(P0));
       history.seeksApplied();
       assertThatThrownBy(() -> history.accept(ChangeRecords.upsert(0, 1, TABLE, 1, "ada lovelace")))
-          .isInstanceOf(UnsupportedTableException.class).hasMessageContaining("not a history table");
+          .isInstanceOf(UnsupportedTableException.class).hasMessageContaining("it is not a history table");
     }
     assertThat(KernelTables.readRows(root.resolve(TABLE).toString())).containsExactly(Row.of(1L, "ada"));
   }

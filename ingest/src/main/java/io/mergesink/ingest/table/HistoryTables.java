@@ -81,9 +81,9 @@ final class HistoryTables implements TableKind {
   @Override
   public ChangeEvent prepare(TableSink sink, ChangeEvent event) throws IOException {
     if (!CurrentRowColumn.of(sink.properties()).equals(Optional.of(HistoryColumns.CURRENT))) {
-      throw new UnsupportedTableException(sink.name(), "no current-row column " + HistoryColumns.CURRENT + " (table property "
-          + CurrentRowColumn.PROPERTY + "=" + CurrentRowColumn.of(sink.properties()).orElse("") + "), so it is not a history table,"
-          + " with write.mode=history; write it with write.mode=upsert, or history into a new table");
+      throw new UnsupportedTableException(sink.name(), "write.mode=history without the current-row column " + HistoryColumns.CURRENT
+          + " (table property " + CurrentRowColumn.PROPERTY + "): it is not a history table, and written as one it would hold"
+          + " several live rows per key; write it with write.mode=upsert, or its history into a new table");
     }
     if (event.op() != Op.UPSERT) {
       return keyed.prepare(sink, event);
@@ -101,8 +101,8 @@ final class HistoryTables implements TableKind {
    */
   @Override
   public ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
+    LiveRows live = sink.liveRows(); // opens the writer first, which may read a newer schema
     ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema());
-    LiveRows live = sink.liveRows();
     Versions versions = new Versions(sink.schema());
     Map<Row, Row> tableRows = currentRows(live, sink.schema(), changes);
     Map<Row, Row> open = new LinkedHashMap<>(tableRows);

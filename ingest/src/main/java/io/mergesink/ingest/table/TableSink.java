@@ -129,9 +129,7 @@ public final class TableSink {
     if (!(writer() instanceof MergingTableWriter merging)) {
       throw new IllegalStateException("table " + name + " has no key index: it is written by " + writer().getClass().getSimpleName());
     }
-    LiveRows live = merging.liveRows();
-    snapshot = live.snapshot();
-    return live;
+    return merging.liveRows();
   }
 
   /** The table's properties, as of the latest snapshot this sink read or wrote. */
