@@ -15,6 +15,7 @@ import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.json.JsonConverterConfig;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -77,11 +78,15 @@ final class RecordLog {
 
   /** {@link #upsert(long)} with the {@code after} row changed by {@code edit} (e.g. a huge value). */
   void upsert(long id, UnaryOperator<Struct> edit) {
+    upsert(id, edit, Map.of());
+  }
+
+  private void upsert(long id, UnaryOperator<Struct> edit, Map<String, Struct> headers) {
     int version = versions.merge(id, 1, Integer::sum);
     Struct event = table.upsert(rows.containsKey(id) ? "u" : "c", id, version);
     Struct after = edit.apply(event.getStruct("after"));
     event.put("after", after);
-    append(partitionOf(id), table.keySchema(), table.key(id), table.envelopeSchema(), event);
+    append(partitionOf(id), table.keySchema(), table.key(id), table.envelopeSchema(), event, headers);
     rows.put(id, CustomerTable.columns(after));
   }
 
@@ -97,20 +102,30 @@ final class RecordLog {
 
   /** Deletes {@code id}: a delete event, and with {@code tombstone} the tombstone after it. */
   void delete(long id, boolean tombstone) {
+    delete(id, tombstone, Map.of());
+  }
+
+  private void delete(long id, boolean tombstone, Map<String, Struct> headers) {
     int version = versions.merge(id, 1, Integer::sum);
-    append(partitionOf(id), table.keySchema(), table.key(id), table.envelopeSchema(), table.delete(id, version));
+    append(partitionOf(id), table.keySchema(), table.key(id), table.envelopeSchema(), table.delete(id, version), headers);
     if (tombstone) {
       append(partitionOf(id), table.keySchema(), table.key(id), null, null);
     }
     rows.remove(id);
   }
 
-  /** A primary key update, as Debezium sends it: a delete of the old key (with tombstone), a create of the new. */
+  /**
+   * A primary key update, as Debezium sends it: a delete of the old key naming the new one
+   * ({@code __debezium.newkey}), its tombstone, and a create of the new key naming the old one
+   * ({@code __debezium.oldkey}); the two keys may be in different partitions.
+   */
   void changeKey(long from, long to) {
-    if (rows.containsKey(from)) {
-      delete(from, true);
+    if (!rows.containsKey(from)) {
+      upsert(to);
+      return;
     }
-    upsert(to);
+    delete(from, true, Map.of("__debezium.newkey", table.key(to)));
+    upsert(to, UnaryOperator.identity(), Map.of("__debezium.oldkey", table.key(from)));
   }
 
   /**
@@ -140,10 +155,14 @@ final class RecordLog {
 
   /** Appends a record the sink must land as it is (no change to the source table's model). */
   long append(int partition, Schema keySchema, Object key, Schema valueSchema, Object value) {
+    return append(partition, keySchema, key, valueSchema, value, Map.of());
+  }
+
+  private long append(int partition, Schema keySchema, Object key, Schema valueSchema, Object value, Map<String, Struct> headers) {
     byte[] keyBytes = key == null ? null : keys.fromConnectData(topic, keySchema, key);
     byte[] valueBytes = value == null ? null : values.fromConnectData(topic, valueSchema, value);
     List<Stored> log = partitions.get(partition);
-    log.add(new Stored(keyBytes, valueBytes));
+    log.add(new Stored(keyBytes, valueBytes, headers));
     return log.size() - 1;
   }
 
@@ -179,8 +198,10 @@ final class RecordLog {
       Stored stored = log.get((int) at);
       SchemaAndValue key = keys.toConnectData(topic, stored.key());
       SchemaAndValue value = values.toConnectData(topic, stored.value());
+      ConnectHeaders headers = new ConnectHeaders();
+      stored.headers().forEach((name, header) -> headers.addStruct(name, header));
       records.add(new SinkRecord(topic, partition, key.schema(), key.value(), value.schema(), value.value(), at,
-          BASE_TIMESTAMP + at, TimestampType.CREATE_TIME));
+          BASE_TIMESTAMP + at, TimestampType.CREATE_TIME, headers));
     }
     return records;
   }
@@ -233,5 +254,5 @@ final class RecordLog {
     return converter;
   }
 
-  private record Stored(byte[] key, byte[] value) {}
+  private record Stored(byte[] key, byte[] value, Map<String, Struct> headers) {}
 }
