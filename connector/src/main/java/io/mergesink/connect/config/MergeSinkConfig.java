@@ -149,7 +149,11 @@ public final class MergeSinkConfig extends AbstractConfig {
         .importance(Importance.HIGH).displayName("Write mode")
         .doc("upsert: the table holds the latest row per primary key; changes are coalesced per key and merged. "
             + "append: every change event becomes a new row with its operation and Kafka position (audit or bronze "
-            + "tables); no key is needed.")
+            + "tables); no key is needed. history: a history table (SCD type 2) keyed like upsert, where every version "
+            + "of a key is a row with __valid_from and __valid_to (the changes' source times, Debezium ts_ms, else "
+            + "the Kafka timestamp) and __current; a change closes the key's current row and adds the new version, a "
+            + "delete closes it, a truncate closes every current row; at most one current row per key. Versions "
+            + "follow Kafka order. Works with both merge strategies.")
         .define();
     writes.option(APPEND_DELETE_IMAGE, Type.STRING).defaultValue(DeleteImage.BEFORE.configName()).oneOf(DeleteImage.class)
         .importance(Importance.MEDIUM).displayName("Append delete image")

@@ -8,6 +8,8 @@ import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.generated.GeneratedColumns;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
+import io.mergesink.core.merge.LiveRows;
+import io.mergesink.core.merge.MergingTableWriter;
 import io.mergesink.core.merge.RowValidator;
 import io.mergesink.core.merge.TableWriter;
 import io.mergesink.core.merge.WriterOptions;
@@ -115,8 +117,24 @@ public final class TableSink {
   }
 
   /** The change set of one commit of this table ({@link TableKind#assemble}). */
-  public ChangeSet changeSet(List<TableChanges> changes, Map<String, TxnChange> txns) {
+  public ChangeSet changeSet(List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
     return kind.assemble(this, changes, txns);
+  }
+
+  /**
+   * The live rows of this keyed table by key, as of the writer's snapshot (the writer is opened
+   * if needed); valid until the next commit.
+   */
+  LiveRows liveRows() throws IOException {
+    if (!(writer() instanceof MergingTableWriter merging)) {
+      throw new IllegalStateException("table " + name + " has no key index: it is written by " + writer().getClass().getSimpleName());
+    }
+    return merging.liveRows();
+  }
+
+  /** The table's properties, as of the latest snapshot this sink read or wrote. */
+  Map<String, String> properties() {
+    return snapshot.metadata().configuration();
   }
 
   /** The table schema rows are prepared and re-fitted for: that of the latest snapshot this sink read or wrote. */

@@ -43,10 +43,11 @@ final class ChangeFeed {
   }
 
   /**
-   * Writes the change data of a commit that removes the rows {@code touched} finds and writes
-   * {@code upserts}: reads those rows by position, only the row groups holding them.
+   * Writes the change data of a commit that removes the rows {@code touched} finds, writes
+   * {@code upserts} and appends {@code appends}: reads those rows by position, only the row groups
+   * holding them.
    */
-  Written write(Snapshot snapshot, TouchedRows touched, List<Row> upserts, Row[] upsertKeys) throws IOException {
+  Written write(Snapshot snapshot, TouchedRows touched, List<Row> upserts, Row[] upsertKeys, List<Row> appends) throws IOException {
     if (touched.rowCount() == 0) {
       return Written.NONE;
     }
@@ -55,14 +56,15 @@ final class ChangeFeed {
     for (Map.Entry<String, Roaring64NavigableMap> file : touched.positionsByFile().entrySet()) {
       removed.addAll(Arrays.asList(reader.readAt(TouchedFiles.live(snapshot, file.getKey()), file.getValue().toArray())));
     }
-    return write(snapshot, removed, upserts, upsertKeys);
+    return write(snapshot, removed, upserts, upsertKeys, appends);
   }
 
   /**
-   * Writes the change data of a commit that removes {@code removed} (live rows, logical) and writes
-   * {@code upserts} (with keys {@code upsertKeys}); none when nothing is removed.
+   * Writes the change data of a commit that removes {@code removed} (live rows, logical), writes
+   * {@code upserts} (with keys {@code upsertKeys}) and appends {@code appends} (a history table's
+   * closed versions: inserts); none when nothing is removed.
    */
-  Written write(Snapshot snapshot, List<Row> removed, List<Row> upserts, Row[] upsertKeys) throws IOException {
+  Written write(Snapshot snapshot, List<Row> removed, List<Row> upserts, Row[] upsertKeys, List<Row> appends) throws IOException {
     if (removed.isEmpty()) {
       return Written.NONE;
     }
@@ -84,6 +86,9 @@ final class ChangeFeed {
       }
       for (int i = 0; i < upserts.size(); i++) {
         files.write(upserts.get(i), replaced.contains(upsertKeys[i]) ? ChangeType.UPDATE_POSTIMAGE : ChangeType.INSERT);
+      }
+      for (Row row : appends) {
+        files.write(row, ChangeType.INSERT);
       }
       return new Written(files.finish(), files.writtenPaths());
     } catch (IOException | RuntimeException e) {

@@ -21,8 +21,9 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * Lands a change set by deletion-vector marking: the replaced rows' positions join each touched
  * file's deletion vector (union with its current one), upserted rows go to new files, and one
  * commit holds a remove/add pair per touched file, an add per new file, and the txns. A file whose
- * every row is deleted is removed instead. A table with Change Data Feed gets the {@link ChangeFeed}
- * of the commit too, the replaced rows read back by position.
+ * every row is deleted is removed instead. A history table's appends go to the new files too. A
+ * table with Change Data Feed gets the {@link ChangeFeed} of the commit too, the replaced rows read
+ * back by position.
  */
 final class DeletionVectorMerge implements MergeOperation {
   static final String OPERATION = "MERGE";
@@ -64,6 +65,9 @@ final class DeletionVectorMerge implements MergeOperation {
         roller.write(upserts.get(i));
         delta.replaceRow(changes.upsertKeys()[i], touched.replacedLocation(i), roller.lastPath(), roller.lastRowIndex());
       }
+      for (Row closed : changes.appends()) {
+        roller.write(closed); // history: live to no key, so the index does not hear of it
+      }
       List<AddFile> added = roller.finish();
       written.addAll(roller.writtenPaths());
       List<Action> actions = new ArrayList<>();
@@ -101,12 +105,13 @@ final class DeletionVectorMerge implements MergeOperation {
         bytes += file.size();
       }
       if (ChangeFeed.enabled(snapshot)) {
-        ChangeFeed.Written changeData = changeFeed.write(snapshot, touched, upserts, changes.upsertKeys());
+        ChangeFeed.Written changeData = changeFeed.write(snapshot, touched, upserts, changes.upsertKeys(), changes.appends());
         written.addAll(changeData.paths());
         actions.addAll(changeData.actions());
       }
       lastWritten = writtenMarkings;
-      MergeCounts counts = new MergeCounts(upserts.size(), touched.rowCount(), added.size(), removedFiles, marked.size(), bytes);
+      MergeCounts counts = new MergeCounts(upserts.size() + changes.appends().size(), touched.rowCount(), added.size(), removedFiles,
+          marked.size(), bytes);
       StagedCommit commit = new StagedCommit(actions, touched.positionsByFile().keySet(), written, OPERATION, counts.asOperationMetrics());
       return new PlannedMerge(commit, delta, counts);
     } catch (IOException | RuntimeException e) {

@@ -2,6 +2,7 @@ package io.mergesink.core.merge;
 
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.StagedCommit;
+import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
 import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.snapshot.Snapshot;
@@ -97,7 +98,8 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
 
   @Override
   public PlannedMerge plan(Snapshot snapshot, ChangeSet changes) throws IOException {
-    KeyedChanges keyed = KeyedChanges.of(snapshot.tableRoot(), snapshot.schema(), keyOrdinals, changes);
+    KeyedChanges keyed = KeyedChanges.of(snapshot.tableRoot(), snapshot.schema(), keyOrdinals,
+        CurrentRowColumn.of(snapshot.metadata().configuration()), changes);
     if (changes.truncate()) {
       return truncation.plan(snapshot, keyed);
     }
