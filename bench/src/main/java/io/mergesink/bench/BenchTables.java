@@ -26,9 +26,14 @@ final class BenchTables {
 
   /** An empty CDC table named {@code name}, keyed on {@code id} unless it is an append table. */
   DeltaTable create(String name, MergeStrategy strategy) throws IOException {
+    return create(name, strategy, Map.of());
+  }
+
+  /** {@link #create(String, MergeStrategy)} with table properties {@code properties}. */
+  DeltaTable create(String name, MergeStrategy strategy, Map<String, String> properties) throws IOException {
     DeltaTable table = table(name);
     List<String> key = strategy == MergeStrategy.APPEND ? List.of() : CdcRows.KEY;
-    table.createIfAbsent(new TableSpec(CdcRows.SCHEMA, key, strategy, Map.of()));
+    table.createIfAbsent(new TableSpec(CdcRows.SCHEMA, key, strategy, properties));
     return table;
   }
 

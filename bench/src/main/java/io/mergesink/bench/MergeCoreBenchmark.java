@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  *   <li>{@code --quick}: small sizes, a smoke test (the README figures come from the full run)
  *   <li>{@code --only}: a comma-separated subset of {@value UpsertVsAppend#NAME}, {@value FlushCost#NAME},
  *       {@value WriteAmplification#NAME}, {@value TableOpen#NAME}, {@value ScanCost#NAME}, {@value WideKeys#NAME},
- *       {@value MergeIntoCost#NAME}
+ *       {@value MergeIntoCost#NAME}, {@value HistoryCost#NAME}
  *   <li>{@code --dir}: where the tables go (default: a new temporary directory)
  *   <li>{@code --keep}: leave the tables behind (default: delete them)
  * </ul>
@@ -36,7 +36,7 @@ import java.util.stream.Stream;
 public final class MergeCoreBenchmark {
   static final String SUITE = "merge-core";
   private static final List<String> WORKLOADS = List.of(UpsertVsAppend.NAME, FlushCost.NAME, WriteAmplification.NAME, TableOpen.NAME,
-      ScanCost.NAME, WideKeys.NAME, MergeIntoCost.NAME);
+      ScanCost.NAME, WideKeys.NAME, MergeIntoCost.NAME, HistoryCost.NAME);
   private static final int USAGE_ERROR = 2;
   private static final long MIB = 1024 * 1024;
 
@@ -74,6 +74,7 @@ public final class MergeCoreBenchmark {
           case ScanCost.NAME -> ScanCost.run(storage, tables, config, report);
           case WideKeys.NAME -> WideKeys.run(tables, config, report);
           case MergeIntoCost.NAME -> MergeIntoCost.run(tables, config, report);
+          case HistoryCost.NAME -> HistoryCost.run(tables, config, report);
           default -> throw new IllegalStateException("unknown workload " + workload);
         }
       }

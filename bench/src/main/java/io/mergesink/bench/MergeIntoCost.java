@@ -16,6 +16,7 @@ import io.mergesink.core.types.StructType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The MERGE engine against the direct path (docs/design.md, "MERGE engine"): the same change sets
@@ -23,8 +24,9 @@ import java.util.List;
  * rows: committed as change sets directly; through {@code MergeInto} as a blind upsert (DELETE when
  * the source says so, else UPDATE SET every column, INSERT), which must be no slower; and through
  * {@code MergeInto} with an ordering condition on the target ({@code UPDATE ... WHEN s.updated_at >
- * t.updated_at}), which reads every matched row's {@code updated_at}: what ordered upserts will cost.
- * Rounds rotate which table goes first.
+ * t.updated_at}), which reads every matched row's {@code updated_at}: what ordered upserts will cost;
+ * and committed directly into a table with Change Data Feed, which reads every replaced row back and
+ * writes change data files: what the feed costs. Rounds rotate which table goes first.
  */
 final class MergeIntoCost {
   static final String NAME = "merge-into";
@@ -34,6 +36,8 @@ final class MergeIntoCost {
   private static final int BASE_FILES = 8;
   private static final long SEED = 14;
   private static final String OP = "op";
+  /** Direct, MERGE blind, MERGE ordered, direct with Change Data Feed. */
+  private static final int TABLES = 4;
   private static final StructType SOURCE = CdcRows.SCHEMA.add(new StructField(OP, PrimitiveType.STRING, false));
 
   private MergeIntoCost() {}
@@ -42,19 +46,22 @@ final class MergeIntoCost {
     DeltaTable directTable = tables.create("merge-direct", MergeStrategy.DELETION_VECTORS);
     DeltaTable blindTable = tables.create("merge-blind", MergeStrategy.DELETION_VECTORS);
     DeltaTable orderedTable = tables.create("merge-ordered", MergeStrategy.DELETION_VECTORS);
+    DeltaTable feedTable = tables.create("merge-cdf", MergeStrategy.DELETION_VECTORS, Map.of("delta.enableChangeDataFeed", "true"));
     KeySpace keys = new KeySpace(SEED);
     BenchTables.bulkLoad(directTable, keys, config.upsertBaseRows(), BASE_FILES);
     BenchTables.bulkLoad(blindTable, new KeySpace(SEED), config.upsertBaseRows(), BASE_FILES);
     BenchTables.bulkLoad(orderedTable, new KeySpace(SEED), config.upsertBaseRows(), BASE_FILES);
+    BenchTables.bulkLoad(feedTable, new KeySpace(SEED), config.upsertBaseRows(), BASE_FILES);
     TableWriter direct = BenchTables.writer(directTable, MergeStrategy.DELETION_VECTORS);
     MergeInto blind = MergeInto.on(BenchTables.writer(blindTable, MergeStrategy.DELETION_VECTORS));
     MergeInto ordered = MergeInto.on(BenchTables.writer(orderedTable, MergeStrategy.DELETION_VECTORS));
+    TableWriter feed = BenchTables.writer(feedTable, MergeStrategy.DELETION_VECTORS);
     MergeSpec blindSpec = spec(Condition.always());
     MergeSpec orderedSpec = spec(Condition.withTarget(List.of("updated_at"),
         (s, t) -> t.get("updated_at") == null || (Long) s.get("updated_at") > (Long) t.get("updated_at")));
 
     int rounds = config.upsertRounds();
-    double[][] seconds = new double[3][rounds];
+    double[][] seconds = new double[TABLES][rounds];
     long rowsPerRound = (long) config.upsertBatches() * config.flushChanges();
     for (int round = -1; round < rounds; round++) {
       List<ChangeSet> batches = new ArrayList<>();
@@ -64,32 +71,35 @@ final class MergeIntoCost {
         batches.add(batch);
         sources.add(source(batch));
       }
-      double[] taken = new double[3];
-      for (int turn = 0; turn < 3; turn++) {
-        int which = Math.floorMod(round + turn, 3);
+      double[] taken = new double[TABLES];
+      for (int turn = 0; turn < TABLES; turn++) {
+        int which = Math.floorMod(round + turn, TABLES);
         long start = System.nanoTime();
         for (int i = 0; i < batches.size(); i++) {
           switch (which) {
             case 0 -> BenchTables.commit(direct, batches.get(i));
             case 1 -> execute(blind, blindSpec, sources.get(i));
-            default -> execute(ordered, orderedSpec, sources.get(i));
+            case 2 -> execute(ordered, orderedSpec, sources.get(i));
+            default -> BenchTables.commit(feed, batches.get(i));
           }
         }
         taken[which] = Seconds.since(start);
       }
       if (round >= 0) {
-        for (int which = 0; which < 3; which++) {
+        for (int which = 0; which < TABLES; which++) {
           seconds[which][round] = taken[which];
         }
       }
     }
     double[] blindRatios = new double[rounds];
     double[] orderedRatios = new double[rounds];
-    double[][] rates = new double[3][rounds];
+    double[] feedRatios = new double[rounds];
+    double[][] rates = new double[TABLES][rounds];
     for (int round = 0; round < rounds; round++) {
       blindRatios[round] = seconds[0][round] / seconds[1][round];
       orderedRatios[round] = seconds[0][round] / seconds[2][round];
-      for (int which = 0; which < 3; which++) {
+      feedRatios[round] = seconds[0][round] / seconds[3][round];
+      for (int which = 0; which < TABLES; which++) {
         rates[which][round] = rowsPerRound / seconds[which][round];
       }
     }
@@ -106,6 +116,11 @@ final class MergeIntoCost {
     Samples orderedRatio = Samples.of(orderedRatios);
     report.add(Result.info("MERGE ordered / direct throughput, same rows, same run", String.format("per-round ratio %.2f (%.2f–%.2f, n=%d)",
         orderedRatio.median(), orderedRatio.min(), orderedRatio.max(), orderedRatio.count())));
+    report.add(Result.info("direct change sets with Change Data Feed, " + batch + " (rows/s)",
+        Samples.of(rates[3]).describe("%,.0f", "rows/s")));
+    Samples feedRatio = Samples.of(feedRatios);
+    report.add(Result.info("Change Data Feed / direct throughput, same rows, same run", String.format("per-round ratio %.2f (%.2f–%.2f, n=%d)",
+        feedRatio.median(), feedRatio.min(), feedRatio.max(), feedRatio.count())));
   }
 
   /** DELETE when the source says so; UPDATE every column when {@code update} holds; INSERT the rest. */

@@ -31,7 +31,7 @@ import java.util.Objects;
  * @param storage how to reach it (Hadoop settings, S3)
  * @param tableNameFormat a record's table relative to the root ({@code table.name.format})
  * @param txnAppId the prefix of the Delta txn app ids that record the Kafka positions ({@code txn.app.id})
- * @param writeMode upsert (latest row per key) or append (every change a row)
+ * @param writeMode upsert (latest row per key), append (every change a row) or history (every version of a key a row)
  * @param mergeStrategy how upserts replace rows (deletion vectors or copy-on-write); with append
  *     tables it decides only whether new tables enable deletion vectors
  * @param primaryKeyMode where keys come from

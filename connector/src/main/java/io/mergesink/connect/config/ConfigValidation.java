@@ -142,7 +142,7 @@ public final class ConfigValidation {
     Object fields = values.get(PRIMARY_KEY_FIELDS).value();
     boolean noFields = fields == null || (fields instanceof List<?> list && list.isEmpty());
     if (PrimaryKeyMode.RECORD_VALUE.configName().equalsIgnoreCase(mode)
-        && WriteMode.UPSERT.configName().equalsIgnoreCase(writeMode) && noFields) {
+        && !WriteMode.APPEND.configName().equalsIgnoreCase(writeMode) && noFields) {
       values.get(PRIMARY_KEY_FIELDS).addErrorMessage(PRIMARY_KEY_FIELDS + " must name the key columns of the record "
           + "value when " + PRIMARY_KEY_MODE + "=" + PrimaryKeyMode.RECORD_VALUE.configName() + ", e.g. id or "
           + "tenant_id,id");

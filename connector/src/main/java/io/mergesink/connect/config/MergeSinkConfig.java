@@ -101,10 +101,10 @@ public final class MergeSinkConfig extends AbstractConfig {
               + "configuration of tables this connector creates, e.g. table.properties.delta.logRetentionDuration="
               + "interval 7 days. A delta.* property that enables a table feature is honoured when MergeSink meets the "
               + "feature's requirements (the protocol then lists it: delta.appendOnly=true with write.mode=append, "
-              + "delta.enableDeletionVectors=true, delta.feature.<name>=supported for deletionVectors, timestampNtz, "
-              + "domainMetadata) and refused by validation otherwise (change data feed, column mapping, type widening, "
-              + "row tracking, v2 checkpoints, ...), as are unknown delta.* keys; retention, checkpoint and statistics "
-              + "settings pass."),
+              + "delta.enableDeletionVectors=true, delta.enableChangeDataFeed=true for a change feed written with every "
+              + "commit, delta.feature.<name>=supported for deletionVectors, timestampNtz, domainMetadata) and refused by "
+              + "validation otherwise (column mapping, type widening, row tracking, v2 checkpoints, ...), as are unknown "
+              + "delta.* keys; retention, checkpoint and statistics settings pass."),
       new PrefixOption(HADOOP_PREFIX, GROUP_PASSTHROUGH,
           "Every " + HADOOP_PREFIX + "<key>=<value> is set, without the prefix, on the Hadoop configuration of "
               + "hdfs:// table roots, e.g. hadoop.dfs.client.use.datanode.hostname=true. S3 tables do not use Hadoop: "
@@ -155,7 +155,11 @@ public final class MergeSinkConfig extends AbstractConfig {
         .importance(Importance.HIGH).displayName("Write mode")
         .doc("upsert: the table holds the latest row per primary key; changes are coalesced per key and merged. "
             + "append: every change event becomes a new row with its operation and Kafka position (audit or bronze "
-            + "tables); no key is needed.")
+            + "tables); no key is needed. history: a history table (SCD type 2) keyed like upsert, where every version "
+            + "of a key is a row with __valid_from and __valid_to (the changes' source times, Debezium ts_ms, else "
+            + "the Kafka timestamp) and __current; a change closes the key's current row and adds the new version, a "
+            + "delete closes it, a truncate closes every current row; at most one current row per key. Versions "
+            + "follow Kafka order. Works with both merge strategies.")
         .define();
     writes.option(APPEND_DELETE_IMAGE, Type.STRING).defaultValue(DeleteImage.BEFORE.configName()).oneOf(DeleteImage.class)
         .importance(Importance.MEDIUM).displayName("Append delete image")

@@ -37,6 +37,9 @@ class ConfigValidationTest {
     appendCow.put("write.mode", "append");
     appendCow.put("merge.strategy", "copy-on-write");
     assertThat(errors(appendCow)).isEmpty();
+    Map<String, String> history = props();
+    history.put("write.mode", "history");
+    assertThat(errors(history)).isEmpty();
   }
 
   @Test
@@ -47,6 +50,8 @@ class ConfigValidationTest {
     assertThat(errors(props)).containsOnlyKeys("primary.key.fields");
     assertThat(errors(props).get("primary.key.fields")).containsExactly("primary.key.fields must name the key columns "
         + "of the record value when primary.key.mode=record_value, e.g. id or tenant_id,id");
+    props.put("write.mode", "history");
+    assertThat(errors(props)).as("history tables are keyed too").containsOnlyKeys("primary.key.fields");
     props.put("write.mode", "append");
     assertThat(errors(props)).isEmpty();
   }

@@ -24,14 +24,12 @@ class TablePropertiesValidationTest {
 
   @ParameterizedTest(name = "{0}={1} ({2}) is refused")
   @CsvSource(delimiter = '|', value = {
-      "delta.enableChangeDataFeed|true|upsert/deletion-vectors|change data files",
       "delta.feature.clustering|supported|upsert/deletion-vectors|does not create them",
       "delta.columnMapping.maxColumnId|9|upsert/deletion-vectors|largest column id",
       "delta.checkpoint.writeStatsAsStruct|true|upsert/deletion-vectors|statistics as JSON",
       "delta.appendOnly|true|upsert/deletion-vectors|write.mode=append",
       "delta.appendOnly|true|upsert/copy-on-write|write.mode=append",
       "delta.enableDeletionVectors|false|upsert/deletion-vectors|merge.strategy=copy-on-write",
-      "delta.feature.changeDataFeed|supported|upsert/deletion-vectors|change data files",
       "delta.feature.noSuchFeature|supported|upsert/deletion-vectors|does not know this feature",
       "delta.feature.deletionVectors|maybe|upsert/deletion-vectors|expected 'supported'",
       "delta.setTransactionRetentionDuration|interval 7 days|upsert/deletion-vectors|Kafka offsets",
@@ -56,6 +54,9 @@ class TablePropertiesValidationTest {
       "delta.enableDeletionVectors|false|upsert/copy-on-write",
       "delta.enableDeletionVectors|TRUE|upsert/deletion-vectors",
       "delta.enableChangeDataFeed|false|upsert/deletion-vectors",
+      "delta.enableChangeDataFeed|true|upsert/deletion-vectors",
+      "delta.enableChangeDataFeed|true|upsert/copy-on-write",
+      "delta.feature.changeDataFeed|supported|upsert/deletion-vectors",
       "delta.columnMapping.mode|none|upsert/deletion-vectors",
       "delta.enableTypeWidening|false|upsert/deletion-vectors",
       "delta.enableRowTracking|false|upsert/deletion-vectors",

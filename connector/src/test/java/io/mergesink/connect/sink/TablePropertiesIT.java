@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TablePropertiesIT {
   private static final String TOPIC = MergeSinkIT.TOPIC;
-  private static final String CHANGE_DATA_FEED = "table.properties.delta.enableChangeDataFeed";
+  private static final String ICEBERG_COMPAT = "table.properties.delta.enableIcebergCompatV2";
 
   @TempDir Path tables;
   private ConnectHarness connect;
@@ -48,16 +48,16 @@ class TablePropertiesIT {
   @Test
   void aPropertyMergeSinkCannotHonourIsRefusedByNameAndTheConnectorIsNotCreated() {
     Map<String, String> config = sinkConfig("upsert");
-    config.put(CHANGE_DATA_FEED, "true");
+    config.put(ICEBERG_COMPAT, "true");
 
     ConfigInfos result = connect.cluster().validateConnectorConfig(MergeSinkConnector.class.getSimpleName(), config);
 
     assertThat(result.errorCount()).as(result.configs().stream().map(ConfigInfo::configValue)
         .filter(value -> !value.errors().isEmpty()).toList().toString()).isEqualTo(1);
-    List<String> errors = result.configs().stream().map(ConfigInfo::configValue).filter(value -> value.name().equals(CHANGE_DATA_FEED))
+    List<String> errors = result.configs().stream().map(ConfigInfo::configValue).filter(value -> value.name().equals(ICEBERG_COMPAT))
         .flatMap(value -> value.errors().stream()).toList();
-    assertThat(errors).singleElement().asString().contains(CHANGE_DATA_FEED + "=true").contains("change data files");
-    assertThatThrownBy(() -> connect.cluster().configureConnector(MergeSinkIT.CONNECTOR, config)).hasMessageContaining(CHANGE_DATA_FEED);
+    assertThat(errors).singleElement().asString().contains(ICEBERG_COMPAT + "=true").contains("Iceberg");
+    assertThatThrownBy(() -> connect.cluster().configureConnector(MergeSinkIT.CONNECTOR, config)).hasMessageContaining(ICEBERG_COMPAT);
     assertThat(connect.cluster().connectors()).doesNotContain(MergeSinkIT.CONNECTOR);
   }
 

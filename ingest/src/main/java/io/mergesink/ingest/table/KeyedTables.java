@@ -36,6 +36,11 @@ final class KeyedTables implements TableKind {
   private final SequenceOrder order;
   private final OrderedMerge merge;
 
+  /** Kafka order and hard deletes. */
+  KeyedTables() {
+    this(ChangeSemantics.DEFAULT, IngestMetrics.NONE);
+  }
+
   KeyedTables(ChangeSemantics semantics, IngestMetrics metrics) {
     this.semantics = semantics;
     this.order = new SequenceOrder(semantics.orderBy(), metrics);

@@ -41,7 +41,7 @@ public final class TableCatalog {
   private final Map<String, TableSink> sinks = new HashMap<>();
 
   /**
-   * @param kind the kind of every table of the task (keyed or append), from {@code options.writeMode()}
+   * @param kind the kind of every table of the task (keyed, append or history), from {@code options.writeMode()}
    * @param writerOptions the options for writers opened from now on (they depend on the task's
    *     current partitions)
    */
@@ -153,8 +153,10 @@ public final class TableCatalog {
 
   private TableSpec spec(ChangeEvent event) {
     List<String> key = kind.newTableKey(event, options.primaryKeyFields());
+    Map<String, String> properties = new HashMap<>(options.tableProperties());
+    properties.putAll(kind.newTableProperties());
     return new TableSpec(partitioned(kind.newTableSchema(event, key)), key, partitionColumns(), options.effectiveMergeStrategy(),
-        options.tableProperties());
+        properties);
   }
 
   /** {@code schema} with the computed partition columns of {@code partition.fields} appended, as generated columns. */

@@ -15,12 +15,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What differs between keyed tables and append tables, from the buffer to the change set
- * (docs/design.md, "Append tables"): the engine picks one kind for all its tables when it is built,
+ * What differs between keyed tables, append tables and history tables, from the buffer to the
+ * change set (docs/design.md, "Append tables", "History tables"): the engine picks one kind for all its tables when it is built,
  * so that nothing downstream asks which kind it writes. merge-core keeps the same split in its
  * writers ({@code MergingTableWriter}, {@code AppendTableWriter}).
  */
-public sealed interface TableKind permits KeyedTables, AppendTables {
+public sealed interface TableKind permits KeyedTables, AppendTables, HistoryTables {
   /** The kind of the tables {@code mode} writes, in Kafka order with hard deletes. */
   static TableKind of(WriteMode mode) {
     return of(mode, ChangeSemantics.DEFAULT, IngestMetrics.NONE);
@@ -34,6 +34,7 @@ public sealed interface TableKind permits KeyedTables, AppendTables {
     return switch (mode) {
       case UPSERT -> new KeyedTables(semantics, metrics);
       case APPEND -> new AppendTables();
+      case HISTORY -> new HistoryTables();
     };
   }
 
@@ -60,6 +61,11 @@ public sealed interface TableKind permits KeyedTables, AppendTables {
   /** The schema of a table created from {@code event}, before computed partition columns, with key {@code key}. */
   StructType newTableSchema(ChangeEvent event, List<String> key);
 
+  /** Table properties a new table of this kind records beside {@code table.properties.*}. */
+  default Map<String, String> newTableProperties() {
+    return Map.of();
+  }
+
   /**
    * The key columns a sink fits events to: the key the table records, else the configured one;
    * none for append tables.
@@ -79,7 +85,8 @@ public sealed interface TableKind permits KeyedTables, AppendTables {
    * The change set of one commit: the buffered changes of several partitions for {@code sink}'s
    * table, re-fitted to its current schema, with {@code txns}.
    *
-   * @throws IOException the table could not be read to decide the changes (ordered or soft-delete tables)
+   * @throws IOException reading the table failed (history tables read the current rows they close; ordered
+   *     and soft-delete keyed tables the rows they decide against)
    */
   ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException;
 }

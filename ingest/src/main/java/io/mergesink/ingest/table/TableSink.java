@@ -8,6 +8,8 @@ import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.generated.GeneratedColumns;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
+import io.mergesink.core.merge.LiveRows;
+import io.mergesink.core.merge.MergingTableWriter;
 import io.mergesink.core.merge.RowValidator;
 import io.mergesink.core.merge.TableWriter;
 import io.mergesink.core.merge.WriterOptions;
@@ -128,6 +130,22 @@ public final class TableSink {
    */
   MergeActions decide(MergeSpec spec, List<Row> source) throws IOException {
     return MergeInto.on(writer()).decide(spec, source);
+  }
+
+  /**
+   * The live rows of this keyed table by key, as of the writer's snapshot (the writer is opened
+   * if needed); valid until the next commit.
+   */
+  LiveRows liveRows() throws IOException {
+    if (!(writer() instanceof MergingTableWriter merging)) {
+      throw new IllegalStateException("table " + name + " has no key index: it is written by " + writer().getClass().getSimpleName());
+    }
+    return merging.liveRows();
+  }
+
+  /** The table's properties, as of the latest snapshot this sink read or wrote. */
+  Map<String, String> properties() {
+    return snapshot.metadata().configuration();
   }
 
   /** The table schema rows are prepared and re-fitted for: that of the latest snapshot this sink read or wrote. */

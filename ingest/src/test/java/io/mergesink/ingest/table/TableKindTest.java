@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
@@ -12,6 +13,7 @@ import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.decode.SourceInfo;
 import io.mergesink.ingest.options.WriteMode;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TableKindTest {
@@ -53,5 +55,19 @@ class TableKindTest {
     assertThat(schema.fields()).extracting(StructField::name, StructField::nullable).containsExactly(
         tuple("id", true), tuple("name", true), tuple("_op", true), tuple("_ts_ms", true), tuple("_kafka_topic", false),
         tuple("_kafka_partition", false), tuple("_kafka_offset", false));
+  }
+
+  @Test
+  void historyTablesAreKeyedTablesWithTheVersionColumnsAndNameTheirCurrentRowColumn() {
+    TableKind history = TableKind.of(WriteMode.HISTORY);
+
+    assertThat(List.of(UPSERT, DELETE, TRUNCATE)).map(history::createsTable).containsExactly(true, false, false);
+    assertThat(history.newTableKey(UPSERT, List.of())).containsExactly("id");
+    StructType schema = history.newTableSchema(UPSERT, List.of("id"));
+    assertThat(schema.fields()).extracting(StructField::name, StructField::type, StructField::nullable).containsExactly(
+        tuple("id", PrimitiveType.LONG, false), tuple("name", PrimitiveType.STRING, false),
+        tuple("__valid_from", PrimitiveType.TIMESTAMP, true), tuple("__valid_to", PrimitiveType.TIMESTAMP, true),
+        tuple("__current", PrimitiveType.BOOLEAN, false));
+    assertThat(history.newTableProperties()).containsExactly(Map.entry(CurrentRowColumn.PROPERTY, "__current"));
   }
 }

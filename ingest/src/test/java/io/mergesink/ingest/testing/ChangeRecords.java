@@ -37,6 +37,12 @@ public final class ChangeRecords {
     return record(partition, offset, id, envelope(table, "d", new Struct(ROW).put("id", id), null, offset));
   }
 
+  /** A truncate of {@code table}: a Debezium truncate event, without key, before or after. */
+  public static KafkaRecord truncate(int partition, long offset, String table) {
+    return new KafkaRecord(new KafkaPartition(TOPIC, partition), offset, TOPIC, offset, null, null, ENVELOPE,
+        envelope(table, "t", null, null, offset), RecordHeaders.NONE);
+  }
+
   /**
    * The delete that starts a primary-key change of {@code oldId} to {@code newId}, as Debezium sends
    * it: with the new key in a {@code __debezium.newkey} header.

@@ -7,7 +7,7 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * The distinct keys of a batch, for finding a key that occurs twice. Keys of one long-like column
+ * The distinct keys of a batch, for finding a key that occurs twice or is among them. Keys of one long-like column
  * (see {@link KeyIndex}) go into a primitive set, about three times faster than a set of key
  * rows; other keys into a {@code HashSet<Row>} (deep equality, see {@link Row}). Not thread-safe.
  */
@@ -46,5 +46,10 @@ public final class KeySet {
    */
   public boolean add(Row key) {
     return longKeys != null ? longKeys.add(KeyColumns.singleLong(keySchema, key)) : rowKeys.add(key);
+  }
+
+  /** Whether an equal key is in the set. */
+  public boolean contains(Row key) {
+    return longKeys != null ? longKeys.contains(KeyColumns.singleLong(keySchema, key)) : rowKeys.contains(key);
   }
 }

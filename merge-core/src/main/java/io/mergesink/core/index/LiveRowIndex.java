@@ -22,7 +22,9 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.stream.IntStream;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
@@ -35,6 +37,9 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  *
  * <p>Which files are in scope is decided per snapshot ({@link OwnerScope}): a table property may
  * widen it, and a sync then indexes the files that came into scope.
+ *
+ * <p>In a table that names a {@link CurrentRowColumn} (a history table), only current rows are
+ * live: the index reads that column with the key and skips the rows where it is false.
  */
 public final class LiveRowIndex {
   private static final String NO_DV = "";
@@ -46,6 +51,8 @@ public final class LiveRowIndex {
   private StructType keySchema;
   /** Reads the key columns of a file of the last synced snapshot (partition values, physical names, widened types). */
   private LogicalFileReader keyReader;
+  /** The current-row column as of the last sync, if the table has one: {@link #keyReader} reads it after the key. */
+  private Optional<String> currentColumn = Optional.empty();
   private KeyIndex keys;
   private FileRegistry files = new FileRegistry();
   /** Files whose live rows are indexed, with the id of the DV they were indexed under. */
@@ -68,17 +75,22 @@ public final class LiveRowIndex {
   /**
    * Brings the index in line with {@code snapshot}: drops vanished, re-marked or no longer scoped
    * files, indexes the files in scope it lacks. When the key columns' types changed (a type
-   * widening), it starts over: keys of the new type are other keys.
+   * widening), it starts over: keys of the new type are other keys; so it does when the table's
+   * current-row column changed.
    */
   public void sync(Snapshot snapshot) throws IOException {
     StructType keyTypes = snapshot.schema().select(keyColumns);
-    if (keySchema == null || !types(keySchema).equals(types(keyTypes))) {
+    Optional<String> flag = CurrentRowColumn.of(snapshot.metadata().configuration());
+    if (keySchema == null || !types(keySchema).equals(types(keyTypes)) || !flag.equals(currentColumn)) {
+      currentColumn = flag;
       keySchema = keyTypes;
       keys = KeyIndex.create(keyTypes);
       files = new FileRegistry();
       indexedFiles.clear();
     }
-    keyReader = LogicalFileReader.of(storage, snapshot, keyColumns);
+    List<String> read = new ArrayList<>(keyColumns);
+    currentColumn.ifPresent(read::add);
+    keyReader = LogicalFileReader.of(storage, snapshot, read);
     Map<String, AddFile> live = snapshot.files();
     Predicate<AddFile> inScope = scope.files(snapshot);
     for (Map.Entry<String, String> indexed : new ArrayList<>(indexedFiles.entrySet())) {
@@ -92,6 +104,11 @@ public final class LiveRowIndex {
         index(file);
       }
     }
+  }
+
+  /** The current-row column of the table as of the last {@link #sync}, if it has one (a history table). */
+  public Optional<String> currentColumn() {
+    return currentColumn;
   }
 
   /** The key columns' types, as of the last {@link #sync}. */
@@ -175,7 +192,7 @@ public final class LiveRowIndex {
         ? new Roaring64NavigableMap()
         : deletionVectors.read(tableRoot, file.deletionVector());
     int fileId = files.idOf(file.path());
-    StructField longKey = keys.isLongKeyed() ? keyReader.dataField(0) : null;
+    StructField longKey = keys.isLongKeyed() && currentColumn.isEmpty() ? keyReader.dataField(0) : null;
     if (longKey != null && LongColumnReader.read(storage, LogPaths.resolve(tableRoot, file.path()), longKey, keyReader.match(),
         (rowIndex, key) -> {
           if (!deleted.contains(rowIndex)) {
@@ -185,12 +202,15 @@ public final class LiveRowIndex {
       indexedFiles.put(file.path(), dvId(file));
       return;
     }
+    int keySize = keyColumns.size();
+    int[] keyOrdinals = IntStream.range(0, keySize).toArray();
     try (CloseableIterator<Row> rows = keyReader.read(file)) {
       long rowIndex = 0;
       while (rows.hasNext()) {
-        Row key = rows.next();
-        if (!deleted.contains(rowIndex)) {
-          keys.put(key, RowLocation.pack(fileId, rowIndex));
+        Row row = rows.next();
+        boolean live = !deleted.contains(rowIndex) && (currentColumn.isEmpty() || CurrentRowColumn.isCurrent(row.get(keySize)));
+        if (live) {
+          keys.put(currentColumn.isEmpty() ? row : row.project(keyOrdinals), RowLocation.pack(fileId, rowIndex));
         }
         rowIndex++;
       }

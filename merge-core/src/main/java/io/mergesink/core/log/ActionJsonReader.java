@@ -33,6 +33,8 @@ final class ActionJsonReader {
       case ActionNames.METADATA -> metadata(node);
       case ActionNames.ADD -> add(node);
       case ActionNames.REMOVE -> remove(node);
+      case ActionNames.CDC -> new AddCDCFile(text(node, "path", key), optStringMap(node.get("partitionValues")),
+          longValue(node, "size", key), optStringMap(node.get("tags")));
       case ActionNames.TXN -> new SetTransaction(
           text(node, "appId", key), longValue(node, "version", key), optLong(node, "lastUpdated"));
       case ActionNames.DOMAIN_METADATA -> new DomainMetadata(

@@ -27,6 +27,8 @@ final class ActionJsonWriter {
       writeAdd(a);
     } else if (action instanceof RemoveFile r) {
       writeRemove(r);
+    } else if (action instanceof AddCDCFile c) {
+      writeCdc(c);
     } else if (action instanceof SetTransaction t) {
       writeTxn(t);
     } else if (action instanceof DomainMetadata d) {
@@ -106,6 +108,16 @@ final class ActionJsonWriter {
     writeString("stats", r.stats());
     writeLong("baseRowId", r.baseRowId());
     writeLong("defaultRowCommitVersion", r.defaultRowCommitVersion());
+    gen.writeEndObject();
+  }
+
+  private void writeCdc(AddCDCFile c) throws IOException {
+    gen.writeObjectFieldStart(ActionNames.CDC);
+    gen.writeStringField("path", c.path());
+    writeMap("partitionValues", c.partitionValues());
+    gen.writeNumberField("size", c.size());
+    gen.writeBooleanField("dataChange", false);
+    writeMap("tags", c.tags());
     gen.writeEndObject();
   }
 

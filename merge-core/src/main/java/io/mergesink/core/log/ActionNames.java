@@ -6,6 +6,7 @@ final class ActionNames {
   static final String METADATA = "metaData";
   static final String ADD = "add";
   static final String REMOVE = "remove";
+  static final String CDC = "cdc";
   static final String TXN = "txn";
   static final String DOMAIN_METADATA = "domainMetadata";
   static final String COMMIT_INFO = "commitInfo";

@@ -29,6 +29,7 @@ public record Metadata(
   public static final String CHECKPOINT_INTERVAL = "delta.checkpointInterval";
   public static final String DELETED_FILE_RETENTION = "delta.deletedFileRetentionDuration";
   public static final String APPEND_ONLY = "delta.appendOnly";
+  public static final String ENABLE_CHANGE_DATA_FEED = "delta.enableChangeDataFeed";
 
   public Metadata {
     Objects.requireNonNull(id, "id");

@@ -25,12 +25,15 @@ import java.util.regex.Pattern;
  * removed after the cut-off (or without a deletion timestamp); every file modified at or after
  * the cut-off, so the new files of an in-flight commit are never touched; everything under a
  * directory or with a name starting with {@code _} or {@code .} ({@code _delta_log}, Hadoop's
- * sidecars; Hadoop deletes a file's {@code .crc} with it). Files referenced by absolute paths outside
+ * sidecars; Hadoop deletes a file's {@code .crc} with it), except the change data files under
+ * {@code _change_data/}: no snapshot references them, so they go once older than the retention, as
+ * Delta's VACUUM does (the change feed of older versions goes with them). Files referenced by absolute paths outside
  * the table are never considered.
  *
  * <p>Plan on the latest snapshot: a file removed by a commit after it was live in it, so it stays.
  */
 public final class Vacuum {
+  private static final String CHANGE_DATA_DIRECTORY = "_change_data/";
   private static final Pattern HAS_SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*:.*");
 
   private final Storage storage;
@@ -117,6 +120,9 @@ public final class Vacuum {
   }
 
   private static boolean isHidden(String relativePath) {
+    if (relativePath.startsWith(CHANGE_DATA_DIRECTORY)) {
+      return false;
+    }
     for (String segment : relativePath.split("/")) {
       if (segment.startsWith("_") || segment.startsWith(".")) {
         return true;

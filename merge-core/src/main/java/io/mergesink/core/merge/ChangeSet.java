@@ -21,6 +21,10 @@ import java.util.OptionalLong;
  *       key, or is inserted. In append mode every row is simply appended.
  *   <li>{@code deletes}: key rows (the key columns in the table's key order). A delete of a key
  *       that has no live row changes nothing.
+ *   <li>{@code appends}: whole rows written as they are, replacing nothing and never live to the
+ *       key index: the closed versions of a history table, whose current-row column
+ *       ({@link io.mergesink.core.index.CurrentRowColumn}) they must hold false in. Other tables
+ *       take none. Appends are not changes of a key: a key may have upserts or a delete as well.
  *   <li>{@code txns}: Delta {@code txn} versions to record with the commit, by app id (one per Kafka
  *       partition), each a compare-and-set: the version the table must hold and the new one
  *       (docs/design.md, "Exactly once"). A change set may hold txns only.
@@ -43,16 +47,18 @@ import java.util.OptionalLong;
 public final class ChangeSet {
   private final List<Row> upserts;
   private final List<Row> deletes;
+  private final List<Row> appends;
   private final Map<String, TxnChange> txns;
   private final boolean truncate;
   private final Map<Integer, Row> previousKeys;
   private final StructType rowSchema;
 
-  private ChangeSet(List<Row> upserts, List<Row> deletes, Map<String, TxnChange> txns, boolean truncate,
+  private ChangeSet(List<Row> upserts, List<Row> deletes, List<Row> appends, Map<String, TxnChange> txns, boolean truncate,
       Map<Integer, Row> previousKeys, StructType rowSchema) {
     this.previousKeys = Collections.unmodifiableMap(previousKeys);
     this.upserts = Collections.unmodifiableList(upserts);
     this.deletes = Collections.unmodifiableList(deletes);
+    this.appends = Collections.unmodifiableList(appends);
     this.txns = Collections.unmodifiableMap(txns);
     this.truncate = truncate;
     this.rowSchema = rowSchema;
@@ -68,6 +74,11 @@ public final class ChangeSet {
 
   public List<Row> deletes() {
     return deletes;
+  }
+
+  /** Rows written beside the changes, live to no key (history); see the class comment. */
+  public List<Row> appends() {
+    return appends;
   }
 
   /** Per txn app id, the version the table must hold and the one this change set records. */
@@ -90,28 +101,30 @@ public final class ChangeSet {
     return Optional.ofNullable(rowSchema);
   }
 
-  /** This change set with other upserts, in the same order (same previous keys), built for {@code schema}. */
-  ChangeSet withUpserts(List<Row> realigned, StructType schema) {
-    if (realigned.size() != upserts.size()) {
-      throw new IllegalArgumentException(realigned.size() + " upserts in place of " + upserts.size());
+  /** This change set with other upserts and appends, in the same order (same previous keys), built for {@code schema}. */
+  ChangeSet withRows(List<Row> realignedUpserts, List<Row> realignedAppends, StructType schema) {
+    if (realignedUpserts.size() != upserts.size() || realignedAppends.size() != appends.size()) {
+      throw new IllegalArgumentException(realignedUpserts.size() + " upserts and " + realignedAppends.size() + " appends in place of "
+          + upserts.size() + " and " + appends.size());
     }
-    return new ChangeSet(realigned, deletes, txns, truncate, previousKeys, schema);
+    return new ChangeSet(realignedUpserts, deletes, realignedAppends, txns, truncate, previousKeys, schema);
   }
 
   public boolean hasRowChanges() {
-    return truncate || !upserts.isEmpty() || !deletes.isEmpty();
+    return truncate || !upserts.isEmpty() || !deletes.isEmpty() || !appends.isEmpty();
   }
 
   @Override
   public String toString() {
-    return "ChangeSet{upserts=" + upserts.size() + ", deletes=" + deletes.size() + ", truncate=" + truncate
-        + ", txns=" + txns + "}";
+    return "ChangeSet{upserts=" + upserts.size() + ", deletes=" + deletes.size() + (appends.isEmpty() ? "" : ", appends=" + appends.size())
+        + ", truncate=" + truncate + ", txns=" + txns + "}";
   }
 
   /** Collects changes; {@link #build()} hands them over without copying. */
   public static final class Builder {
     private List<Row> upserts = new ArrayList<>();
     private List<Row> deletes = new ArrayList<>();
+    private List<Row> appends = new ArrayList<>();
     private Map<String, TxnChange> txns = new LinkedHashMap<>();
     private boolean truncate;
     private Map<Integer, Row> previousKeys = new HashMap<>();
@@ -152,6 +165,12 @@ public final class ChangeSet {
       return this;
     }
 
+    /** A closed version of a history table, written as it is (see the class comment). */
+    public Builder append(Row row) {
+      appends.add(row);
+      return this;
+    }
+
     /** Records {@code change.version()} for {@code appId}, if the table holds {@code change.expected()} then. */
     public Builder txn(String appId, TxnChange change) {
       txns.put(appId, change);
@@ -164,10 +183,11 @@ public final class ChangeSet {
     }
 
     public ChangeSet build() {
-      ChangeSet changeSet = new ChangeSet(upserts, deletes, txns, truncate, previousKeys, rowSchema);
+      ChangeSet changeSet = new ChangeSet(upserts, deletes, appends, txns, truncate, previousKeys, rowSchema);
       previousKeys = new HashMap<>();
       upserts = new ArrayList<>();
       deletes = new ArrayList<>();
+      appends = new ArrayList<>();
       txns = new LinkedHashMap<>();
       truncate = false;
       rowSchema = null;

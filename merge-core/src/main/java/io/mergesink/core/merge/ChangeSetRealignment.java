@@ -21,7 +21,7 @@ final class ChangeSetRealignment {
   private ChangeSetRealignment() {}
 
   /**
-   * {@code changes} with every upsert padded to {@code tableSchema}; {@code changes} itself when it
+   * {@code changes} with every upsert and append padded to {@code tableSchema}; {@code changes} itself when it
    * names no row schema or was built for this one.
    *
    * @throws InvalidChangeSetException the table's schema is not the row schema with nullable
@@ -46,10 +46,15 @@ final class ChangeSetRealignment {
       widens |= !from.equals(to);
     }
     if (!widens && tableSchema.size() == rowSchema.size()) {
-      return changes.withUpserts(changes.upserts(), tableSchema);
+      return changes.withRows(changes.upserts(), changes.appends(), tableSchema);
     }
-    List<Row> realigned = new ArrayList<>(changes.upserts().size());
-    for (Row row : changes.upserts()) {
+    return changes.withRows(realign(changes.upserts(), tableSchema, widenings), realign(changes.appends(), tableSchema, widenings),
+        tableSchema);
+  }
+
+  private static List<Row> realign(List<Row> rows, StructType tableSchema, List<UnaryOperator<Object>> widenings) {
+    List<Row> realigned = new ArrayList<>(rows.size());
+    for (Row row : rows) {
       Object[] values = new Object[tableSchema.size()];
       for (int i = 0; i < row.size(); i++) {
         Object value = row.get(i);
@@ -57,7 +62,7 @@ final class ChangeSetRealignment {
       }
       realigned.add(Row.of(values));
     }
-    return changes.withUpserts(realigned, tableSchema);
+    return realigned;
   }
 
   /** Why rows of {@code from} cannot become rows of {@code to} by appending nulls, or null when they can. */

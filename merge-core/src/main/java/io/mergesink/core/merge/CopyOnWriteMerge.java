@@ -4,6 +4,7 @@ import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
+import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
 import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.log.Action;
@@ -22,7 +23,9 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * Lands a change set by copy-on-write: every touched file is rewritten without its replaced rows
  * (and without rows an earlier deletion vector removed), upserted rows go to new files, and one
  * commit removes the touched files and adds the new ones. Tables stay free of deletion vectors,
- * for readers that do not support them.
+ * for readers that do not support them. A history table's appends go to the new files too. A table
+ * with Change Data Feed gets the {@link ChangeFeed} of the commit too, the replaced rows taken from
+ * the rewrites.
  *
  * <p>The rows a rewrite carries over keep their owners (docs/design.md, "File ownership"): a new file
  * holding survivors of a touched file is owned by that file's owners as well as the writer's, so
@@ -35,13 +38,15 @@ final class CopyOnWriteMerge implements MergeOperation {
   private final NewFiles newFiles;
   private final int[] keyOrdinals;
   private final DeletionVectorStore deletionVectors;
+  private final ChangeFeed changeFeed;
 
-  CopyOnWriteMerge(Storage storage, LiveRowIndex index, NewFiles newFiles, int[] keyOrdinals) {
+  CopyOnWriteMerge(Storage storage, LiveRowIndex index, NewFiles newFiles, int[] keyOrdinals, ChangeFeed changeFeed) {
     this.storage = storage;
     this.index = index;
     this.newFiles = newFiles;
     this.keyOrdinals = keyOrdinals.clone();
     this.deletionVectors = new DeletionVectorStore(storage);
+    this.changeFeed = changeFeed;
   }
 
   @Override
@@ -58,15 +63,20 @@ final class CopyOnWriteMerge implements MergeOperation {
       List<Action> actions = new ArrayList<>();
       long now = System.currentTimeMillis();
       long copied = 0;
+      // the rewrites read every replaced row anyway: the change feed takes them from there
+      List<Row> replacedRows = ChangeFeed.enabled(snapshot) ? new ArrayList<>() : null;
       for (Map.Entry<String, Roaring64NavigableMap> file : touched.positionsByFile().entrySet()) {
         AddFile live = TouchedFiles.live(snapshot, file.getKey());
-        copied += copySurvivors(root, reader, live, file.getValue(), roller, delta);
+        copied += copySurvivors(root, reader, live, file.getValue(), roller, delta, replacedRows);
         actions.add(live.toRemove(now, true));
         delta.fileState(live.path(), null);
       }
       for (int i = 0; i < upserts.size(); i++) {
         roller.write(upserts.get(i));
         delta.replaceRow(changes.upsertKeys()[i], touched.replacedLocation(i), roller.lastPath(), roller.lastRowIndex());
+      }
+      for (Row closed : changes.appends()) {
+        roller.write(closed); // history: live to no key, so the index does not hear of it
       }
       List<AddFile> added = roller.finish();
       long bytes = 0;
@@ -75,9 +85,16 @@ final class CopyOnWriteMerge implements MergeOperation {
         delta.fileState(file.path(), file);
         bytes += file.size();
       }
+      List<String> written = new ArrayList<>(roller.writtenPaths());
+      if (replacedRows != null) {
+        ChangeFeed.Written changeData = changeFeed.write(snapshot, replacedRows, upserts, changes.upsertKeys(), changes.appends());
+        written.addAll(changeData.paths());
+        actions.addAll(changeData.actions());
+      }
       int removed = touched.positionsByFile().size();
-      MergeCounts counts = new MergeCounts(upserts.size() + copied, touched.rowCount(), added.size(), removed, 0, bytes);
-      StagedCommit commit = new StagedCommit(actions, touched.positionsByFile().keySet(), roller.writtenPaths(), OPERATION,
+      MergeCounts counts = new MergeCounts(upserts.size() + changes.appends().size() + copied, touched.rowCount(), added.size(), removed,
+          0, bytes);
+      StagedCommit commit = new StagedCommit(actions, touched.positionsByFile().keySet(), written, OPERATION,
           counts.asOperationMetrics());
       return new PlannedMerge(commit, delta, counts);
     } catch (IOException | RuntimeException e) {
@@ -86,11 +103,16 @@ final class CopyOnWriteMerge implements MergeOperation {
     }
   }
 
-  /** Copies the rows of {@code live} that stay into the roller, which then owns them as {@code live} did; returns how many. */
+  /**
+   * Copies the rows of {@code live} that stay into the roller, which then owns them as {@code live} did; returns how many.
+   * Adds the replaced rows to {@code replacedRows} unless it is null.
+   */
   private long copySurvivors(String root, LogicalFileReader reader, AddFile live, Roaring64NavigableMap replaced, DataFileRoller roller,
-      IndexDelta delta) throws IOException {
+      IndexDelta delta, List<Row> replacedRows) throws IOException {
     Roaring64NavigableMap gone = TouchedFiles.deletedRows(deletionVectors, root, live);
     gone.or(replaced);
+    // a history table's closed versions are carried over too, but stay out of the index as they were
+    int flag = index.currentColumn().map(reader.schema()::indexOf).orElse(-1);
     long copied = 0;
     try (CloseableIterator<Row> rows = reader.read(live)) {
       long rowIndex = 0;
@@ -100,10 +122,13 @@ final class CopyOnWriteMerge implements MergeOperation {
           if (copied == 0) {
             roller.carryRowsOf(FileOwners.of(live));
           }
-          Row key = row.project(keyOrdinals);
           roller.write(row);
-          delta.replaceRow(key, index.location(live.path(), rowIndex), roller.lastPath(), roller.lastRowIndex());
+          if (flag < 0 || CurrentRowColumn.isCurrent(row.get(flag))) {
+            delta.replaceRow(row.project(keyOrdinals), index.location(live.path(), rowIndex), roller.lastPath(), roller.lastRowIndex());
+          }
           copied++;
+        } else if (replacedRows != null && replaced.contains(rowIndex)) {
+          replacedRows.add(row);
         }
         rowIndex++;
       }

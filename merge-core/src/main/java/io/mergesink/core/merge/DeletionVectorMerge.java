@@ -21,7 +21,9 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * Lands a change set by deletion-vector marking: the replaced rows' positions join each touched
  * file's deletion vector (union with its current one), upserted rows go to new files, and one
  * commit holds a remove/add pair per touched file, an add per new file, and the txns. A file whose
- * every row is deleted is removed instead.
+ * every row is deleted is removed instead. A history table's appends go to the new files too. A
+ * table with Change Data Feed gets the {@link ChangeFeed} of the commit too, the replaced rows read
+ * back by position.
  */
 final class DeletionVectorMerge implements MergeOperation {
   static final String OPERATION = "MERGE";
@@ -29,17 +31,19 @@ final class DeletionVectorMerge implements MergeOperation {
   private final LiveRowIndex index;
   private final NewFiles newFiles;
   private final DeletionVectorStore deletionVectors;
+  private final ChangeFeed changeFeed;
   /**
    * The files the last plan marked, by the id of the DV it wrote for each: the next commit mostly
    * touches the same files, whose current DVs are these, so it need not read them back.
    */
   private Map<String, Marking> lastWritten = Map.of();
 
-  DeletionVectorMerge(Storage storage, LiveRowIndex index, NewFiles newFiles) {
+  DeletionVectorMerge(Storage storage, LiveRowIndex index, NewFiles newFiles, ChangeFeed changeFeed) {
     this.storage = storage;
     this.index = index;
     this.newFiles = newFiles;
     this.deletionVectors = new DeletionVectorStore(storage);
+    this.changeFeed = changeFeed;
   }
 
   @Override
@@ -60,6 +64,9 @@ final class DeletionVectorMerge implements MergeOperation {
       for (int i = 0; i < upserts.size(); i++) {
         roller.write(upserts.get(i));
         delta.replaceRow(changes.upsertKeys()[i], touched.replacedLocation(i), roller.lastPath(), roller.lastRowIndex());
+      }
+      for (Row closed : changes.appends()) {
+        roller.write(closed); // history: live to no key, so the index does not hear of it
       }
       List<AddFile> added = roller.finish();
       written.addAll(roller.writtenPaths());
@@ -97,8 +104,14 @@ final class DeletionVectorMerge implements MergeOperation {
         delta.fileState(file.path(), file);
         bytes += file.size();
       }
+      if (ChangeFeed.enabled(snapshot)) {
+        ChangeFeed.Written changeData = changeFeed.write(snapshot, touched, upserts, changes.upsertKeys(), changes.appends());
+        written.addAll(changeData.paths());
+        actions.addAll(changeData.actions());
+      }
       lastWritten = writtenMarkings;
-      MergeCounts counts = new MergeCounts(upserts.size(), touched.rowCount(), added.size(), removedFiles, marked.size(), bytes);
+      MergeCounts counts = new MergeCounts(upserts.size() + changes.appends().size(), touched.rowCount(), added.size(), removedFiles,
+          marked.size(), bytes);
       StagedCommit commit = new StagedCommit(actions, touched.positionsByFile().keySet(), written, OPERATION, counts.asOperationMetrics());
       return new PlannedMerge(commit, delta, counts);
     } catch (IOException | RuntimeException e) {

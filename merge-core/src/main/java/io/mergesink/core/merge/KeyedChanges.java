@@ -2,9 +2,11 @@ package io.mergesink.core.merge;
 
 import io.mergesink.core.data.Row;
 import io.mergesink.core.data.Unchanged;
+import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.index.KeySet;
 import io.mergesink.core.types.StructType;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A validated change set with the key of every change extracted: {@code upsertKeys[i]} is the key
@@ -17,14 +19,20 @@ record KeyedChanges(List<Row> upserts, Row[] upsertKeys, Row[] deleteKeys, boole
     return source.previousKey(index);
   }
 
+  /** The closed versions of a history table to write beside the changes; live to no key. */
+  List<Row> appends() {
+    return source.appends();
+  }
 
   /**
    * Validates {@code changes} against the table schema and its key.
    *
+   * @param currentColumn the table's {@link CurrentRowColumn}, if it has one: then upserts must be
+   *     current rows (true in it) and appends closed ones (false); without one, appends are refused
    * @throws InvalidChangeSetException a row does not fit the schema, a key column is unchanged or
-   *     null, or a key occurs in more than one change
+   *     null, a key occurs in more than one change, or a row's current-row column does not fit what it is
    */
-  static KeyedChanges of(String tableRoot, StructType schema, int[] keyOrdinals, ChangeSet changes) {
+  static KeyedChanges of(String tableRoot, StructType schema, int[] keyOrdinals, Optional<String> currentColumn, ChangeSet changes) {
     StructType keySchema = keySchema(schema, keyOrdinals);
     List<Row> upserts = changes.upserts();
     Row[] upsertKeys = new Row[upserts.size()];
@@ -40,6 +48,7 @@ record KeyedChanges(List<Row> upserts, Row[] upsertKeys, Row[] deleteKeys, boole
       checkKey(tableRoot, keySchema, upsertKeys[i], seen);
       hasUnchanged |= containsUnchanged(row);
     }
+    checkVersions(tableRoot, schema, currentColumn, changes);
     Row[] deleteKeys = new Row[changes.deletes().size()];
     for (int i = 0; i < deleteKeys.length; i++) {
       deleteKeys[i] = changes.deletes().get(i);
@@ -50,6 +59,38 @@ record KeyedChanges(List<Row> upserts, Row[] upsertKeys, Row[] deleteKeys, boole
       checkKey(tableRoot, keySchema, deleteKeys[i], seen);
     }
     return new KeyedChanges(upserts, upsertKeys, deleteKeys, hasUnchanged, changes);
+  }
+
+  /** Upserts are the current rows of their keys and appends closed versions, in a table with a current-row column. */
+  private static void checkVersions(String tableRoot, StructType schema, Optional<String> currentColumn, ChangeSet changes) {
+    if (currentColumn.isEmpty()) {
+      if (!changes.appends().isEmpty()) {
+        throw new InvalidChangeSetException(tableRoot, changes.appends().size() + " history appends for a table without a current-row "
+            + "column (table property " + CurrentRowColumn.PROPERTY + "): its index would take them for live rows");
+      }
+      return;
+    }
+    int flag = schema.indexOf(currentColumn.get());
+    if (flag < 0) {
+      throw new InvalidChangeSetException(tableRoot, "the current-row column '" + currentColumn.get() + "' (table property "
+          + CurrentRowColumn.PROPERTY + ") is not a column of " + schema.fieldNames());
+    }
+    for (Row row : changes.upserts()) {
+      if (!Boolean.TRUE.equals(row.get(flag))) {
+        throw new InvalidChangeSetException(tableRoot, "upsert " + row + ": an upsert of a history table is the key's current row, so "
+            + "its column '" + currentColumn.get() + "' must be true, found " + row.get(flag));
+      }
+    }
+    for (Row row : changes.appends()) {
+      String problem = RowValidator.problem(schema, row, false);
+      if (problem != null) {
+        throw new InvalidChangeSetException(tableRoot, "append " + row + ": " + problem);
+      }
+      if (!Boolean.FALSE.equals(row.get(flag))) {
+        throw new InvalidChangeSetException(tableRoot, "append " + row + ": a history append is a closed version, so its column '"
+            + currentColumn.get() + "' must be false, found " + row.get(flag));
+      }
+    }
   }
 
   static StructType keySchema(StructType schema, int[] keyOrdinals) {

@@ -1,10 +1,12 @@
 package io.mergesink.core.merge;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.index.KeyIndex;
 import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.index.RowLocation;
 import io.mergesink.core.scan.LogicalFileReader;
+import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.types.StructType;
@@ -52,6 +54,29 @@ public final class LiveRows {
       found[i] = locations[i] != KeyIndex.NO_LOCATION;
     }
     return found;
+  }
+
+  /**
+   * Every live row the index holds, as rows of the whole table schema: in a history table its
+   * current rows. Reads every file of the snapshot (a whole-table operation, such as a history
+   * table's truncate); a row counts when the index holds its key, so rows of files out of the
+   * writer's scope are left out.
+   */
+  public List<Row> readAll() throws IOException {
+    StructType schema = snapshot.schema();
+    int[] keyOrdinals = index.keySchema().fieldNames().stream().mapToInt(schema::indexOf).toArray();
+    int flag = index.currentColumn().map(schema::indexOf).orElse(-1);
+    List<Row> rows = new ArrayList<>();
+    try (TableScan scan = TableScan.of(storage, snapshot, List.of())) {
+      while (scan.hasNext()) {
+        Row row = scan.next();
+        if ((flag < 0 || CurrentRowColumn.isCurrent(row.get(flag)))
+            && index.lookup(new Row[] {row.project(keyOrdinals)})[0] != KeyIndex.NO_LOCATION) {
+          rows.add(row);
+        }
+      }
+    }
+    return rows;
   }
 
   /**

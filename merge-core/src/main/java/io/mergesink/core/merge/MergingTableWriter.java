@@ -2,11 +2,13 @@ package io.mergesink.core.merge;
 
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.StagedCommit;
+import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
 import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.types.StructType;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
@@ -28,12 +30,12 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
   private final TableCommits commits;
 
   private MergingTableWriter(Storage storage, SnapshotLoader loader, Snapshot snapshot, int[] keyOrdinals, WriterOptions options,
-      LiveRowIndex index, NewFiles newFiles, MergeOperation operation) {
+      LiveRowIndex index, MergeOperation operation, MergeOperation truncation) {
     this.storage = storage;
     this.keyOrdinals = keyOrdinals;
     this.index = index;
     this.operation = operation;
-    this.truncation = new TruncateMerge(newFiles);
+    this.truncation = truncation;
     this.commits = new TableCommits(storage, loader, snapshot, options);
   }
 
@@ -50,13 +52,15 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
           + "columns, found " + options.strategy().configName() + " and " + keyOrdinals.length + " key columns");
     }
     NewFiles newFiles = new NewFiles(storage, snapshot.tableRoot(), options.parquet(), options.targetFileSizeBytes(), options.owners());
-    LiveRowIndex index = new LiveRowIndex(storage, snapshot.tableRoot(), KeyedChanges.keySchema(snapshot.schema(), keyOrdinals).fieldNames(),
-        options.scope());
+    StructType keySchema = KeyedChanges.keySchema(snapshot.schema(), keyOrdinals);
+    LiveRowIndex index = new LiveRowIndex(storage, snapshot.tableRoot(), keySchema.fieldNames(), options.scope());
     index.sync(snapshot);
+    ChangeFeed changeFeed = new ChangeFeed(newFiles, keyOrdinals, keySchema);
     MergeOperation operation = options.strategy() == MergeStrategy.DELETION_VECTORS
-        ? new DeletionVectorMerge(storage, index, newFiles)
-        : new CopyOnWriteMerge(storage, index, newFiles, keyOrdinals);
-    return new MergingTableWriter(storage, loader, snapshot, keyOrdinals.clone(), options, index, newFiles, operation);
+        ? new DeletionVectorMerge(storage, index, newFiles, changeFeed)
+        : new CopyOnWriteMerge(storage, index, newFiles, keyOrdinals, changeFeed);
+    return new MergingTableWriter(storage, loader, snapshot, keyOrdinals.clone(), options, index, operation,
+        new TruncateMerge(newFiles, changeFeed));
   }
 
   @Override
@@ -94,7 +98,8 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
 
   @Override
   public PlannedMerge plan(Snapshot snapshot, ChangeSet changes) throws IOException {
-    KeyedChanges keyed = KeyedChanges.of(snapshot.tableRoot(), snapshot.schema(), keyOrdinals, changes);
+    KeyedChanges keyed = KeyedChanges.of(snapshot.tableRoot(), snapshot.schema(), keyOrdinals,
+        CurrentRowColumn.of(snapshot.metadata().configuration()), changes);
     if (changes.truncate()) {
       return truncation.plan(snapshot, keyed);
     }

@@ -168,17 +168,22 @@ final class TableCommits {
   /** {@code changes} with the generated columns of the snapshot's schema computed (docs/design.md, "Generated columns"). */
   private ChangeSet withGeneratedValues(ChangeSet changes) {
     GeneratedColumns generated = GeneratedColumns.of(snapshot.schema());
-    if (generated.isEmpty() || changes.upserts().isEmpty()) {
+    if (generated.isEmpty() || (changes.upserts().isEmpty() && changes.appends().isEmpty())) {
       return changes;
     }
-    List<Row> filled = new ArrayList<>(changes.upserts().size());
-    for (Row row : changes.upserts()) {
+    return changes.withRows(filled(generated, changes.upserts(), "upsert"), filled(generated, changes.appends(), "append"),
+        changes.rowSchema().orElse(snapshot.schema()));
+  }
+
+  private List<Row> filled(GeneratedColumns generated, List<Row> rows, String what) {
+    List<Row> filled = new ArrayList<>(rows.size());
+    for (Row row : rows) {
       try {
         filled.add(generated.fill(row));
       } catch (IllegalArgumentException e) {
-        throw new InvalidChangeSetException(snapshot.tableRoot(), "upsert " + row + ": " + e.getMessage());
+        throw new InvalidChangeSetException(snapshot.tableRoot(), what + " " + row + ": " + e.getMessage());
       }
     }
-    return changes.withUpserts(filled, changes.rowSchema().orElse(snapshot.schema()));
+    return filled;
   }
 }

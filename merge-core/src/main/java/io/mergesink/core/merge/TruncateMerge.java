@@ -1,6 +1,7 @@
 package io.mergesink.core.merge;
 
 import io.mergesink.core.commit.StagedCommit;
+import io.mergesink.core.data.Row;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.AddFile;
@@ -12,22 +13,29 @@ import java.util.List;
 /**
  * Lands a truncating change set: every live file is removed and the upserts become the table's
  * only rows (an unchanged column has no previous value left: null). Deletes have nothing to delete.
+ * In a table with Change Data Feed every live row is a {@code delete} and every upsert an
+ * {@code insert}, as Delta records a truncate.
  */
 final class TruncateMerge implements MergeOperation {
   static final String OPERATION = "TRUNCATE";
   private final NewFiles newFiles;
+  private final ChangeFeed changeFeed;
 
-  TruncateMerge(NewFiles newFiles) {
+  TruncateMerge(NewFiles newFiles, ChangeFeed changeFeed) {
     this.newFiles = newFiles;
+    this.changeFeed = changeFeed;
   }
 
   @Override
   public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes) throws IOException {
     IndexDelta delta = IndexDelta.replacingAll();
     DataFileRoller roller = newFiles.roller(snapshot);
+    List<Row> inserted = new ArrayList<>(changes.upserts().size());
     try {
       for (int i = 0; i < changes.upserts().size(); i++) {
-        roller.write(UnchangedFiller.withNulls(changes.upserts().get(i)));
+        Row row = UnchangedFiller.withNulls(changes.upserts().get(i));
+        inserted.add(row);
+        roller.write(row);
         if (changes.upsertKeys().length > 0) {
           delta.addRow(changes.upsertKeys()[i], roller.lastPath(), roller.lastRowIndex());
         }
@@ -44,9 +52,15 @@ final class TruncateMerge implements MergeOperation {
         actions.add(file);
         delta.fileState(file.path(), file);
       }
+      List<String> written = new ArrayList<>(roller.writtenPaths());
+      if (ChangeFeed.enabled(snapshot)) {
+        ChangeFeed.Written changeData = changeFeed.writeTruncate(snapshot, inserted);
+        written.addAll(changeData.paths());
+        actions.addAll(changeData.actions());
+      }
       long bytes = added.stream().mapToLong(AddFile::size).sum();
       MergeCounts counts = new MergeCounts(changes.upserts().size(), removedRows, added.size(), snapshot.files().size(), 0, bytes);
-      StagedCommit commit = new StagedCommit(actions, snapshot.files().keySet(), roller.writtenPaths(), OPERATION,
+      StagedCommit commit = new StagedCommit(actions, snapshot.files().keySet(), written, OPERATION,
           counts.asOperationMetrics(), StagedCommit.Reads.WHOLE_TABLE);
       return new PlannedMerge(commit, delta, counts);
     } catch (IOException | RuntimeException e) {

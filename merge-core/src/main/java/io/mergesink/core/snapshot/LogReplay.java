@@ -1,6 +1,7 @@
 package io.mergesink.core.snapshot;
 
 import io.mergesink.core.log.Action;
+import io.mergesink.core.log.AddCDCFile;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.log.CheckpointMetadata;
 import io.mergesink.core.log.CommitInfo;
@@ -92,8 +93,9 @@ final class LogReplay {
           domains.put(domain.domain(), domain);
         }
       } else if (!(action instanceof RemoveFile) && !(action instanceof CommitInfo) && !(action instanceof Sidecar)
-          && !(action instanceof CheckpointMetadata)) {
-        // V2 checkpoint structure (sidecar, checkpointMetadata) takes no part in replay (PROTOCOL.md, "Action Reconciliation").
+          && !(action instanceof CheckpointMetadata) && !(action instanceof AddCDCFile)) {
+        // V2 checkpoint structure (sidecar, checkpointMetadata) and change data files take no part in replay
+        // (PROTOCOL.md, "Action Reconciliation").
         throw new IllegalStateException("unhandled action type " + action.getClass().getName());
       }
     }

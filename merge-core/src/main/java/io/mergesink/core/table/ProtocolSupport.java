@@ -10,6 +10,9 @@ import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.core.types.TypeChanges;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -43,6 +46,9 @@ public final class ProtocolSupport {
    */
   private static final Set<String> WRITER_FEATURES = TableFeatures.supportedNames(TableFeatures.Kind.WRITER);
   private static final String INVARIANTS_METADATA_KEY = "delta.invariants";
+  private static final String LEGACY_CHANGE_DATA_FEED = "delta.enableChangeDataCapture";
+  /** Columns change data readers add (PROTOCOL.md, "Change Data Files" and "Reader Requirements for AddCDCFile"). */
+  private static final List<String> CHANGE_FEED_COLUMNS = List.of("_change_type", "_commit_version", "_commit_timestamp");
 
   private ProtocolSupport() {}
 
@@ -70,6 +76,13 @@ public final class ProtocolSupport {
       throw new UnsupportedTableException(tableRoot, "writer features " + unsupported);
     }
     StructType schema = metadata.schema();
+    if (writesChangeData(protocol, metadata)) {
+      schema.fields().stream().filter(field -> CHANGE_FEED_COLUMNS.contains(field.name().toLowerCase(Locale.ROOT))).findFirst()
+          .ifPresent(field -> {
+            throw UnsupportedTableException.notWritable(tableRoot, "column '" + field.name() + "', a name the change data feed "
+                + "reserves (" + CHANGE_FEED_COLUMNS + "), in a table with delta.enableChangeDataFeed=true");
+          });
+    }
     if (hasInvariants(schema)) {
       throw new UnsupportedTableException(tableRoot, "column invariants (delta.invariants)");
     }
@@ -90,6 +103,26 @@ public final class ProtocolSupport {
   /** Whether the table refuses deletes and updates ({@code delta.appendOnly=true}). */
   public static boolean isAppendOnly(Metadata metadata) {
     return metadata.appendOnly();
+  }
+
+  /**
+   * Whether writers must write change data files (PROTOCOL.md, "Writer Requirements for
+   * AddCDCFile"): {@code delta.enableChangeDataFeed=true} (or its older name
+   * {@code delta.enableChangeDataCapture}) in a table whose protocol supports {@code changeDataFeed};
+   * without the feature the property means nothing.
+   */
+  public static boolean writesChangeData(Protocol protocol, Metadata metadata) {
+    if (!TableFeatures.supports(protocol, TableFeatures.CHANGE_DATA_FEED)) {
+      return false;
+    }
+    for (Map.Entry<String, String> entry : metadata.configuration().entrySet()) {
+      String key = entry.getKey();
+      if ((key.equalsIgnoreCase(Metadata.ENABLE_CHANGE_DATA_FEED) || key.equalsIgnoreCase(LEGACY_CHANGE_DATA_FEED))
+          && Boolean.parseBoolean(entry.getValue().trim())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether writers may add deletion vectors: {@code delta.enableDeletionVectors=true} (PROTOCOL.md, "Deletion Vectors"). */

@@ -32,6 +32,7 @@ public final class TableFeatures {
     }
   }
 
+  public static final String CHANGE_DATA_FEED = "changeDataFeed";
   private static final Map<String, Feature> FEATURES = registry();
   /** Features that need others in the protocol too (PROTOCOL.md: row tracking and clustering keep domain metadata). */
   private static final Map<String, Set<String>> REQUIRES = Map.of(
@@ -51,7 +52,7 @@ public final class TableFeatures {
     supported(features, "generatedColumns", Kind.WRITER);
     unsupported(features, "allowColumnDefaults", Kind.WRITER, "MergeSink does not fill column defaults");
     unsupported(features, "identityColumns", Kind.WRITER, "MergeSink does not generate identity values");
-    unsupported(features, "changeDataFeed", Kind.WRITER, "MergeSink does not write change data files yet");
+    supported(features, CHANGE_DATA_FEED, Kind.WRITER);
     supported(features, "columnMapping", Kind.READER_WRITER);
     supported(features, "typeWidening", Kind.READER_WRITER);
     supported(features, "typeWidening-preview", Kind.READER_WRITER);
@@ -167,7 +168,7 @@ public final class TableFeatures {
       implied.add("checkConstraints");
     }
     if (version >= 4) {
-      implied.add("changeDataFeed");
+      implied.add(CHANGE_DATA_FEED);
       implied.add("generatedColumns");
     }
     if (version >= 5) {

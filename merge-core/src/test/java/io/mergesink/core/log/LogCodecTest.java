@@ -106,13 +106,24 @@ class LogCodecTest {
 
   @Test
   void unknownActionsAndBlankLinesAreSkipped() {
-    String commit = "{\"cdc\":{\"path\":\"_change_data/x.parquet\",\"size\":1,\"dataChange\":false}}\n"
-        + "\n"
+    String commit = "\n"
         + "{\"someFutureAction\":{\"version\":3}}\n"
         + "{\"txn\":{\"appId\":\"a\",\"version\":1}}\n";
 
     assertThat(LogCodec.parse(commit.getBytes(StandardCharsets.UTF_8)))
         .containsExactly(new SetTransaction("a", 1, null));
+  }
+
+  @Test
+  void cdcActionsRoundTrip() {
+    List<Action> actions = List.of(new AddCDCFile("_change_data/region=eu/cdc-1.zstd.parquet", Map.of("region", "eu"), 1213, null),
+        new AddCDCFile("_change_data/cdc-2.zstd.parquet", Map.of(), 7, Map.of("k", "v")));
+
+    byte[] json = LogCodec.serialize(actions);
+
+    assertThat(new String(json, StandardCharsets.UTF_8)).contains("\"cdc\":{\"path\":\"_change_data/region=eu/cdc-1.zstd.parquet\","
+        + "\"partitionValues\":{\"region\":\"eu\"},\"size\":1213,\"dataChange\":false}");
+    assertThat(LogCodec.parse(json)).isEqualTo(actions);
   }
 
   @Test

@@ -19,8 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Tables MergeSink reads but does not write (the Spark fixtures with change data feed and a CHECK
- * constraint) open for reading, and every way of writing to them (a writer, a schema change) is
+ * Tables MergeSink reads but does not write (the Spark fixture with a CHECK constraint) open for reading, and every way of writing to them (a writer, a schema change) is
  * refused naming the feature, before a byte is written.
  */
 class ReadableNotWritableTest {
@@ -28,7 +27,6 @@ class ReadableNotWritableTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
-      "cdf-table | writer features [changeDataFeed]",
       "constraints-table | writer features [checkConstraints]"})
   void readsButRefusesWrites(String fixture, String refusal) throws IOException {
     Path root = FixtureTables.copy(fixture, dir.resolve(fixture));

@@ -31,7 +31,7 @@ class RefusedFeaturesTest {
   @TempDir Path dir;
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"checkConstraints", "changeDataFeed", "identityColumns", "allowColumnDefaults", "icebergCompatV1",
+  @ValueSource(strings = {"checkConstraints", "identityColumns", "allowColumnDefaults", "icebergCompatV1",
       "icebergCompatV2", "someFutureFeature"})
   void aWriterFeatureMergeSinkDoesNotHonourIsRefusedByName(String feature) throws Exception {
     Path root = table("{\"minReaderVersion\":1,\"minWriterVersion\":7,\"writerFeatures\":[\"" + feature + "\"]}", Map.of());

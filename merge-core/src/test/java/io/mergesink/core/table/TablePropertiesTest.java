@@ -52,7 +52,10 @@ class TablePropertiesTest {
       "delta.feature.v2Checkpoint|supported|COPY_ON_WRITE|v2Checkpoint",
       "delta.enableInCommitTimestamps|true|DELETION_VECTORS|inCommitTimestamp",
       "delta.feature.generatedColumns|supported|COPY_ON_WRITE|generatedColumns",
-      "delta.feature.vacuumProtocolCheck|supported|DELETION_VECTORS|vacuumProtocolCheck"})
+      "delta.feature.vacuumProtocolCheck|supported|DELETION_VECTORS|vacuumProtocolCheck",
+      "delta.enableChangeDataFeed|true|DELETION_VECTORS|changeDataFeed",
+      "delta.enableChangeDataFeed|true|COPY_ON_WRITE|changeDataFeed",
+      "delta.feature.changeDataFeed|supported|COPY_ON_WRITE|changeDataFeed"})
   void aPropertyThatEnablesAFeatureMergeSinkHonoursIsInTheProtocol(String key, String value, MergeStrategy strategy, String feature)
       throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
@@ -72,7 +75,6 @@ class TablePropertiesTest {
 
   @ParameterizedTest(name = "{0}={1} with {2}")
   @CsvSource(delimiter = '|', value = {
-      "delta.enableChangeDataFeed|true|DELETION_VECTORS",
       "delta.enableIcebergCompatV2|true|COPY_ON_WRITE",
       "delta.feature.clustering|supported|DELETION_VECTORS",
       "delta.constraints.positive|id > 0|DELETION_VECTORS",

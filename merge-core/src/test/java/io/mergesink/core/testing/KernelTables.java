@@ -74,7 +74,15 @@ public final class KernelTables {
 
   /** Every live row of the latest snapshot, values converted to MergeSink's representation. */
   public static List<Row> readRows(String tablePath) {
-    Snapshot snapshot = latestSnapshot(tablePath);
+    return readRows(tablePath, latestSnapshot(tablePath));
+  }
+
+  /** Every live row of the snapshot at {@code version}. */
+  public static List<Row> readRows(String tablePath, long version) {
+    return readRows(tablePath, snapshotAt(tablePath, version));
+  }
+
+  private static List<Row> readRows(String tablePath, Snapshot snapshot) {
     Scan scan = snapshot.getScanBuilder().build();
     io.delta.kernel.data.Row scanState = scan.getScanState(ENGINE);
     io.delta.kernel.types.StructType physicalReadSchema = ScanStateRow.getPhysicalDataReadSchema(scanState);
@@ -138,8 +146,16 @@ public final class KernelTables {
     return toStructType(latestSnapshot(tablePath).getSchema());
   }
 
-  private static Snapshot latestSnapshot(String tablePath) {
+  static Snapshot latestSnapshot(String tablePath) {
     return TableManager.loadSnapshot(tablePath).build(ENGINE);
+  }
+
+  static Snapshot snapshotAt(String tablePath, long version) {
+    return TableManager.loadSnapshot(tablePath).atVersion(version).build(ENGINE);
+  }
+
+  static Engine engine() {
+    return ENGINE;
   }
 
   private static void readScanFile(io.delta.kernel.data.Row scanState, io.delta.kernel.data.Row scanFile,
@@ -173,7 +189,7 @@ public final class KernelTables {
   }
 
   /** The value at {@code rowId} of a Kernel vector, as MergeSink's in-memory value. */
-  private static Object value(ColumnVector vector, int rowId) {
+  static Object value(ColumnVector vector, int rowId) {
     if (vector.isNullAt(rowId)) {
       return null;
     }

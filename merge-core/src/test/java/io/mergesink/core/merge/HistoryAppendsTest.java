@@ -1,0 +1,79 @@
+package io.mergesink.core.merge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mergesink.core.data.Row;
+import io.mergesink.core.index.CurrentRowColumn;
+import io.mergesink.core.storage.LocalStorage;
+import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.table.TableSpec;
+import io.mergesink.core.testing.KernelTables;
+import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A table with a current-row column keeps several rows per key: appends land as they are and
+ * are never live to the key index, in the writer that wrote them and in a new one that indexes
+ * the table's files from scratch; upserts and deletes replace only the current row.
+ */
+class HistoryAppendsTest {
+  private static final StructType SCHEMA = new StructType(List.of(
+      new StructField("id", PrimitiveType.LONG, false),
+      new StructField("name", PrimitiveType.STRING, true),
+      new StructField("current", PrimitiveType.BOOLEAN, false)));
+
+  @TempDir Path dir;
+
+  @ParameterizedTest
+  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void appendsStayOutOfTheIndexAndChangesReplaceOnlyTheCurrentRow(MergeStrategy strategy) throws Exception {
+    DeltaTable table = history(strategy);
+    TableWriter writer = table.newWriter(WriterOptions.defaults(strategy));
+    writer.commit(ChangeSet.builder().upsert(Row.of(1L, "a1", true)).upsert(Row.of(2L, "b1", true)).build());
+    writer.commit(ChangeSet.builder().append(Row.of(1L, "a1", false)).upsert(Row.of(1L, "a2", true)).build());
+    TableWriter fresh = table.newWriter(WriterOptions.defaults(strategy));
+    assertThat(((MergingTableWriter) fresh).indexedKeys()).as("one indexed row per key").isEqualTo(2);
+    fresh.commit(ChangeSet.builder().append(Row.of(1L, "a2", false)).upsert(Row.of(1L, "a3", true))
+        .append(Row.of(2L, "b1", false)).delete(Row.of(2L)).build());
+    // a writer that never saw the appends finds the current row only, and replaces nothing else
+    table.newWriter(WriterOptions.defaults(strategy)).commit(ChangeSet.builder().append(Row.of(1L, "a3", false))
+        .upsert(Row.of(1L, "a4", true)).build());
+
+    assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(
+        Row.of(1L, "a1", false), Row.of(1L, "a2", false), Row.of(1L, "a3", false), Row.of(1L, "a4", true), Row.of(2L, "b1", false));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS"})
+  void versionsThatContradictTheirPlaceAreRejectedBeforeAnythingIsWritten(MergeStrategy strategy) throws Exception {
+    DeltaTable table = history(strategy);
+    TableWriter writer = table.newWriter(WriterOptions.defaults(strategy));
+    writer.commit(ChangeSet.builder().upsert(Row.of(1L, "a1", true)).build());
+    long version = KernelTables.latestVersion(table.root());
+
+    assertThatThrownBy(() -> writer.commit(ChangeSet.builder().upsert(Row.of(1L, "a2", false)).build()))
+        .isInstanceOf(InvalidChangeSetException.class).hasMessageContaining("column 'current' must be true");
+    assertThatThrownBy(() -> writer.commit(ChangeSet.builder().append(Row.of(1L, "a2", true)).build()))
+        .isInstanceOf(InvalidChangeSetException.class).hasMessageContaining("column 'current' must be false");
+    DeltaTable plain = DeltaTable.forPath(new LocalStorage(), dir.resolve("plain").toString());
+    plain.createIfAbsent(new TableSpec(SCHEMA, List.of("id"), strategy, Map.of()));
+    assertThatThrownBy(() -> plain.newWriter(WriterOptions.defaults(strategy)).commit(ChangeSet.builder().append(Row.of(1L, "x", false)).build()))
+        .isInstanceOf(InvalidChangeSetException.class).hasMessageContaining(CurrentRowColumn.PROPERTY);
+    assertThat(KernelTables.latestVersion(table.root())).isEqualTo(version);
+    assertThat(KernelTables.readRows(table.root())).containsExactly(Row.of(1L, "a1", true));
+  }
+
+  private DeltaTable history(MergeStrategy strategy) throws Exception {
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve(strategy.configName()).toString());
+    table.createIfAbsent(new TableSpec(SCHEMA, List.of("id"), strategy, CurrentRowColumn.toProperty("current")));
+    return table;
+  }
+}
