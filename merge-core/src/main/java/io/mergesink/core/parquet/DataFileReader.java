@@ -14,7 +14,11 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.filter.RecordFilter;
+import org.apache.parquet.filter.UnboundRecordFilter;
+import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.internal.column.columnindex.OffsetIndex;
@@ -141,17 +145,54 @@ public final class DataFileReader {
     }
     RowRanges ranges = pagesHolding(reader, group, groupStart, requested, rowIndexes, found, last);
     PageReadStore pages = ranges == null ? reader.readRowGroup(g) : reader.readFilteredRowGroup(g, ranges);
-    RecordReader<Row> records = columnIO.getRecordReader(pages, materializer);
-    PrimitiveIterator.OfLong rowsRead = ranges == null ? null : ranges.iterator();
-    long next = 0;
+    AtPositions wanted = new AtPositions(ranges == null ? null : ranges.iterator(), groupStart, rowIndexes, found, last);
+    RecordReader<Row> records = columnIO.getRecordReader(pages, materializer, FilterCompat.get(wanted));
     while (found < last) {
-      long row = groupStart + (rowsRead == null ? next++ : rowsRead.nextLong());
       Row value = records.read();
-      if (row == rowIndexes[found]) {
-        rows[found++] = value;
+      if (value == null) {
+        throw new IOException("row group " + g + " ended before row " + rowIndexes[found]);
       }
+      rows[found++] = value;
     }
     return found;
+  }
+
+  /**
+   * Matches the records at the wanted positions, so that Parquet's filtered record reader skips
+   * the others value by value instead of materializing them: most of the rows of a page read for
+   * a few wanted ones are never built. The reader asks once per record, in file order.
+   */
+  private static final class AtPositions implements UnboundRecordFilter, RecordFilter {
+    /** The positions (from the group's start) of the records the pages hold, or null: every row of the group. */
+    private final PrimitiveIterator.OfLong rowsRead;
+    private final long groupStart;
+    private final long[] rowIndexes;
+    private final int end;
+    private int cursor;
+    private long next;
+
+    AtPositions(PrimitiveIterator.OfLong rowsRead, long groupStart, long[] rowIndexes, int from, int to) {
+      this.rowsRead = rowsRead;
+      this.groupStart = groupStart;
+      this.rowIndexes = rowIndexes;
+      this.cursor = from;
+      this.end = to;
+    }
+
+    @Override
+    public RecordFilter bind(Iterable<ColumnReader> readers) {
+      return this;
+    }
+
+    @Override
+    public boolean isMatch() {
+      long row = groupStart + (rowsRead == null ? next++ : rowsRead.nextLong());
+      if (cursor < end && row == rowIndexes[cursor]) {
+        cursor++;
+        return true;
+      }
+      return false;
+    }
   }
 
   /** The row ranges of the pages of the first requested column holding wanted rows, or null without an offset index. */
