@@ -23,9 +23,10 @@ public final class Bench {
       case BufferMemory.SUITE -> BufferMemory.main(args);
       case SinkTaskProfile.SUITE -> SinkTaskProfile.main(args);
       case StorageBenchmark.SUITE -> StorageBenchmark.main(args);
+      case CdcModesBenchmark.SUITE -> CdcModesBenchmark.main(args);
       default -> {
         System.err.println("expected a suite name first (" + MergeCoreBenchmark.SUITE + ", " + E2eBenchmark.SUITE + ", "
-            + PeersBenchmark.SUITE + ", " + StorageBenchmark.SUITE + ", " + BufferMemory.SUITE + " or " + SinkTaskProfile.SUITE
+            + PeersBenchmark.SUITE + ", " + StorageBenchmark.SUITE + ", " + CdcModesBenchmark.SUITE + ", " + BufferMemory.SUITE + " or " + SinkTaskProfile.SUITE
             + "), found " + Arrays.toString(args));
         System.exit(USAGE_ERROR);
       }

@@ -13,11 +13,9 @@ import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -106,7 +104,7 @@ public final class E2eBenchmark {
       System.exit(FAILED);
     }
     if (temporary) {
-      deleteRecursively(directory);
+      TempDirectories.deleteRecursively(directory);
     }
     Runtime runtime = Runtime.getRuntime();
     System.out.printf("MergeSink e2e benchmark: %,d change events per run (mixed: on %,d preloaded keys), %d partitions, "
@@ -309,14 +307,6 @@ public final class E2eBenchmark {
   /** Checks the table a run left: see {@link E2eTables#requireMatches}. */
   private void finish(DeltaTable table, E2eWorkload workload) throws IOException {
     E2eTables.requireMatches(table, spec == null ? table.snapshot().schema() : spec.schema(), workload);
-  }
-
-  private static void deleteRecursively(Path directory) throws IOException {
-    try (Stream<Path> paths = Files.walk(directory)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    }
   }
 
   private void awaitCaughtUp(DeltaTable table, String connector, Map<TopicPartition, Long> ends) {

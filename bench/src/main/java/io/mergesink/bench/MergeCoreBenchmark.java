@@ -8,12 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * Runs the merge-core benchmarks of the README's "Performance" in one JVM and prints a Markdown table of the
@@ -80,7 +78,7 @@ public final class MergeCoreBenchmark {
       }
     } finally {
       if (!options.keep()) {
-        deleteRecursively(directory);
+        TempDirectories.deleteRecursively(directory);
       }
     }
     Runtime runtime = Runtime.getRuntime();
@@ -89,21 +87,6 @@ public final class MergeCoreBenchmark {
         System.getProperty("java.version"), runtime.availableProcessors(), runtime.maxMemory() / MIB, System.getProperty("os.name"),
         System.getProperty("os.arch"), Seconds.since(start));
     System.out.print(report.toMarkdown());
-  }
-
-  private static void deleteRecursively(Path directory) throws IOException {
-    if (!Files.exists(directory)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(directory)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-        try {
-          Files.delete(path);
-        } catch (IOException e) {
-          throw new UncheckedIOException("could not delete " + path, e);
-        }
-      });
-    }
   }
 
   /** The command line. */
