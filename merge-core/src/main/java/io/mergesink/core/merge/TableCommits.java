@@ -12,6 +12,7 @@ import io.mergesink.core.log.CheckpointWriter;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.table.ProtocolSupport;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,6 +98,8 @@ final class TableCommits {
       CommitOutcome.Replan replan = (CommitOutcome.Replan) outcome;
       LOG.info("Table {}: planning again, {}", snapshot.tableRoot(), replan.reason());
       snapshot = replan.latest();
+      // the winner may have made the table one MergeSink cannot write (a CHECK constraint added, a feature enabled)
+      ProtocolSupport.checkWritable(snapshot.tableRoot(), snapshot.protocol(), snapshot.metadata());
       plans.moved(snapshot);
     }
     throw new CommitConflictException(snapshot.tableRoot(), MAX_REPLANS, snapshot.version() + 1);

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * Which Delta protocols MergeSink can read and write (PROTOCOL.md, "Table Features"), and the
@@ -46,6 +47,12 @@ public final class ProtocolSupport {
    */
   private static final Set<String> WRITER_FEATURES = TableFeatures.supportedNames(TableFeatures.Kind.WRITER);
   private static final String INVARIANTS_METADATA_KEY = "delta.invariants";
+  private static final String CHECK_CONSTRAINTS = "checkConstraints";
+  private static final String IDENTITY_COLUMNS = "identityColumns";
+  private static final String COLUMN_DEFAULTS = "allowColumnDefaults";
+  private static final String CONSTRAINTS_PREFIX = "delta.constraints.";
+  private static final String IDENTITY_PREFIX = "delta.identity.";
+  private static final String CURRENT_DEFAULT = "CURRENT_DEFAULT";
   private static final String LEGACY_CHANGE_DATA_FEED = "delta.enableChangeDataCapture";
   /** Columns change data readers add (PROTOCOL.md, "Change Data Files" and "Reader Requirements for AddCDCFile"). */
   private static final List<String> CHANGE_FEED_COLUMNS = List.of("_change_type", "_commit_version", "_commit_timestamp");
@@ -67,13 +74,18 @@ public final class ProtocolSupport {
   public static void checkWritable(String tableRoot, Protocol protocol, Metadata metadata) {
     checkReadable(tableRoot, protocol);
     int writerVersion = protocol.minWriterVersion();
-    if (writerVersion > MAX_WRITER_VERSION || (writerVersion > 2 && writerVersion < 7)) {
-      throw new UnsupportedTableException(tableRoot, "writer version " + writerVersion
-          + " (supported: 1, 2 and 7 with table features; 3-6 imply check constraints, change data feed, generated or identity columns)");
+    if (writerVersion > MAX_WRITER_VERSION) {
+      throw new UnsupportedTableException(tableRoot, "writer version " + writerVersion + " (supported: up to " + MAX_WRITER_VERSION + ")");
     }
-    Set<String> unsupported = unsupported(protocol.writerFeatures(), WRITER_FEATURES);
+    Set<String> unsupported = new TreeSet<>();
+    for (String feature : TableFeatures.writerFeatures(protocol)) {
+      if (!WRITER_FEATURES.contains(feature) && inUse(feature, metadata)) {
+        unsupported.add(feature);
+      }
+    }
     if (!unsupported.isEmpty()) {
-      throw new UnsupportedTableException(tableRoot, "writer features " + unsupported);
+      throw new UnsupportedTableException(tableRoot, (writerVersion < Protocol.TABLE_FEATURES_WRITER_VERSION
+          ? "writer version " + writerVersion + ", which implies writer features " : "writer features ") + unsupported);
     }
     StructType schema = metadata.schema();
     if (writesChangeData(protocol, metadata)) {
@@ -187,6 +199,33 @@ public final class ProtocolSupport {
       }
     }
     return unsupported;
+  }
+
+  /**
+   * Whether the table uses {@code feature}, which MergeSink does not honour. A protocol may list a
+   * feature (or imply it by a legacy writer version: Spark gives a table with only the change data
+   * feed writer version 4, which implies CHECK constraints) that the table does not use, and then
+   * writers have nothing to honour: no CHECK constraint is defined ({@code delta.constraints.*}),
+   * no column is an identity column ({@code delta.identity.*}) or has a default
+   * ({@code CURRENT_DEFAULT}). Any other feature counts as used.
+   */
+  private static boolean inUse(String feature, Metadata metadata) {
+    return switch (feature) {
+      case CHECK_CONSTRAINTS -> metadata.configuration().keySet().stream()
+          .anyMatch(key -> key.toLowerCase(Locale.ROOT).startsWith(CONSTRAINTS_PREFIX));
+      case IDENTITY_COLUMNS -> hasColumnMetadata(metadata.schema(), key -> key.startsWith(IDENTITY_PREFIX));
+      case COLUMN_DEFAULTS -> hasColumnMetadata(metadata.schema(), CURRENT_DEFAULT::equals);
+      default -> true;
+    };
+  }
+
+  private static boolean hasColumnMetadata(StructType schema, Predicate<String> key) {
+    for (StructField field : schema.fields()) {
+      if (field.metadata().keySet().stream().anyMatch(key) || (field.type() instanceof StructType nested && hasColumnMetadata(nested, key))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean hasInvariants(StructType schema) {

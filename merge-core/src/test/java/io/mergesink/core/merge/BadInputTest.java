@@ -73,7 +73,7 @@ class BadInputTest {
         + "\"writerFeatures\":[\"deletionVectors\",\"checkConstraints\"]}}\n";
     String metadata = "{\"metaData\":{\"id\":\"x\",\"format\":{\"provider\":\"parquet\",\"options\":{}},\"schemaString\":"
         + "\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\",\\\"nullable\\\":false,\\\"metadata\\\":{}}]}\","
-        + "\"partitionColumns\":[],\"configuration\":{},\"createdTime\":1}}\n";
+        + "\"partitionColumns\":[],\"configuration\":{\"delta.constraints.positive\":\"id > 0\"},\"createdTime\":1}}\n";
     Files.writeString(root.resolve("_delta_log/00000000000000000000.json"), protocol + metadata, StandardCharsets.UTF_8);
     DeltaTable constrained = DeltaTable.forPath(new LocalStorage(), root.toString());
 

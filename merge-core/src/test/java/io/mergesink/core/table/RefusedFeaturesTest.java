@@ -25,18 +25,43 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Every table feature MergeSink does not honour is refused when a writer opens the table, in one
  * line naming the table and the feature, and nothing is written: for each of them a table whose
- * protocol lists it (as Spark or Databricks make them).
+ * protocol lists it (as Spark or Databricks make them) and, for the features a table may list
+ * without using (CHECK constraints, identity columns, column defaults), one that uses it. Tables
+ * that list or imply those without using them are written: {@link LegacyProtocolsTest}.
  */
 class RefusedFeaturesTest {
   @TempDir Path dir;
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"checkConstraints", "identityColumns", "allowColumnDefaults", "icebergCompatV1",
-      "icebergCompatV2", "someFutureFeature"})
+  @ValueSource(strings = {"icebergCompatV1", "icebergCompatV2", "someFutureFeature"})
   void aWriterFeatureMergeSinkDoesNotHonourIsRefusedByName(String feature) throws Exception {
     Path root = table("{\"minReaderVersion\":1,\"minWriterVersion\":7,\"writerFeatures\":[\"" + feature + "\"]}", Map.of());
 
     assertRefused(root, "table " + root + " uses writer features [" + feature + "], which MergeSink does not support; it was left untouched");
+  }
+
+  @Test
+  void aCheckConstraintIsRefused() throws Exception {
+    Path root = table("{\"minReaderVersion\":1,\"minWriterVersion\":7,\"writerFeatures\":[\"checkConstraints\"]}", Map.of(),
+        Map.of("delta.constraints.positive", "id > 0"));
+
+    assertRefused(root, "table " + root + " uses writer features [checkConstraints], which MergeSink does not support; it was left untouched");
+  }
+
+  @Test
+  void anIdentityColumnIsRefused() throws Exception {
+    Path root = table("{\"minReaderVersion\":1,\"minWriterVersion\":7,\"writerFeatures\":[\"identityColumns\"]}",
+        Map.of("delta.identity.start", 1, "delta.identity.step", 1, "delta.identity.allowExplicitInsert", false), Map.of());
+
+    assertRefused(root, "table " + root + " uses writer features [identityColumns], which MergeSink does not support; it was left untouched");
+  }
+
+  @Test
+  void aColumnDefaultIsRefused() throws Exception {
+    Path root = table("{\"minReaderVersion\":1,\"minWriterVersion\":7,\"writerFeatures\":[\"allowColumnDefaults\"]}",
+        Map.of("CURRENT_DEFAULT", "0"), Map.of());
+
+    assertRefused(root, "table " + root + " uses writer features [allowColumnDefaults], which MergeSink does not support; it was left untouched");
   }
 
   @ParameterizedTest(name = "{0}")
@@ -50,11 +75,26 @@ class RefusedFeaturesTest {
 
   @ParameterizedTest(name = "writer version {0}")
   @CsvSource({"3", "4", "5", "6"})
-  void legacyWriterVersionsThatImplyFeaturesAreRefused(int version) throws Exception {
-    Path root = table("{\"minReaderVersion\":1,\"minWriterVersion\":" + version + "}", Map.of());
+  void aLegacyWriterVersionWithACheckConstraintIsRefused(int version) throws Exception {
+    Path root = table("{\"minReaderVersion\":1,\"minWriterVersion\":" + version + "}", Map.of(), Map.of("delta.constraints.positive", "id > 0"));
 
-    assertRefused(root, "table " + root + " uses writer version " + version + " (supported: 1, 2 and 7 with table features; 3-6 imply"
-        + " check constraints, change data feed, generated or identity columns), which MergeSink does not support; it was left untouched");
+    assertRefused(root, "table " + root + " uses writer version " + version + ", which implies writer features [checkConstraints],"
+        + " which MergeSink does not support; it was left untouched");
+  }
+
+  @Test
+  void writerVersion6WithAnIdentityColumnIsRefused() throws Exception {
+    Path root = table("{\"minReaderVersion\":1,\"minWriterVersion\":6}", Map.of("delta.identity.start", 1, "delta.identity.step", 1), Map.of());
+
+    assertRefused(root, "table " + root + " uses writer version 6, which implies writer features [identityColumns],"
+        + " which MergeSink does not support; it was left untouched");
+  }
+
+  @Test
+  void aWriterVersionAbove7IsRefused() throws Exception {
+    Path root = table("{\"minReaderVersion\":1,\"minWriterVersion\":8}", Map.of());
+
+    assertRefused(root, "table " + root + " uses writer version 8 (supported: up to 7), which MergeSink does not support; it was left untouched");
   }
 
   @Test
@@ -75,11 +115,17 @@ class RefusedFeaturesTest {
 
   /** A table of one {@code id} column with field metadata {@code idMetadata} and {@code protocol} (JSON). */
   private Path table(String protocol, Map<String, Object> idMetadata) throws Exception {
+    return table(protocol, idMetadata, Map.of());
+  }
+
+  /** {@link #table(String, Map)} with {@code configuration}. */
+  private Path table(String protocol, Map<String, Object> idMetadata, Map<String, String> configuration) throws Exception {
     Path root = dir.resolve("t");
     Files.createDirectories(root.resolve("_delta_log"));
     String schema = SchemaJson.toJson(StructType.of(new StructField("id", PrimitiveType.LONG, false, idMetadata)));
     String metadata = "{\"metaData\":{\"id\":\"x\",\"format\":{\"provider\":\"parquet\",\"options\":{}},\"schemaString\":"
-        + new ObjectMapper().writeValueAsString(schema) + ",\"partitionColumns\":[],\"configuration\":{},\"createdTime\":1}}\n";
+        + new ObjectMapper().writeValueAsString(schema) + ",\"partitionColumns\":[],\"configuration\":"
+        + new ObjectMapper().writeValueAsString(configuration) + ",\"createdTime\":1}}\n";
     Files.writeString(root.resolve("_delta_log/00000000000000000000.json"), "{\"protocol\":" + protocol + "}\n" + metadata,
         StandardCharsets.UTF_8);
     return root;
