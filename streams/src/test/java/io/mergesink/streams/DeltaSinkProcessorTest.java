@@ -197,6 +197,22 @@ class DeltaSinkProcessorTest {
   }
 
   @Test
+  void ordersChangesBySourceSequenceWithTheConnectorsOption() {
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.stream(TOPIC, Consumed.with(ConnectSerde.keys(new JsonConverter(), JSON), ConnectSerde.values(new JsonConverter(), JSON)))
+        .process(MergeSink.toDelta(Map.of("table.root", root.toString(), "txn.app.id", APP_ID, "upsert.order.by", "source.ts_ms")));
+    try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), properties())) {
+      TestInputTopic<byte[], byte[]> input = debeziumInput(driver);
+      input.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 2)));
+      input.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1))); // delivered late: an older source time
+    }
+    Row newest = CustomerEvents.expectedRow(1, 2);
+    assertThat(KernelTables.readRows(table())).containsExactly(Row.of(newest.get(0), newest.get(1), newest.get(2), newest.get(3),
+        CustomerEvents.sourceTimestamp(2)));
+    assertThat(txnVersion()).contains(1L);
+  }
+
+  @Test
   void refusesConnectorOptionsWithoutATxnAppIdOrWithABadValue() {
     assertThatThrownBy(() -> MergeSink.toDelta(Map.of("table.root", root.toString())))
         .isInstanceOf(ConfigException.class).hasMessageContaining("txn.app.id");

@@ -80,8 +80,13 @@ public final class CustomerEvents {
     return BigDecimal.valueOf(id * 100 + version, 2);
   }
 
+  /** The {@code source.ts_ms} (and {@code ts_ms}) of a customer's change in its {@code version}. */
+  public static long sourceTimestamp(int version) {
+    return 1_767_225_600_000L + version;
+  }
+
   private static Struct envelope(String op, Struct before, Struct after, int version) {
-    long ts = 1_767_225_600_000L + version;
+    long ts = sourceTimestamp(version);
     Struct source = new Struct(SOURCE).put("version", "3.6.1.Final").put("connector", "postgresql").put("name", "pg")
         .put("ts_ms", ts).put("db", "shop").put("schema", "public").put("table", "customers");
     return new Struct(VALUE).put("before", before).put("after", after).put("source", source).put("op", op).put("ts_ms", ts);
