@@ -137,9 +137,10 @@ final class Flush {
       long millis = (System.nanoTime() - start) / 1_000_000;
       RequestCounts requests = storage.requests().minus(requestsBefore);
       metrics.committed(millis, result.counts().rowsWritten(), requests);
-      LOG.info("Committed table {} version {}: {} upserts, {} deletes{}, {} rows written, {} deleted, {} files added, {} removed, "
+      LOG.info("Committed table {} version {}: {} upserts, {} deletes{}{}, {} rows written, {} deleted, {} files added, {} removed, "
               + "{} deletion vectors updated, positions {} ({} ms, {} attempts, {} replans, storage requests {})",
-          table, result.version(), changeSet.upserts().size(), changeSet.deletes().size(), changeSet.truncate() ? ", truncate" : "",
+          table, result.version(), changeSet.upserts().size(), changeSet.deletes().size(),
+          changeSet.appends().isEmpty() ? "" : ", " + changeSet.appends().size() + " appended", changeSet.truncate() ? ", truncate" : "",
           result.counts().rowsWritten(), result.counts().rowsDeleted(), result.counts().filesAdded(), result.counts().filesRemoved(),
           result.counts().deletionVectorsUpdated(), txns, millis, result.attempts(), result.replans(), requests);
       positions.landed(table, commit.txns());

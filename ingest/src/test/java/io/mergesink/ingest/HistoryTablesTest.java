@@ -118,12 +118,28 @@ class HistoryTablesTest {
       upsert.flush();
     }
     try (IngestEngine history = engine(root, MergeStrategy.DELETION_VECTORS)) {
-      history.open(List.of(P0));
-      history.seeksApplied();
-      assertThatThrownBy(() -> history.accept(ChangeRecords.upsert(0, 1, TABLE, 1, "ada lovelace")))
+      assertThatThrownBy(() -> history.open(List.of(P0)))
           .isInstanceOf(UnsupportedTableException.class).hasMessageContaining("it is not a history table");
     }
     assertThat(KernelTables.readRows(root.resolve(TABLE).toString())).containsExactly(Row.of(1L, "ada"));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = WriteMode.class, names = {"UPSERT", "APPEND"})
+  void aHistoryTableIsRefusedWhenAnotherWriteModeOpensIt(WriteMode mode) throws Exception {
+    Path root = dir.resolve("history-" + mode);
+    try (IngestEngine history = engine(root, MergeStrategy.DELETION_VECTORS)) {
+      history.open(List.of(P0));
+      history.accept(ChangeRecords.upsert(0, 0, TABLE, 1, "ada"));
+      history.flush();
+    }
+    List<Row> before = KernelTables.readRows(root.resolve(TABLE).toString());
+    try (IngestEngine other = engine(root, mode, MergeStrategy.DELETION_VECTORS)) {
+      assertThatThrownBy(() -> other.open(List.of(P0)))
+          .isInstanceOf(UnsupportedTableException.class).hasMessageContaining("it is a history table")
+          .hasMessageContaining("write.mode=history");
+    }
+    assertThat(KernelTables.readRows(root.resolve(TABLE).toString())).containsExactlyElementsOf(before);
   }
 
   private static IngestEngine engine(Path root, MergeStrategy strategy) {

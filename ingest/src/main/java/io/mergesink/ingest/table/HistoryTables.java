@@ -72,19 +72,21 @@ final class HistoryTables implements TableKind {
   }
 
   /**
-   * Upserts become rows of the table with their version columns unplaced; deletes and truncates
-   * as in keyed tables.
-   *
    * @throws UnsupportedTableException the table is not a history table (it names no {@code __current}
    *     current-row column): written as one, it would hold several live rows per key
    */
   @Override
-  public ChangeEvent prepare(TableSink sink, ChangeEvent event) throws IOException {
-    if (!CurrentRowColumn.of(sink.properties()).equals(Optional.of(HistoryColumns.CURRENT))) {
-      throw new UnsupportedTableException(sink.name(), "write.mode=history without the current-row column " + HistoryColumns.CURRENT
+  public void checkKind(String table, Map<String, String> configuration) {
+    if (!CurrentRowColumn.of(configuration).equals(Optional.of(HistoryColumns.CURRENT))) {
+      throw UnsupportedTableException.notWritable(table, "write.mode=history needs the current-row column " + HistoryColumns.CURRENT
           + " (table property " + CurrentRowColumn.PROPERTY + "): it is not a history table, and written as one it would hold"
           + " several live rows per key; write it with write.mode=upsert, or its history into a new table");
     }
+  }
+
+  /** Upserts become rows of the table with their version columns unplaced; deletes and truncates as in keyed tables. */
+  @Override
+  public ChangeEvent prepare(TableSink sink, ChangeEvent event) throws IOException {
     if (event.op() != Op.UPSERT) {
       return keyed.prepare(sink, event);
     }

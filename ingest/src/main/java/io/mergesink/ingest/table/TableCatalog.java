@@ -130,6 +130,7 @@ public final class TableCatalog {
    */
   private TableSink open(String table, DeltaTable delta, Snapshot opened) throws IOException {
     ProtocolSupport.checkWritable(delta.root(), opened.protocol(), opened.metadata());
+    kind.checkKind(delta.root(), opened.metadata().configuration());
     Snapshot snapshot = opened;
     for (StructField own : kind.ownColumns()) {
       opened.schema().field(own.name()).filter(column -> !column.type().equals(own.type())).ifPresent(column -> {

@@ -1,7 +1,9 @@
 package io.mergesink.ingest.table;
 
 import io.mergesink.core.commit.TxnChange;
+import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.table.UnsupportedTableException;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.IngestMetrics;
@@ -60,6 +62,20 @@ public sealed interface TableKind permits KeyedTables, AppendTables, HistoryTabl
 
   /** The schema of a table created from {@code event}, before computed partition columns, with key {@code key}. */
   StructType newTableSchema(ChangeEvent event, List<String> key);
+
+  /**
+   * Checks, when a task opens an existing table, that it is a table of this kind. A history table
+   * (one that names a current-row column) written as a keyed or append table would get rows whose
+   * version columns are null; its closed versions, invisible to the key index, would stay current.
+   *
+   * @throws UnsupportedTableException the table's {@code configuration} says it is of another kind
+   */
+  default void checkKind(String table, Map<String, String> configuration) {
+    CurrentRowColumn.of(configuration).ifPresent(column -> {
+      throw UnsupportedTableException.notWritable(table, "it is a history table (table property " + CurrentRowColumn.PROPERTY
+          + "=" + column + "); write it with write.mode=history, or the records into another table");
+    });
+  }
 
   /** Table properties a new table of this kind records beside {@code table.properties.*}. */
   default Map<String, String> newTableProperties() {
