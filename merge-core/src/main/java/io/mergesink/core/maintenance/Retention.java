@@ -1,13 +1,9 @@
 package io.mergesink.core.maintenance;
 
+import io.mergesink.core.log.IntervalProperty;
 import io.mergesink.core.log.Metadata;
 import io.mergesink.core.log.TombstoneRetention;
 import java.time.Duration;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The retention periods of a table, from its Delta properties (Spark calendar intervals such as
@@ -21,15 +17,6 @@ import java.util.regex.Pattern;
 public final class Retention {
   public static final String LOG_RETENTION = "delta.logRetentionDuration";
   public static final String DEFAULT_LOG_RETENTION = "interval 30 days";
-  private static final Pattern INTERVAL = Pattern.compile("\\s*interval\\s+(\\d+)\\s+(\\w+?)s?\\s*", Pattern.CASE_INSENSITIVE);
-  private static final long DAYS_PER_WEEK = 7;
-  private static final Map<String, Long> UNIT_MILLIS = Map.of(
-      "millisecond", 1L,
-      "second", TimeUnit.SECONDS.toMillis(1),
-      "minute", TimeUnit.MINUTES.toMillis(1),
-      "hour", TimeUnit.HOURS.toMillis(1),
-      "day", TimeUnit.DAYS.toMillis(1),
-      "week", TimeUnit.DAYS.toMillis(DAYS_PER_WEEK));
 
   private Retention() {}
 
@@ -39,14 +26,7 @@ public final class Retention {
    * @throws IllegalArgumentException when the property is not an interval of one unit
    */
   public static Duration log(Metadata metadata) {
-    String value = metadata.configuration().getOrDefault(LOG_RETENTION, DEFAULT_LOG_RETENTION);
-    Matcher m = INTERVAL.matcher(value);
-    Long unit = m.matches() ? UNIT_MILLIS.get(m.group(2).toLowerCase(Locale.ROOT)) : null;
-    if (unit == null) {
-      throw new IllegalArgumentException("table property " + LOG_RETENTION
-          + " must look like 'interval <n> <millisecond|second|minute|hour|day|week>', found '" + value + "'");
-    }
-    return Duration.ofMillis(Math.multiplyExact(Long.parseLong(m.group(1)), unit));
+    return IntervalProperty.of(metadata, LOG_RETENTION, DEFAULT_LOG_RETENTION);
   }
 
   /** How long removed data and DV files of a table with this metadata are kept (vacuum's default). */

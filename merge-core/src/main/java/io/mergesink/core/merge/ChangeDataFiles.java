@@ -4,8 +4,7 @@ import io.mergesink.core.data.Row;
 import io.mergesink.core.layout.DataLayout;
 import io.mergesink.core.layout.DataLayout.Partition;
 import io.mergesink.core.log.AddCDCFile;
-import io.mergesink.core.log.LogPaths;
-import io.mergesink.core.parquet.DataFileWriter;
+import io.mergesink.core.merge.StartedFiles.StartedFile;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.parquet.WrittenFile;
 import io.mergesink.core.storage.Storage;
@@ -16,9 +15,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Writes the change data files of one commit (PROTOCOL.md, "Change Data Files"): one file per
@@ -31,7 +28,6 @@ final class ChangeDataFiles {
   static final String DIRECTORY = "_change_data";
   static final String CHANGE_TYPE_COLUMN = "_change_type";
   private static final String FILE_PREFIX = "cdc-";
-  private static final String FILE_SUFFIX = ".parquet";
 
   /** The {@code _change_type} values. */
   enum ChangeType {
@@ -48,28 +44,25 @@ final class ChangeDataFiles {
     }
   }
 
-  private final Storage storage;
-  private final String tableRoot;
+  private final StartedFiles started;
   private final DataLayout layout;
   private final StructType fileSchema;
-  private final ParquetWriteOptions parquetOptions;
-  private final Map<Partition, OpenFile> open = new LinkedHashMap<>();
-  private final List<String> writtenPaths = new ArrayList<>();
+  private final Map<Partition, StartedFile> open = new LinkedHashMap<>();
 
   ChangeDataFiles(Storage storage, String tableRoot, DataLayout layout, ParquetWriteOptions parquetOptions) {
-    this.storage = storage;
-    this.tableRoot = tableRoot;
+    this.started = new StartedFiles(storage, tableRoot, parquetOptions);
     this.layout = layout;
     this.fileSchema = layout.dataSchema().add(new StructField(CHANGE_TYPE_COLUMN, PrimitiveType.STRING, true));
-    this.parquetOptions = parquetOptions;
   }
 
   /** Writes logical row {@code row} as a change of {@code type} into its partition's file. */
   void write(Row row, ChangeType type) throws IOException {
     Partition partition = layout.partitionOf(row);
-    OpenFile file = open.get(partition);
+    StartedFile file = open.get(partition);
     if (file == null) {
-      file = start(partition);
+      String directory = partition.directory().isEmpty() ? DIRECTORY : DIRECTORY + "/" + partition.directory();
+      file = started.start(directory, FILE_PREFIX, fileSchema);
+      open.put(partition, file);
     }
     Row data = layout.dataRow(row);
     Object[] values = new Object[data.size() + 1];
@@ -77,15 +70,15 @@ final class ChangeDataFiles {
       values[i] = data.get(i);
     }
     values[data.size()] = type.value();
-    file.writer.write(Row.of(values));
+    file.writer().write(Row.of(values));
   }
 
   /** Closes the files and returns a {@code cdc} action for each. */
   List<AddCDCFile> finish() throws IOException {
     List<AddCDCFile> files = new ArrayList<>(open.size());
-    for (OpenFile file : open.values()) {
-      WrittenFile written = file.writer.finish();
-      files.add(new AddCDCFile(file.logPath, file.partition.values(), written.sizeBytes(), null));
+    for (Map.Entry<Partition, StartedFile> file : open.entrySet()) {
+      WrittenFile written = file.getValue().writer().finish();
+      files.add(new AddCDCFile(file.getValue().logPath(), file.getKey().values(), written.sizeBytes(), null));
     }
     open.clear();
     return files;
@@ -93,31 +86,12 @@ final class ChangeDataFiles {
 
   /** Absolute paths of every file started, for cleanup when the commit is abandoned. */
   List<String> writtenPaths() {
-    return List.copyOf(writtenPaths);
+    return started.paths();
   }
 
   /** Closes and deletes every file written, best effort. */
   void discard() {
-    for (OpenFile file : open.values()) {
-      try {
-        file.writer.close();
-      } catch (IOException | RuntimeException ignored) {
-        // the file is deleted below either way
-      }
-    }
+    started.discard(open.values().stream().map(StartedFile::writer).toList());
     open.clear();
-    Cleanup.deleteQuietly(storage, writtenPaths);
   }
-
-  private OpenFile start(Partition partition) throws IOException {
-    String name = FILE_PREFIX + UUID.randomUUID() + "." + parquetOptions.compression().toLowerCase(Locale.ROOT) + FILE_SUFFIX;
-    String relative = DIRECTORY + "/" + (partition.directory().isEmpty() ? name : partition.directory() + "/" + name);
-    String path = tableRoot + "/" + relative;
-    writtenPaths.add(path);
-    OpenFile file = new OpenFile(partition, LogPaths.encode(relative), DataFileWriter.open(storage, path, fileSchema, parquetOptions));
-    open.put(partition, file);
-    return file;
-  }
-
-  private record OpenFile(Partition partition, String logPath, DataFileWriter writer) {}
 }

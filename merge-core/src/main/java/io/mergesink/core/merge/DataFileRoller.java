@@ -4,7 +4,6 @@ import io.mergesink.core.data.Row;
 import io.mergesink.core.layout.DataLayout;
 import io.mergesink.core.layout.DataLayout.Partition;
 import io.mergesink.core.log.AddFile;
-import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.parquet.DataFileWriter;
 import io.mergesink.core.parquet.ParquetWriteOptions;
@@ -14,9 +13,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Writes logical rows into new data files laid out as the table's {@link DataLayout} says: one open
@@ -34,26 +31,20 @@ import java.util.UUID;
  */
 final class DataFileRoller {
   private static final String FILE_PREFIX = "part-";
-  private static final String FILE_SUFFIX = ".parquet";
 
-  private final Storage storage;
-  private final String tableRoot;
+  private final StartedFiles started;
   private final DataLayout layout;
-  private final ParquetWriteOptions parquetOptions;
   private final long targetFileSizeBytes;
   private FileOwners owners;
   private final boolean dataChange;
   private final List<AddFile> finished = new ArrayList<>();
-  private final List<String> writtenPaths = new ArrayList<>();
   private final Map<Partition, OpenFile> open = new LinkedHashMap<>();
   private OpenFile last;
 
   DataFileRoller(Storage storage, String tableRoot, DataLayout layout, ParquetWriteOptions parquetOptions, long targetFileSizeBytes,
       FileOwners owners, boolean dataChange) {
-    this.storage = storage;
-    this.tableRoot = tableRoot;
+    this.started = new StartedFiles(storage, tableRoot, parquetOptions);
     this.layout = layout;
-    this.parquetOptions = parquetOptions;
     this.targetFileSizeBytes = targetFileSizeBytes;
     this.owners = owners;
     this.dataChange = dataChange;
@@ -108,30 +99,20 @@ final class DataFileRoller {
 
   /** Absolute paths of every file started, for cleanup when the commit is abandoned. */
   List<String> writtenPaths() {
-    return List.copyOf(writtenPaths);
+    return started.paths();
   }
 
   /** Closes and deletes every file written, best effort: they would only be orphans for vacuum. */
   void discard() {
-    for (OpenFile file : open.values()) {
-      try {
-        file.writer.close();
-      } catch (IOException | RuntimeException ignored) {
-        // the file is deleted below either way
-      }
-    }
+    started.discard(open.values().stream().map(file -> file.writer).toList());
     open.clear();
-    Cleanup.deleteQuietly(storage, writtenPaths);
   }
 
   private OpenFile start(Partition partition) throws IOException {
-    String name = FILE_PREFIX + UUID.randomUUID() + "." + parquetOptions.compression().toLowerCase(Locale.ROOT) + FILE_SUFFIX;
-    String relative = partition.directory().isEmpty() ? name : partition.directory() + "/" + name;
-    String path = tableRoot + "/" + relative;
-    writtenPaths.add(path);
-    OpenFile file = new OpenFile(partition, LogPaths.encode(relative), DataFileWriter.open(storage, path, layout.dataSchema(), parquetOptions));
-    open.put(partition, file);
-    return file;
+    StartedFiles.StartedFile file = started.start(partition.directory(), FILE_PREFIX, layout.dataSchema());
+    OpenFile opened = new OpenFile(partition, file.logPath(), file.writer());
+    open.put(partition, opened);
+    return opened;
   }
 
   private void close(OpenFile file) throws IOException {
