@@ -114,6 +114,46 @@ class OrderedHistoryTest {
     assertThat(skipped.get()).as("the change delivered twice").isEqualTo(1);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void theReadmeExampleInSourceOrderAndInKafkaOrder(MergeStrategy strategy) throws Exception {
+    // source times in minutes after 10:00 (the envelope's ts_ms is the source's + 5 ms)
+    List<KafkaRecord> stream = List.of(
+        SequencedRecords.upsert(0, 0, "c", 1, "ada", 1, 100, minutes(0)),
+        SequencedRecords.upsert(0, 1, "u", 1, "ada lovelace", 3, 300, minutes(10)),
+        SequencedRecords.delete(0, 2, 1, 400, minutes(60)),
+        SequencedRecords.upsert(0, 3, "u", 1, "ada king", 2, 200, minutes(5)),
+        SequencedRecords.upsert(0, 4, "u", 1, "ada lovelace", 3, 300, minutes(10)));
+    for (String order : List.of("source.lsn", "none")) {
+      Path root = dir.resolve(strategy.configName() + "-" + order);
+      try (IngestEngine engine = open(options(root, strategy, order))) {
+        for (KafkaRecord record : stream) {
+          engine.accept(record);
+          assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+        }
+      }
+      List<Row> rows = KernelTables.readRows(root.resolve(TABLE).toString()).stream()
+          .map(row -> Row.of(row.get(1), row.get(3), row.get(4), row.get(5))).toList();
+      if (order.equals("none")) {
+        assertThat(rows).containsExactlyInAnyOrder(Row.of("ada", time(0), time(10), false),
+            Row.of("ada lovelace", time(10), time(60), false), Row.of("ada king", time(5), time(10), false),
+            Row.of("ada lovelace", time(10), null, true));
+      } else {
+        assertThat(rows).containsExactlyInAnyOrder(Row.of("ada", time(0), time(5), false),
+            Row.of("ada king", time(5), time(10), false), Row.of("ada lovelace", time(10), time(60), false));
+      }
+    }
+  }
+
+  private static long minutes(long minutes) {
+    return 36_000_000L + minutes * 60_000L;
+  }
+
+  /** {@link #minutes} as the table's TIMESTAMP: the envelope's ts_ms in microseconds. */
+  private static long time(long minutes) {
+    return (minutes(minutes) + 5) * 1000;
+  }
+
   private static IngestOptions options(Path root, MergeStrategy strategy, String order) {
     return IngestOptions.builder(root.toString(), "sink").commitInterval(Duration.ZERO).mergeStrategy(strategy)
         .writeMode(WriteMode.HISTORY).compaction(true, 0.25, 2)

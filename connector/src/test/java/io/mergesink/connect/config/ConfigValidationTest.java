@@ -105,7 +105,7 @@ class ConfigValidationTest {
   }
 
   @Test
-  void orderingAndSoftDeletesAreForUpsertTablesAndReportedOnTheirOption() {
+  void orderingIsForKeyedTablesSoftDeletesForUpsertTablesAndBothReportedOnTheirOption() {
     Map<String, String> props = props();
     props.put("upsert.order.by", "source.lsn");
     props.put("delete.mode", "soft");
