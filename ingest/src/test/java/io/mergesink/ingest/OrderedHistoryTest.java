@@ -145,6 +145,28 @@ class OrderedHistoryTest {
     }
   }
 
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void orderedByAColumnOfTheTableVersionsKeepItAndDeletesEndTheCurrentVersionInKafkaOrder(MergeStrategy strategy) throws Exception {
+    Path root = dir.resolve(strategy.configName());
+    try (IngestEngine engine = open(options(root, strategy, "version"))) {
+      engine.accept(SequencedRecords.upsert(0, 0, "c", 1, "a", 1, 100, 1));
+      engine.accept(SequencedRecords.upsert(0, 1, "u", 1, "c", 3, 300, 3));
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+      engine.accept(SequencedRecords.upsert(1, 0, "u", 1, "b", 2, 200, 2));
+      engine.accept(SequencedRecords.delete(1, 1, 1, 400, 4));
+      engine.accept(SequencedRecords.upsert(1, 2, "u", 1, "a", 1, 100, 1)); // the first version again
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+    }
+    assertThat(KernelTables.schema(root.resolve(TABLE).toString()).fieldNames()).containsExactly("id", "name", "version",
+        "__valid_from", "__valid_to", "__current", "__valid_to_version");
+    assertThat(rows(root, "version")).containsExactlyInAnyOrder(
+        Row.of(1L, "a", 1L, 6_000L, 7_000L, false, 1L, 2L),
+        Row.of(1L, "b", 2L, 7_000L, 8_000L, false, 2L, 3L),
+        Row.of(1L, "c", 3L, 8_000L, 9_000L, false, 3L, null));
+    assertThat(skipped.get()).as("the first version delivered again").isEqualTo(1);
+  }
+
   private static long minutes(long minutes) {
     return 36_000_000L + minutes * 60_000L;
   }
