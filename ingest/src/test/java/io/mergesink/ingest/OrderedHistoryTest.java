@@ -167,6 +167,32 @@ class OrderedHistoryTest {
     assertThat(skipped.get()).as("the first version delivered again").isEqualTo(1);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void aTruncateClosesEveryCurrentVersionAndALateChangeLandsBeforeIt(MergeStrategy strategy) throws Exception {
+    Path root = dir.resolve(strategy.configName());
+    IngestOptions options = IngestOptions.builder(root.toString(), "sink").commitInterval(Duration.ZERO).mergeStrategy(strategy)
+        .writeMode(WriteMode.HISTORY).truncateEnabled(true)
+        .changeSemantics(new ChangeSemantics(UpsertOrder.parse("source.lsn"), DeleteMode.HARD, 10)).build();
+    try (IngestEngine engine = open(options)) {
+      engine.accept(SequencedRecords.upsert(0, 0, "c", 1, "a", 1, 100, 1));
+      engine.accept(SequencedRecords.upsert(0, 1, "c", 2, "x", 1, 110, 1));
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+      engine.accept(SequencedRecords.upsert(0, 2, "u", 2, "y", 2, 150, 2)); // before the truncate, in the same flush
+      engine.accept(SequencedRecords.truncate(0, 3, 200, 3));
+      engine.accept(SequencedRecords.upsert(0, 4, "c", 1, "a again", 3, 300, 4));
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+      engine.accept(SequencedRecords.upsert(1, 0, "u", 1, "b", 2, 160, 2)); // late: before the truncate
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+    }
+    assertThat(rows(root, UpsertOrder.LSN_COLUMN)).containsExactlyInAnyOrder(
+        Row.of(1L, "a", 1L, 6_000L, 7_000L, false, 100L, 160L),
+        Row.of(1L, "b", 2L, 7_000L, 8_000L, false, 160L, 200L),
+        Row.of(1L, "a again", 3L, 9_000L, null, true, 300L, null),
+        Row.of(2L, "x", 1L, 6_000L, 7_000L, false, 110L, 150L),
+        Row.of(2L, "y", 2L, 7_000L, 8_000L, false, 150L, 200L));
+  }
+
   private static long minutes(long minutes) {
     return 36_000_000L + minutes * 60_000L;
   }
