@@ -27,7 +27,8 @@ import org.apache.kafka.connect.data.Struct;
  * run. The same Debezium change events (90% updates, 5% inserts, 5% deletes on a preloaded table,
  * one flush per batch) go through the ingest engine of each mode, each into its own table on local
  * disk: blind upsert (Kafka order wins, nothing read from the target), ordered by
- * {@code source.lsn}, soft deletes, history (SCD type 2) and a table with the Change Data Feed.
+ * {@code source.lsn}, soft deletes, history (SCD type 2) in Kafka order and ordered by {@code source.lsn}, and a table with
+ * the Change Data Feed.
  * Rounds rotate which mode goes first; the ratios are per round, mode ÷ blind upsert throughput.
  *
  * <p>{@code java -Xmx8g -jar bench/target/mergesink-bench.jar cdc-modes [--keys=N] [--batch=N]
@@ -51,6 +52,8 @@ final class CdcModesBenchmark {
       new Mode("upsert, soft deletes", builder -> builder.changeSemantics(
           new ChangeSemantics(UpsertOrder.NONE, DeleteMode.SOFT, ChangeSemantics.DEFAULT_DELETED_KEYS_MAX))),
       new Mode("history (SCD type 2)", builder -> builder.writeMode(WriteMode.HISTORY)),
+      new Mode("history ordered by source.lsn", builder -> builder.writeMode(WriteMode.HISTORY).changeSemantics(
+          new ChangeSemantics(UpsertOrder.parse("source.lsn"), DeleteMode.HARD, ChangeSemantics.DEFAULT_DELETED_KEYS_MAX))),
       new Mode("upsert, Change Data Feed on", builder -> builder.tableProperties(Map.of("delta.enableChangeDataFeed", "true"))));
 
   private CdcModesBenchmark() {}

@@ -4,6 +4,7 @@ import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
+import io.mergesink.core.merge.MovedRowsException;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.ingest.buffer.PartitionBuffer;
@@ -35,6 +36,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Flush {
   private static final Logger LOG = LoggerFactory.getLogger(Flush.class);
+  /** How often a table's change set is decided when concurrent commits keep moving the rows it removes by position. */
+  private static final int MAX_DECISIONS = 5;
 
   private final TableCatalog catalog;
   private final IngestMetrics metrics;
@@ -130,10 +133,23 @@ final class Flush {
       }
       Map<String, TxnChange> txns = new LinkedHashMap<>();
       commit.txns().forEach((partition, change) -> txns.put(positions.appId(partition), change));
-      ChangeSet changeSet = sink.changeSet(changes, txns);
       long start = System.nanoTime();
       RequestCounts requestsBefore = storage.requests();
-      CommitResult result = sink.commit(changeSet);
+      ChangeSet changeSet;
+      CommitResult result;
+      for (int attempt = 1; ; attempt++) {
+        changeSet = sink.changeSet(changes, txns);
+        try {
+          result = sink.commit(changeSet);
+          break;
+        } catch (MovedRowsException e) {
+          // a concurrent commit (a compaction) moved rows the change set removes by position: decide it again on the table now
+          if (attempt == MAX_DECISIONS) {
+            throw e;
+          }
+          LOG.info("Table {}: deciding the change set again, {}", table, e.getMessage());
+        }
+      }
       long millis = (System.nanoTime() - start) / 1_000_000;
       RequestCounts requests = storage.requests().minus(requestsBefore);
       metrics.committed(millis, result.counts().rowsWritten(), requests);

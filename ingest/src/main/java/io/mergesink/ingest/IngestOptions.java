@@ -14,6 +14,7 @@ import io.mergesink.ingest.options.LookupScope;
 import io.mergesink.ingest.options.PartitionField;
 import io.mergesink.ingest.options.PrimaryKeyMode;
 import io.mergesink.ingest.options.SchemaEvolution;
+import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.route.TableNameTemplate;
 import java.time.Duration;
@@ -105,10 +106,14 @@ public record IngestOptions(
     Objects.requireNonNull(lookupScope, "lookupScope");
     tableProperties = Map.copyOf(tableProperties);
     Objects.requireNonNull(changeSemantics, "changeSemantics");
-    if (writeMode != WriteMode.UPSERT && !changeSemantics.equals(ChangeSemantics.DEFAULT)) {
-      throw new IllegalArgumentException("upsert.order.by and delete.mode apply to write.mode=upsert only (write.mode="
-          + writeMode.configName() + " records changes as rows of their own), found " + changeSemantics.orderBy().configValue()
+    if (writeMode == WriteMode.APPEND && changeSemantics.merges()) {
+      throw new IllegalArgumentException("upsert.order.by and delete.mode apply to keyed tables (write.mode=upsert or history;"
+          + " write.mode=append records changes as rows of their own), found " + changeSemantics.orderBy().configValue()
           + " and " + changeSemantics.deleteMode().configName());
+    }
+    if (writeMode == WriteMode.HISTORY && changeSemantics.deleteMode() != DeleteMode.HARD) {
+      throw new IllegalArgumentException("delete.mode=" + changeSemantics.deleteMode().configName() + " applies to write.mode=upsert"
+          + " only: a history table records a delete by closing the key's current version");
     }
     if (tableRoot.isBlank()) {
       throw new IllegalArgumentException("the table root is empty");

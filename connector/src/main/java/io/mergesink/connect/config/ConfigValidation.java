@@ -43,7 +43,8 @@ import org.apache.kafka.common.config.ConfigValue;
  *       named with the option to use instead. {@code hdfs://} roots are checked when the task
  *       opens them.
  *   <li>{@code txn.app.id} must be set when the configuration has no connector {@code name}.
- *   <li>{@code upsert.order.by} and {@code delete.mode=soft} apply to {@code write.mode=upsert} only.
+ *   <li>{@code upsert.order.by} applies to keyed tables ({@code write.mode=upsert} or {@code history}),
+ *       {@code delete.mode=soft} to {@code write.mode=upsert} only.
  *   <li>{@code table.properties.*} must be properties a new table of the configured write mode and
  *       strategy can take ({@link TableProperties}); each refusal is reported on its own option name.
  * </ul>
@@ -122,10 +123,10 @@ public final class ConfigValidation {
     if (mode.equals(WriteMode.UPSERT.configName())) {
       return;
     }
-    if (!"none".equals(String.valueOf(values.get(UPSERT_ORDER_BY).value()).trim())) {
-      values.get(UPSERT_ORDER_BY).addErrorMessage(UPSERT_ORDER_BY + " orders the changes of a key in a table with one row "
-          + "per key; " + WRITE_MODE + "=" + mode + " keeps changes as rows of their own (set it to none, or use " + WRITE_MODE
-          + "=upsert)");
+    if (mode.equals(WriteMode.APPEND.configName()) && !"none".equals(String.valueOf(values.get(UPSERT_ORDER_BY).value()).trim())) {
+      values.get(UPSERT_ORDER_BY).addErrorMessage(UPSERT_ORDER_BY + " orders the changes of a key in a keyed table ("
+          + WRITE_MODE + "=upsert or history); " + WRITE_MODE + "=" + mode + " keeps changes as rows of their own (set it to none,"
+          + " or use " + WRITE_MODE + "=upsert or history)");
     }
     if (!DeleteMode.HARD.configName().equalsIgnoreCase(String.valueOf(values.get(DELETE_MODE).value()).trim())) {
       values.get(DELETE_MODE).addErrorMessage(DELETE_MODE + "=soft marks deleted rows of a table with one row per key; "

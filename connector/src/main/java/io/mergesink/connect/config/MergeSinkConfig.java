@@ -203,7 +203,7 @@ public final class MergeSinkConfig extends AbstractConfig {
         .recommender(new UpsertOrderOption()).importance(Importance.MEDIUM).displayName("Upsert order by")
         .doc("Which change of a key wins when Kafka delivers them out of order or twice (a re-snapshot after "
             + "streaming, a Debezium restart from an older position, a re-partitioned topic), with " + WRITE_MODE
-            + "=upsert. none: the last delivered (Kafka order), as blind upserts that read nothing. source.lsn: "
+            + "=upsert or history. none: the last delivered (Kafka order), as blind upserts that read nothing. source.lsn: "
             + "PostgreSQL's source.lsn, kept in a BIGINT column __source_lsn that MergeSink adds. source.ts_ms: when "
             + "the change was made in the database (source.ts_ms), kept in __source_ts_ms. Any other value names a "
             + "column of the table whose values order its changes (a version or update time). A change is applied "
@@ -211,8 +211,10 @@ public final class MergeSinkConfig extends AbstractConfig {
             + "(an equal LSN is the same change, or a snapshot row read just before it). Older changes are "
             + "skipped and counted (changes-skipped-stale-total). A Kafka "
             + "tombstone carries no source position and changes nothing the Debezium delete before it did not. "
-            + "With a named column, deletes carry no value of it and apply in Kafka order. See the README, "
-            + "'CDC semantics'.")
+            + "With a named column, deletes carry no value of it and apply in Kafka order. With " + WRITE_MODE
+            + "=history every version keeps its sequence and that of the change that ended it (__valid_to_source_lsn, "
+            + "__valid_to_source_ts_ms, or __valid_to_<column>), and a late change lands in its place of the key's "
+            + "history: the version before it ends at its time. See the README, 'CDC semantics' and 'History tables'.")
         .define();
     writes.option(UPSERT_ORDER_DELETED_KEYS_MAX, Type.INT).defaultValue(ChangeSemantics.DEFAULT_DELETED_KEYS_MAX)
         .validator(Range.atLeast(0)).importance(Importance.LOW).displayName("Upsert order deleted keys")
@@ -227,7 +229,7 @@ public final class MergeSinkConfig extends AbstractConfig {
             + "with __deleted = true and __deleted_at (TIMESTAMP) = the delete's source time (source.ts_ms); a later "
             + "insert or update of the key sets __deleted = false and __deleted_at = null. MergeSink adds both "
             + "columns. Readers filter on NOT __deleted. Not for " + WRITE_MODE + "=append, which keeps every "
-            + "change as a row anyway.")
+            + "change as a row anyway, nor for " + WRITE_MODE + "=history, where a delete closes the key's current version.")
         .define();
     writes.option(SCHEMA_EVOLUTION, Type.STRING).defaultValue(SchemaEvolution.ADD_COLUMNS.configName())
         .oneOf(SchemaEvolution.class).importance(Importance.MEDIUM).displayName("Schema evolution")

@@ -8,7 +8,7 @@ import org.apache.kafka.common.config.ConfigException;
 
 /**
  * Validates {@code upsert.order.by} ({@link UpsertOrder#parse}) and recommends its fixed values;
- * a column name is accepted too. Shown only with {@code write.mode=upsert}.
+ * a column name is accepted too. Shown with keyed tables ({@code write.mode=upsert} or {@code history}).
  */
 final class UpsertOrderOption implements ConfigDef.Validator, ConfigDef.Recommender {
   @Override

@@ -105,7 +105,7 @@ class ConfigValidationTest {
   }
 
   @Test
-  void orderingAndSoftDeletesAreForUpsertTablesAndReportedOnTheirOption() {
+  void orderingIsForKeyedTablesSoftDeletesForUpsertTablesAndBothReportedOnTheirOption() {
     Map<String, String> props = props();
     props.put("upsert.order.by", "source.lsn");
     props.put("delete.mode", "soft");
@@ -117,6 +117,15 @@ class ConfigValidationTest {
     assertThat(errors).containsOnlyKeys("upsert.order.by", "delete.mode");
     assertThat(errors.get("upsert.order.by")).singleElement().asString().contains("write.mode=append keeps changes as rows");
     assertThat(errors.get("delete.mode")).singleElement().asString().contains("set it to hard");
+
+    // history tables order their versions, and record deletes by closing them
+    props.put("write.mode", "history");
+    errors = errors(props);
+    assertThat(errors).containsOnlyKeys("delete.mode");
+    props.put("delete.mode", "hard");
+    assertThat(errors(props)).isEmpty();
+    assertThat(new MergeSinkConfig(props).ingestOptions().changeSemantics().ordered()).isTrue();
+    props.put("delete.mode", "soft");
 
     props.put("write.mode", "upsert");
     props.put("upsert.order.by", "source.scn");

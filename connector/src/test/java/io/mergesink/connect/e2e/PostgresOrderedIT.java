@@ -26,7 +26,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * back while the first connector streams newer changes: stale snapshot rows arrive after them (the
  * test checks that they do), and rows deleted meanwhile come back in the snapshot. The Delta table,
  * read by Delta Kernel, must equal PostgreSQL's: with hard deletes, and with soft deletes (its rows
- * not marked deleted; those marked are the keys PostgreSQL deleted), under both strategies.
+ * not marked deleted; those marked are the keys PostgreSQL deleted), under both strategies. Written
+ * as a history table ({@code write.mode=history}), its current rows must equal PostgreSQL's, and
+ * every key's versions, in LSN order and contiguous, the changes of the key Kafka holds, each once
+ * (the first delivered of an LSN), sorted by LSN: the stale snapshot rows land where their LSN puts
+ * them, not as the newest versions.
  */
 class PostgresOrderedIT {
   private static final String ITEMS = "items";
@@ -38,7 +42,7 @@ class PostgresOrderedIT {
   @TempDir Path tables;
 
   @ParameterizedTest(name = "{0}, delete.mode={1}")
-  @CsvSource({"deletion-vectors, hard", "copy-on-write, soft"})
+  @CsvSource({"deletion-vectors, hard", "copy-on-write, soft", "deletion-vectors, history", "copy-on-write, history"})
   void aReSnapshotDeliveredAfterNewerChangesLeavesTheTableEqualToPostgres(String strategy, String deleteMode) {
     try (EndToEnd e2e = EndToEnd.start(tables)) {
       e2e.postgres().execute("CREATE TABLE items (id bigint PRIMARY KEY, name text, qty integer)",
@@ -50,8 +54,9 @@ class PostgresOrderedIT {
       e2e.connect().startConnector(EndToEnd.SOURCE, source, 1);
       Await.until(SNAPSHOT_ROWS + " snapshot events", ConnectHarness.DEFAULT_TIMEOUT,
           () -> topicCount(e2e, EndToEnd.topic(ITEMS)), count -> count >= SNAPSHOT_ROWS);
+      boolean history = deleteMode.equals("history");
       e2e.startSink(Map.of("upsert.order.by", "source.lsn", "topics.regex", "pg\\.public\\.items", "merge.strategy", strategy,
-          "delete.mode", deleteMode));
+          "delete.mode", history ? "hard" : deleteMode, "write.mode", history ? "history" : "upsert"));
 
       e2e.postgres().execute("UPDATE items SET name = 'first update', qty = qty + 100 WHERE id % 3 = 0",
           "DELETE FROM items WHERE id % 7 = 0",
@@ -80,6 +85,11 @@ class PostgresOrderedIT {
       assertThat(staleAfterNewer(records)).as("re-snapshot rows Kafka delivers after a newer change of their key").isPositive();
       boolean soft = deleteMode.equals("soft");
       String path = e2e.tablePath(ITEMS);
+      if (history) {
+        assertHistory(path, records, postgresRows(e2e));
+        assertThat(e2e.deadLetters()).as("records in the dead letter queue").isZero();
+        return;
+      }
       assertThat(KernelTables.schema(path).fieldNames()).containsExactlyElementsOf(soft
           ? List.of("id", "name", "qty", "__source_lsn", "__deleted", "__deleted_at") : List.of("id", "name", "qty", "__source_lsn"));
       Map<Long, List<Object>> delta = deltaRows(path, false);
@@ -94,6 +104,62 @@ class PostgresOrderedIT {
       }
       assertThat(e2e.deadLetters()).as("records in the dead letter queue").isZero();
     }
+  }
+
+  /**
+   * The history table's current rows are PostgreSQL's rows; each key's versions, sorted by
+   * {@code __source_lsn}, are contiguous (each ends at the LSN the next begins at, or at a delete
+   * before it; only the last may be current) and are the key's changes in Kafka, the first delivered
+   * of each LSN, sorted by LSN: (name, qty, LSN, the LSN that ended it).
+   */
+  private static void assertHistory(String path, List<Struct[]> records, Map<Long, List<Object>> postgres) {
+    StructType schema = KernelTables.schema(path);
+    assertThat(schema.fieldNames()).containsExactly("id", "name", "qty", "__valid_from", "__valid_to", "__current", "__source_lsn",
+        "__valid_to_source_lsn");
+    Map<Long, List<List<Object>>> actual = new TreeMap<>();
+    Map<Long, List<Object>> current = new TreeMap<>();
+    List<Row> rows = new ArrayList<>(KernelTables.readRows(path));
+    rows.sort(java.util.Comparator.comparingLong(row -> (Long) row.get(6)));
+    for (Row row : rows) {
+      if (Boolean.TRUE.equals(row.get(5))) {
+        assertThat(current.put((Long) row.get(0), values(row.get(1), row.get(2)))).as("one current row of key %s", row.get(0)).isNull();
+      }
+      actual.computeIfAbsent((Long) row.get(0), id -> new ArrayList<>())
+          .add(List.of(row.get(1), row.get(2), row.get(6), String.valueOf(row.get(7)), row.get(5)));
+    }
+    assertThat(current).as("current rows vs PostgreSQL").isEqualTo(postgres);
+    Map<Long, List<Struct[]>> changes = new TreeMap<>();
+    Map<Long, java.util.Set<Long>> seen = new HashMap<>();
+    for (Struct[] record : records) {
+      if (record[1] == null) {
+        continue; // a tombstone: no LSN, changes nothing
+      }
+      long id = record[0].getInt64("id");
+      if (seen.computeIfAbsent(id, key -> new java.util.HashSet<>()).add(record[1].getStruct("source").getInt64("lsn"))) {
+        changes.computeIfAbsent(id, key -> new ArrayList<>()).add(record);
+      }
+    }
+    Map<Long, List<List<Object>>> expected = new TreeMap<>();
+    changes.forEach((id, list) -> {
+      list.sort(java.util.Comparator.comparingLong(record -> record[1].getStruct("source").getInt64("lsn")));
+      List<List<Object>> versions = new ArrayList<>();
+      for (Struct[] record : list) {
+        long lsn = record[1].getStruct("source").getInt64("lsn");
+        int last = versions.size() - 1;
+        if (last >= 0 && Boolean.TRUE.equals(versions.get(last).get(4))) {
+          List<Object> open = versions.get(last);
+          versions.set(last, List.of(open.get(0), open.get(1), open.get(2), String.valueOf(lsn), false));
+        }
+        Struct after = record[1].getStruct("after");
+        if (after != null) {
+          versions.add(java.util.Arrays.asList(after.getString("name"), after.getInt32("qty"), lsn, "null", true));
+        }
+      }
+      if (!versions.isEmpty()) {
+        expected.put(id, versions);
+      }
+    });
+    assertThat(actual).as("every key's versions in LSN order vs its changes in Kafka, sorted by LSN").isEqualTo(expected);
   }
 
   private static Map<String, String> sourceConfig(EndToEnd e2e) {

@@ -43,6 +43,16 @@ final class HistoryColumns {
     return Row.of(values);
   }
 
+  /**
+   * The column of an ordered history table that keeps, per closed version, the sequence of the
+   * change that ended it (null: a delete without a sequence, in Kafka order), beside
+   * {@code sequenceColumn}, which keeps the version's own: {@code __valid_to_} and the column's name
+   * without its leading underscores ({@code __source_lsn}: {@code __valid_to_source_lsn}).
+   */
+  static String endColumn(String sequenceColumn) {
+    return VALID_TO + "_" + sequenceColumn.replaceFirst("^_+", "");
+  }
+
   /** The change's time as a TIMESTAMP (microseconds), or null when it has none. */
   static Long time(ChangeEvent event) {
     return event.timestampMs() == ChangeEvent.NO_TIMESTAMP ? null : Math.multiplyExact(event.timestampMs(), 1000L);

@@ -7,7 +7,12 @@ import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.LiveRows;
 import io.mergesink.core.table.UnsupportedTableException;
+import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.IngestMetrics;
+import io.mergesink.ingest.errors.FatalIngestException;
+import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.buffer.PendingChanges;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
@@ -29,7 +34,8 @@ import java.util.Set;
  * delete closes it; a truncate closes every current row.
  *
  * <p>Nothing is coalesced: every change of a flush becomes a version, in Kafka order (partition
- * after partition, each in offset order). The change set replaces each touched key's current row
+ * after partition, each in offset order), or with {@code upsert.order.by} where its sequence puts
+ * it in its key's history ({@link OrderedHistory}). The change set replaces each touched key's current row
  * by its last version (or deletes it), and appends the closed versions, which the key index never
  * sees: the table names {@code __current} as its {@link CurrentRowColumn}, so only current rows are
  * live to the index, and "at most one live row per key" becomes "at most one current row per key".
@@ -38,6 +44,35 @@ import java.util.Set;
 final class HistoryTables implements TableKind {
   private final HistoryColumns columns = new HistoryColumns();
   private final KeyedTables keyed = new KeyedTables();
+  private final ChangeSemantics semantics;
+  /** With {@code upsert.order.by}: where each change lands in its key's history; null in Kafka order. */
+  private final OrderedHistory ordered;
+
+  /** In Kafka order. */
+  HistoryTables() {
+    this(ChangeSemantics.DEFAULT, IngestMetrics.NONE);
+  }
+
+  /** Ordered by {@code semantics.orderBy()} (none: Kafka order), stale changes reported to {@code metrics}. */
+  HistoryTables(ChangeSemantics semantics, IngestMetrics metrics) {
+    this.semantics = semantics;
+    this.ordered = semantics.ordered() ? new OrderedHistory(new SequenceOrder(semantics.orderBy(), metrics)) : null;
+  }
+
+  /**
+   * Ordered by a source position: the BIGINT columns that keep each version's position and that of
+   * the change that ended it. Ordered by a named column, the end column takes that column's type
+   * and is made with the table ({@link #newTableSchema}).
+   */
+  @Override
+  public List<StructField> ownColumns() {
+    if (!semantics.ordered() || !semantics.orderBy().sinkColumn()) {
+      return List.of();
+    }
+    String sequence = semantics.orderBy().column();
+    return List.of(new StructField(sequence, PrimitiveType.LONG, true),
+        new StructField(HistoryColumns.endColumn(sequence), PrimitiveType.LONG, true));
+  }
 
   /** Every event in offset order: history keeps every version. */
   @Override
@@ -55,10 +90,20 @@ final class HistoryTables implements TableKind {
     return keyed.newTableKey(event, configuredKey);
   }
 
-  /** The keyed table's schema with the version columns appended. */
+  /** The keyed table's schema with the version columns appended, then the ordering's ({@link #ownColumns}). */
   @Override
   public StructType newTableSchema(ChangeEvent event, List<String> key) {
-    return columns.schema(keyed.newTableSchema(event, key));
+    StructType schema = columns.schema(keyed.newTableSchema(event, key));
+    for (StructField own : ownColumns()) {
+      schema = schema.add(own);
+    }
+    if (semantics.ordered() && !semantics.orderBy().sinkColumn()) {
+      Optional<StructField> sequence = event.valueSchema().field(semantics.orderBy().column());
+      if (sequence.isPresent()) {
+        schema = schema.add(new StructField(HistoryColumns.endColumn(sequence.get().name()), sequence.get().type(), true));
+      }
+    }
+    return schema;
   }
 
   @Override
@@ -84,9 +129,24 @@ final class HistoryTables implements TableKind {
     }
   }
 
-  /** Upserts become rows of the table with their version columns unplaced; deletes and truncates as in keyed tables. */
+  /**
+   * Upserts become rows of the table with their version columns unplaced; deletes and truncates
+   * as in keyed tables.
+   *
+   * @throws FatalIngestException the table lacks a column {@code upsert.order.by} keeps its versions' order in
+   */
   @Override
   public ChangeEvent prepare(TableSink sink, ChangeEvent event) throws IOException {
+    if (ordered != null) {
+      String sequence = semantics.orderBy().column();
+      for (String column : List.of(sequence, HistoryColumns.endColumn(sequence))) {
+        if (sink.schema().indexOf(column) < 0) {
+          throw new FatalIngestException("history table " + sink.name() + " has no column '" + column + "', which upsert.order.by="
+              + semantics.orderBy().configValue() + " keeps its versions' order in (a history table ordered by a column of its own"
+              + " gets it when it is created); its columns are " + sink.schema().fieldNames(), null);
+        }
+      }
+    }
     if (event.op() != Op.UPSERT) {
       return keyed.prepare(sink, event);
     }
@@ -103,6 +163,9 @@ final class HistoryTables implements TableKind {
    */
   @Override
   public ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
+    if (ordered != null) {
+      return ordered.assemble(sink, changes, txns);
+    }
     LiveRows live = sink.liveRows(); // opens the writer first, which may read a newer schema
     ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema());
     Versions versions = new Versions(sink.schema());

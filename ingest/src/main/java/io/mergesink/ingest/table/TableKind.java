@@ -29,14 +29,14 @@ public sealed interface TableKind permits KeyedTables, AppendTables, HistoryTabl
   }
 
   /**
-   * The kind of the tables {@code mode} writes; keyed tables apply {@code semantics} and report
-   * skipped stale changes to {@code metrics}.
+   * The kind of the tables {@code mode} writes; keyed and history tables apply {@code semantics} and
+   * report skipped stale changes to {@code metrics}.
    */
   static TableKind of(WriteMode mode, ChangeSemantics semantics, IngestMetrics metrics) {
     return switch (mode) {
       case UPSERT -> new KeyedTables(semantics, metrics);
       case APPEND -> new AppendTables();
-      case HISTORY -> new HistoryTables();
+      case HISTORY -> new HistoryTables(semantics, metrics);
     };
   }
 

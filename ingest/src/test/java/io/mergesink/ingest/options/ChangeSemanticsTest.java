@@ -23,8 +23,18 @@ class ChangeSemanticsTest {
     ChangeSemantics soft = new ChangeSemantics(UpsertOrder.NONE, DeleteMode.SOFT, 10);
     assertThatThrownBy(() -> IngestOptions.builder("/tmp/t", "sink").writeMode(WriteMode.APPEND).changeSemantics(soft).build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("write.mode=upsert only (write.mode=append").hasMessageContaining("delete.mode");
+        .hasMessageContaining("write.mode=append records changes as rows of their own").hasMessageContaining("delete.mode");
     assertThat(IngestOptions.builder("/tmp/t", "sink").changeSemantics(soft).build().changeSemantics().merges()).isTrue();
     assertThat(ChangeSemantics.DEFAULT.merges()).isFalse();
+  }
+
+  @Test
+  void historyTablesTakeOrderingButNotSoftDeletes() {
+    ChangeSemantics ordered = new ChangeSemantics(UpsertOrder.parse("source.lsn"), DeleteMode.HARD, 10);
+    assertThat(IngestOptions.builder("/tmp/t", "sink").writeMode(WriteMode.HISTORY).changeSemantics(ordered).build()
+        .changeSemantics().ordered()).isTrue();
+    ChangeSemantics soft = new ChangeSemantics(UpsertOrder.parse("source.lsn"), DeleteMode.SOFT, 10);
+    assertThatThrownBy(() -> IngestOptions.builder("/tmp/t", "sink").writeMode(WriteMode.HISTORY).changeSemantics(soft).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("delete.mode=soft applies to write.mode=upsert only");
   }
 }

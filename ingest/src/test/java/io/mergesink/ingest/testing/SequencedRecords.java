@@ -41,6 +41,12 @@ public final class SequencedRecords {
     return record(partition, offset, id, envelope("d", new Struct(ROW).put("id", id), null, lsn, tsMs));
   }
 
+  /** A truncate of the table made at {@code lsn} and {@code tsMs}: no key, no row. */
+  public static KafkaRecord truncate(int partition, long offset, long lsn, long tsMs) {
+    return new KafkaRecord(new KafkaPartition(TOPIC, partition), offset, TOPIC, offset, null, null, ENVELOPE,
+        envelope("t", null, null, lsn, tsMs), RecordHeaders.NONE);
+  }
+
   /** The Kafka tombstone Debezium sends after a delete: no value, so no source position. */
   public static KafkaRecord tombstone(int partition, long offset, long id) {
     return new KafkaRecord(new KafkaPartition(TOPIC, partition), offset, TOPIC, offset, KEY, new Struct(KEY).put("id", id),

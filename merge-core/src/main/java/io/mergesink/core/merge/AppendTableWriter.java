@@ -44,10 +44,10 @@ public final class AppendTableWriter implements TableWriter, TableCommits.Plans 
    */
   @Override
   public CommitResult commit(ChangeSet changes) throws IOException, FencedException {
-    if (!changes.deletes().isEmpty() || !changes.appends().isEmpty() || changes.truncate()) {
+    if (!changes.deletes().isEmpty() || !changes.appends().isEmpty() || !changes.removals().isEmpty() || changes.truncate()) {
       throw new InvalidChangeSetException(commits.snapshot().tableRoot(), "an append table takes rows only, found "
-          + changes.deletes().size() + " deletes, " + changes.appends().size() + " history appends"
-          + (changes.truncate() ? " and a truncate" : ""));
+          + changes.deletes().size() + " deletes, " + changes.appends().size() + " history appends, " + changes.removals().size()
+          + " removals by position" + (changes.truncate() ? " and a truncate" : ""));
     }
     return commits.commit(changes, this);
   }

@@ -25,6 +25,12 @@ import java.util.OptionalLong;
  *       key index: the closed versions of a history table, whose current-row column
  *       ({@link io.mergesink.core.index.CurrentRowColumn}) they must hold false in. Other tables
  *       take none. Appends are not changes of a key: a key may have upserts or a delete as well.
+ *   <li>{@code removals}: rows removed by their {@link RowPosition}, as of the snapshot the change
+ *       set was decided on: rows live to no key (a history table's closed versions, which a late
+ *       change splits; docs/design.md, "History tables"), which the key index cannot find. A
+ *       key's live row is changed by an upsert or a delete, never removed by position. They land
+ *       as every removed row does (deletion vectors or rewrites); when one is no longer there
+ *       (a concurrent commit moved it) the writer throws {@link MovedRowsException}.
  *   <li>{@code txns}: Delta {@code txn} versions to record with the commit, by app id (one per Kafka
  *       partition), each a compare-and-set: the version the table must hold and the new one
  *       (docs/design.md, "Exactly once"). A change set may hold txns only.
@@ -48,17 +54,19 @@ public final class ChangeSet {
   private final List<Row> upserts;
   private final List<Row> deletes;
   private final List<Row> appends;
+  private final List<RowPosition> removals;
   private final Map<String, TxnChange> txns;
   private final boolean truncate;
   private final Map<Integer, Row> previousKeys;
   private final StructType rowSchema;
 
-  private ChangeSet(List<Row> upserts, List<Row> deletes, List<Row> appends, Map<String, TxnChange> txns, boolean truncate,
-      Map<Integer, Row> previousKeys, StructType rowSchema) {
+  private ChangeSet(List<Row> upserts, List<Row> deletes, List<Row> appends, List<RowPosition> removals, Map<String, TxnChange> txns,
+      boolean truncate, Map<Integer, Row> previousKeys, StructType rowSchema) {
     this.previousKeys = Collections.unmodifiableMap(previousKeys);
     this.upserts = Collections.unmodifiableList(upserts);
     this.deletes = Collections.unmodifiableList(deletes);
     this.appends = Collections.unmodifiableList(appends);
+    this.removals = Collections.unmodifiableList(removals);
     this.txns = Collections.unmodifiableMap(txns);
     this.truncate = truncate;
     this.rowSchema = rowSchema;
@@ -79,6 +87,11 @@ public final class ChangeSet {
   /** Rows written beside the changes, live to no key (history); see the class comment. */
   public List<Row> appends() {
     return appends;
+  }
+
+  /** Rows removed by position, live to no key; see the class comment. */
+  public List<RowPosition> removals() {
+    return removals;
   }
 
   /** Per txn app id, the version the table must hold and the one this change set records. */
@@ -107,16 +120,17 @@ public final class ChangeSet {
       throw new IllegalArgumentException(realignedUpserts.size() + " upserts and " + realignedAppends.size() + " appends in place of "
           + upserts.size() + " and " + appends.size());
     }
-    return new ChangeSet(realignedUpserts, deletes, realignedAppends, txns, truncate, previousKeys, schema);
+    return new ChangeSet(realignedUpserts, deletes, realignedAppends, removals, txns, truncate, previousKeys, schema);
   }
 
   public boolean hasRowChanges() {
-    return truncate || !upserts.isEmpty() || !deletes.isEmpty() || !appends.isEmpty();
+    return truncate || !upserts.isEmpty() || !deletes.isEmpty() || !appends.isEmpty() || !removals.isEmpty();
   }
 
   @Override
   public String toString() {
     return "ChangeSet{upserts=" + upserts.size() + ", deletes=" + deletes.size() + (appends.isEmpty() ? "" : ", appends=" + appends.size())
+        + (removals.isEmpty() ? "" : ", removals=" + removals.size())
         + ", truncate=" + truncate + ", txns=" + txns + "}";
   }
 
@@ -125,6 +139,7 @@ public final class ChangeSet {
     private List<Row> upserts = new ArrayList<>();
     private List<Row> deletes = new ArrayList<>();
     private List<Row> appends = new ArrayList<>();
+    private List<RowPosition> removals = new ArrayList<>();
     private Map<String, TxnChange> txns = new LinkedHashMap<>();
     private boolean truncate;
     private Map<Integer, Row> previousKeys = new HashMap<>();
@@ -171,6 +186,12 @@ public final class ChangeSet {
       return this;
     }
 
+    /** Removes the row at {@code position}, a row live to no key (see the class comment). */
+    public Builder remove(RowPosition position) {
+      removals.add(position);
+      return this;
+    }
+
     /** Records {@code change.version()} for {@code appId}, if the table holds {@code change.expected()} then. */
     public Builder txn(String appId, TxnChange change) {
       txns.put(appId, change);
@@ -183,11 +204,12 @@ public final class ChangeSet {
     }
 
     public ChangeSet build() {
-      ChangeSet changeSet = new ChangeSet(upserts, deletes, appends, txns, truncate, previousKeys, rowSchema);
+      ChangeSet changeSet = new ChangeSet(upserts, deletes, appends, removals, txns, truncate, previousKeys, rowSchema);
       previousKeys = new HashMap<>();
       upserts = new ArrayList<>();
       deletes = new ArrayList<>();
       appends = new ArrayList<>();
+      removals = new ArrayList<>();
       txns = new LinkedHashMap<>();
       truncate = false;
       rowSchema = null;

@@ -53,7 +53,7 @@ final class CopyOnWriteMerge implements MergeOperation {
   public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes) throws IOException {
     String root = snapshot.tableRoot();
     IndexDelta delta = new IndexDelta();
-    TouchedRows touched = TouchedRows.lookup(index, changes, delta);
+    TouchedRows touched = TouchedRows.lookup(index, snapshot, changes, delta);
     List<Row> upserts = changes.hasUnchangedValues()
         ? UnchangedFiller.fill(storage, snapshot, index, changes)
         : changes.upserts();
@@ -67,7 +67,7 @@ final class CopyOnWriteMerge implements MergeOperation {
       List<Row> replacedRows = ChangeFeed.enabled(snapshot) ? new ArrayList<>() : null;
       for (Map.Entry<String, Roaring64NavigableMap> file : touched.positionsByFile().entrySet()) {
         AddFile live = TouchedFiles.live(snapshot, file.getKey());
-        copied += copySurvivors(root, reader, live, file.getValue(), roller, delta, replacedRows);
+        copied += copySurvivors(root, reader, live, file.getValue(), roller, delta, replacedRows, touched);
         actions.add(live.toRemove(now, true));
         delta.fileState(live.path(), null);
       }
@@ -108,8 +108,11 @@ final class CopyOnWriteMerge implements MergeOperation {
    * Adds the replaced rows to {@code replacedRows} unless it is null.
    */
   private long copySurvivors(String root, LogicalFileReader reader, AddFile live, Roaring64NavigableMap replaced, DataFileRoller roller,
-      IndexDelta delta, List<Row> replacedRows) throws IOException {
+      IndexDelta delta, List<Row> replacedRows, TouchedRows touched) throws IOException {
     Roaring64NavigableMap gone = TouchedFiles.deletedRows(deletionVectors, root, live);
+    if (touched.removesByPosition(live.path())) {
+      touched.checkRemovable(root, live.path(), gone, TouchedFiles.physicalRows(storage, root, live));
+    }
     gone.or(replaced);
     // a history table's closed versions are carried over too, but stay out of the index as they were
     int flag = index.currentColumn().map(reader.schema()::indexOf).orElse(-1);

@@ -54,7 +54,7 @@ final class DeletionVectorMerge implements MergeOperation {
     Map<String, Marking> known = lastWritten;
     lastWritten = Map.of();
     IndexDelta delta = new IndexDelta(changes.upserts().size());
-    TouchedRows touched = TouchedRows.lookup(index, changes, delta);
+    TouchedRows touched = TouchedRows.lookup(index, snapshot, changes, delta);
     List<Row> upserts = changes.hasUnchangedValues()
         ? UnchangedFiller.fill(storage, snapshot, index, changes)
         : changes.upserts();
@@ -76,7 +76,7 @@ final class DeletionVectorMerge implements MergeOperation {
       int removedFiles = 0;
       List<Marking> marked = new ArrayList<>();
       for (Map.Entry<String, Roaring64NavigableMap> file : touched.positionsByFile().entrySet()) {
-        Marking marking = mark(root, TouchedFiles.live(snapshot, file.getKey()), file.getValue(), known);
+        Marking marking = mark(root, TouchedFiles.live(snapshot, file.getKey()), file.getValue(), known, touched);
         if (marking.deletesEveryRow()) {
           actions.add(marking.live().toRemove(now, true));
           delta.fileState(marking.live().path(), null);
@@ -126,14 +126,17 @@ final class DeletionVectorMerge implements MergeOperation {
    * the last plan wrote is known from then: its bitmap, its row count and its stats, which that
    * plan already loosened.
    */
-  private Marking mark(String root, AddFile live, Roaring64NavigableMap replaced, Map<String, Marking> known)
+  private Marking mark(String root, AddFile live, Roaring64NavigableMap replaced, Map<String, Marking> known, TouchedRows touched)
       throws IOException {
     Marking last = live.deletionVector() == null ? null : known.get(live.deletionVector().uniqueId());
     if (last == null) {
       Roaring64NavigableMap deleted = TouchedFiles.deletedRows(deletionVectors, root, live);
+      long physicalRows = TouchedFiles.physicalRows(storage, root, live);
+      touched.checkRemovable(root, live.path(), deleted, physicalRows);
       deleted.or(replaced);
-      return new Marking(live, deleted, TouchedFiles.physicalRows(storage, root, live), FileStats.withLooseBounds(live.stats()));
+      return new Marking(live, deleted, physicalRows, FileStats.withLooseBounds(live.stats()));
     }
+    touched.checkRemovable(root, live.path(), last.deleted(), last.physicalRows());
     last.deleted().or(replaced);
     return new Marking(live, last.deleted(), last.physicalRows(), live.stats());
   }

@@ -5,6 +5,7 @@ import io.mergesink.core.data.Unchanged;
 import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.index.KeySet;
 import io.mergesink.core.types.StructType;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 
@@ -24,13 +25,20 @@ record KeyedChanges(List<Row> upserts, Row[] upsertKeys, Row[] deleteKeys, boole
     return source.appends();
   }
 
+  /** Rows live to no key that the change set removes by position (a history table's closed versions). */
+  List<RowPosition> removals() {
+    return source.removals();
+  }
+
   /**
    * Validates {@code changes} against the table schema and its key.
    *
    * @param currentColumn the table's {@link CurrentRowColumn}, if it has one: then upserts must be
-   *     current rows (true in it) and appends closed ones (false); without one, appends are refused
+   *     current rows (true in it) and appends closed ones (false); without one, appends and removals
+   *     by position are refused
    * @throws InvalidChangeSetException a row does not fit the schema, a key column is unchanged or
-   *     null, a key occurs in more than one change, or a row's current-row column does not fit what it is
+   *     null, a key occurs in more than one change, a row's current-row column does not fit what it is,
+   *     or a position is removed twice or beside a truncate
    */
   static KeyedChanges of(String tableRoot, StructType schema, int[] keyOrdinals, Optional<String> currentColumn, ChangeSet changes) {
     StructType keySchema = keySchema(schema, keyOrdinals);

@@ -10,8 +10,14 @@ import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.types.StructType;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
 import java.io.IOException;
+import io.mergesink.core.data.CloseableIterator;
+import io.mergesink.core.deletionvectors.DeletionVectorStore;
+import io.mergesink.core.index.KeySet;
+import io.mergesink.core.log.AddFile;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +83,44 @@ public final class LiveRows {
       }
     }
     return rows;
+  }
+
+  /**
+   * Every row of the table whose key is one of {@code keys}, live to the index or not (in a
+   * history table its current rows and its closed versions), with its position, in no particular
+   * order; rows deleted by a deletion vector are left out. Reads every file of the snapshot whose
+   * key statistics may hold one of the keys ({@link KeyRanges}: integral key columns prune by their
+   * min/max; other files are read), all columns; keeps only the rows of those keys.
+   */
+  public List<StoredRow> rowsOfKeys(Collection<Row> keys) throws IOException {
+    List<StoredRow> found = new ArrayList<>();
+    if (keys.isEmpty()) {
+      return found;
+    }
+    StructType schema = snapshot.schema();
+    int[] keyOrdinals = index.keySchema().fieldNames().stream().mapToInt(schema::indexOf).toArray();
+    KeySet wanted = KeySet.create(index.keySchema(), keys.size());
+    keys.forEach(wanted::add);
+    LogicalFileReader reader = LogicalFileReader.of(storage, snapshot, List.of());
+    KeyRanges ranges = KeyRanges.of(reader, keyOrdinals, keys);
+    DeletionVectorStore deletionVectors = new DeletionVectorStore(storage);
+    for (AddFile file : snapshot.files().values()) {
+      if (!ranges.mayHold(file)) {
+        continue;
+      }
+      Roaring64NavigableMap deleted = TouchedFiles.deletedRows(deletionVectors, snapshot.tableRoot(), file);
+      try (CloseableIterator<Row> rows = reader.read(file)) {
+        long rowIndex = 0;
+        while (rows.hasNext()) {
+          Row row = rows.next();
+          if (!deleted.contains(rowIndex) && wanted.contains(row.project(keyOrdinals))) {
+            found.add(new StoredRow(new RowPosition(file.path(), rowIndex), row));
+          }
+          rowIndex++;
+        }
+      }
+    }
+    return found;
   }
 
   /**

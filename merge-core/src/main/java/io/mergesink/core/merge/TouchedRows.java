@@ -5,17 +5,19 @@ import io.mergesink.core.index.KeyIndex;
 import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
 import io.mergesink.core.index.RowLocation;
+import io.mergesink.core.snapshot.Snapshot;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
- * The live rows a change set replaces or deletes, found through the key index: for each file the
- * row indexes that must go. Every key's rows go, duplicates included (a table written by another
- * tool may hold a key twice; its next change removes all of them).
+ * The live rows a change set replaces or deletes, found through the key index, and the rows it
+ * removes by position: for each file the row indexes that must go. Every key's rows go, duplicates
+ * included (a table written by another tool may hold a key twice; its next change removes all of them).
  */
 final class TouchedRows {
   private final Map<String, Roaring64NavigableMap> positionsByFile = new LinkedHashMap<>();
+  private final Map<String, Roaring64NavigableMap> removalsByFile = new LinkedHashMap<>();
   private final long[] replacedLocations;
   private long rowCount;
 
@@ -29,7 +31,7 @@ final class TouchedRows {
    * to record with {@link IndexDelta#replaceRow} and {@link #replacedLocation} when it writes the
    * new row.
    */
-  static TouchedRows lookup(LiveRowIndex index, KeyedChanges changes, IndexDelta delta) {
+  static TouchedRows lookup(LiveRowIndex index, Snapshot snapshot, KeyedChanges changes, IndexDelta delta) throws MovedRowsException {
     Row[] upsertKeys = changes.upsertKeys();
     TouchedRows touched = new TouchedRows(index.lookup(upsertKeys));
     for (int i = 0; i < upsertKeys.length; i++) {
@@ -51,7 +53,35 @@ final class TouchedRows {
         delta.removeRow(deleteKeys[i], deleted[i]);
       }
     }
+    for (RowPosition removal : changes.removals()) {
+      if (!snapshot.files().containsKey(removal.path())) {
+        throw new MovedRowsException(snapshot.tableRoot(), removal, "its file is no longer live at version " + snapshot.version());
+      }
+      touched.removalsByFile.computeIfAbsent(removal.path(), path -> new Roaring64NavigableMap()).addLong(removal.rowIndex());
+      touched.mark(removal.path(), removal.rowIndex());
+    }
     return touched;
+  }
+
+  /** Whether the change set removes rows of {@code file} by position. */
+  boolean removesByPosition(String file) {
+    return removalsByFile.containsKey(file);
+  }
+
+  /**
+   * Checks that the rows removed by position from {@code file} are still there: not deleted by
+   * its deletion vector {@code deleted} (before this change set's), and within its {@code physicalRows}.
+   */
+  void checkRemovable(String tableRoot, String file, Roaring64NavigableMap deleted, long physicalRows) throws MovedRowsException {
+    Roaring64NavigableMap removals = removalsByFile.get(file);
+    if (removals == null) {
+      return;
+    }
+    for (long rowIndex : removals.toArray()) {
+      if (rowIndex >= physicalRows || deleted.contains(rowIndex)) {
+        throw new MovedRowsException(tableRoot, new RowPosition(file, rowIndex), "that row is deleted");
+      }
+    }
   }
 
   /** The location of the single live row upsert {@code upsert} replaces, or {@link KeyIndex#NO_LOCATION}. */
@@ -76,8 +106,11 @@ final class TouchedRows {
   }
 
   private void mark(LiveRowIndex index, long location) {
-    positionsByFile.computeIfAbsent(index.path(location), path -> new Roaring64NavigableMap())
-        .addLong(RowLocation.rowIndex(location));
+    mark(index.path(location), RowLocation.rowIndex(location));
+  }
+
+  private void mark(String file, long rowIndex) {
+    positionsByFile.computeIfAbsent(file, path -> new Roaring64NavigableMap()).addLong(rowIndex);
     rowCount++;
   }
 }

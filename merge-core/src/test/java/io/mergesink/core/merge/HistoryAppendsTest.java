@@ -71,6 +71,59 @@ class HistoryAppendsTest {
     assertThat(KernelTables.readRows(table.root())).containsExactly(Row.of(1L, "a1", true));
   }
 
+  @ParameterizedTest
+  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void closedVersionsAreFoundByKeyAndReplacedByPosition(MergeStrategy strategy) throws Exception {
+    DeltaTable table = history(strategy);
+    MergingTableWriter writer = (MergingTableWriter) table.newWriter(WriterOptions.defaults(strategy));
+    writer.commit(ChangeSet.builder().upsert(Row.of(1L, "a1", true)).upsert(Row.of(2L, "b1", true)).upsert(Row.of(30L, "c1", true))
+        .build());
+    writer.commit(ChangeSet.builder().append(Row.of(1L, "a1", false)).upsert(Row.of(1L, "a2", true)).build());
+    writer.commit(ChangeSet.builder().append(Row.of(2L, "b1", false)).delete(Row.of(2L)).build());
+
+    List<StoredRow> stored = writer.liveRows().rowsOfKeys(List.of(Row.of(1L), Row.of(2L)));
+    assertThat(stored).extracting(StoredRow::row).containsExactlyInAnyOrder(
+        Row.of(1L, "a1", false), Row.of(1L, "a2", true), Row.of(2L, "b1", false));
+    ChangeSet.Builder split = ChangeSet.builder();
+    for (StoredRow row : stored) {
+      if (Boolean.FALSE.equals(row.row().get(2))) {
+        split.remove(row.position()).append(Row.of(row.row().get(0), row.row().get(1) + "'", false));
+      }
+    }
+    writer.commit(split.build());
+    // the current rows stay live to the index: a change replaces them, and nothing else
+    writer.commit(ChangeSet.builder().append(Row.of(1L, "a2", false)).upsert(Row.of(1L, "a3", true)).build());
+
+    assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(Row.of(1L, "a1'", false), Row.of(1L, "a2", false),
+        Row.of(1L, "a3", true), Row.of(2L, "b1'", false), Row.of(30L, "c1", true));
+    assertThat(((MergingTableWriter) table.newWriter(WriterOptions.defaults(strategy))).indexedKeys()).isEqualTo(2);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void aRemovalOfARowAConcurrentCommitMovedFailsAndWritesNothing(MergeStrategy strategy) throws Exception {
+    DeltaTable table = history(strategy);
+    MergingTableWriter writer = (MergingTableWriter) table.newWriter(WriterOptions.defaults(strategy));
+    writer.commit(ChangeSet.builder().upsert(Row.of(1L, "a1", true)).build());
+    writer.commit(ChangeSet.builder().append(Row.of(1L, "a1", false)).upsert(Row.of(1L, "a2", true)).build());
+    MergingTableWriter other = (MergingTableWriter) table.newWriter(WriterOptions.defaults(strategy));
+    RowPosition closed = closedVersion(writer);
+    other.commit(ChangeSet.builder().remove(closedVersion(other)).append(Row.of(1L, "a1 (other)", false)).build());
+    long version = KernelTables.latestVersion(table.root());
+
+    assertThatThrownBy(() -> writer.commit(ChangeSet.builder().remove(closed).append(Row.of(1L, "a1 (late)", false)).build()))
+        .isInstanceOf(MovedRowsException.class);
+    assertThat(KernelTables.latestVersion(table.root())).isEqualTo(version);
+    // decided again against the table as it is now, it lands
+    writer.commit(ChangeSet.builder().remove(closedVersion(writer)).append(Row.of(1L, "a1 (late)", false)).build());
+    assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(Row.of(1L, "a1 (late)", false), Row.of(1L, "a2", true));
+  }
+
+  private static RowPosition closedVersion(MergingTableWriter writer) throws Exception {
+    return writer.liveRows().rowsOfKeys(List.of(Row.of(1L))).stream().filter(row -> Boolean.FALSE.equals(row.row().get(2)))
+        .findFirst().orElseThrow().position();
+  }
+
   private DeltaTable history(MergeStrategy strategy) throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve(strategy.configName()).toString());
     table.createIfAbsent(new TableSpec(SCHEMA, List.of("id"), strategy, CurrentRowColumn.toProperty("current")));

@@ -57,7 +57,7 @@ class WriterRequirementsTest {
 
     assertThatThrownBy(() -> writer.commit(ChangeSet.builder().truncate().upsert(Row.of(2L, "after")).build()))
         .isInstanceOf(InvalidChangeSetException.class)
-        .hasMessageContaining("an append table takes rows only, found 0 deletes, 0 history appends and a truncate");
+        .hasMessageContaining("an append table takes rows only, found 0 deletes, 0 history appends, 0 removals by position and a truncate");
     assertThat(KernelTables.readRows(table.root())).containsExactly(Row.of(1L, "kept"));
   }
 
