@@ -162,6 +162,52 @@ class OrderedIngestTest {
     assertThat(skipped.get()).isEqualTo(1);
   }
 
+  static Stream<Arguments> softDeleteOrders() {
+    List<Arguments> cases = new ArrayList<>();
+    for (MergeStrategy strategy : List.of(MergeStrategy.DELETION_VECTORS, MergeStrategy.COPY_ON_WRITE)) {
+      for (String order : List.of("none", "source.lsn", "version")) {
+        cases.add(Arguments.of(strategy, order));
+      }
+    }
+    return cases.stream();
+  }
+
+  /**
+   * Debezium follows every delete with a tombstone, which carries no source time: the soft-deleted
+   * row keeps its delete's source time as {@code __deleted_at} whether the tombstone comes in the
+   * same flush or a later one (the reliability matrix found Kafka's time there, without ordering);
+   * a tombstone alone (a source that sends deletes as tombstones only) marks a live row at its Kafka
+   * time, unless ordered by source position.
+   */
+  @ParameterizedTest(name = "{0}, {1}")
+  @MethodSource("softDeleteOrders")
+  void aTombstoneAfterADeleteKeepsTheDeletesSourceTime(MergeStrategy strategy, String order) {
+    IngestEngine engine = open(options(strategy, order, DeleteMode.SOFT));
+    try {
+      engine.accept(SequencedRecords.upsert(0, 0, "c", 1, "one", 1, 100, 1_000));
+      engine.accept(SequencedRecords.upsert(0, 1, "c", 2, "two", 1, 110, 1_100));
+      engine.accept(SequencedRecords.upsert(0, 2, "c", 3, "three", 1, 120, 1_200));
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+      engine.accept(SequencedRecords.delete(0, 3, 1, 200, 2_000));
+      engine.accept(SequencedRecords.tombstone(0, 4, 1));
+      engine.accept(SequencedRecords.delete(0, 5, 2, 210, 2_100));
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+      engine.accept(SequencedRecords.tombstone(0, 6, 2));
+      engine.accept(SequencedRecords.tombstone(0, 7, 3));
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+    } finally {
+      engine.close();
+    }
+
+    // ordered by source.lsn a change without a position changes nothing a positioned one did not: the tombstone alone neither
+    boolean tombstonesDelete = !order.equals("source.lsn");
+    Map<Long, Object> deletedAt = new HashMap<>(Map.of(1L, 2_000_000L, 2L, 2_100_000L));
+    deletedAt.put(3L, tombstonesDelete ? 7_000L : null);
+    assertThat(liveRows()).isEqualTo(tombstonesDelete ? Map.of() : Map.of(3L, "three"));
+    assertThat(column("__deleted_at")).as("__deleted_at: the delete's source time; Kafka's (offset 7) for the tombstone alone")
+        .containsExactlyInAnyOrderEntriesOf(deletedAt);
+  }
+
   @ParameterizedTest(name = "{0}")
   @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
   void aSnapshotRowWithTheLsnOfTheChangeAfterItDoesNotReplaceTheChange(MergeStrategy strategy) {

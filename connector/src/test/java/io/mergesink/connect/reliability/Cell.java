@@ -6,12 +6,18 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One cell of the reliability matrix: how the sink lands changes, whether it compacts, and where the
- * table lives. Every scenario runs in cells (see {@link Matrix}); a cell only adds its options to a
- * scenario's configuration (its table root: {@link Workloads#config}) and tells the audit which
- * model applies.
+ * One cell of the reliability matrix: how the sink lands changes, whether it compacts, which CDC
+ * mode the table is written in, and where the table lives. Every scenario runs in cells (see
+ * {@link Matrix}); a cell only adds its options to a scenario's configuration (its table root:
+ * {@link Workloads#config}) and tells the audit which model applies.
  */
-record Cell(Layout layout, Compaction compaction, Store store) {
+record Cell(Layout layout, Compaction compaction, Mode mode, Store store) {
+  Cell {
+    if (layout == Layout.APPEND && mode != Mode.PLAIN) {
+      throw new IllegalArgumentException("append tables take no CDC mode (the sink refuses them there), got " + mode);
+    }
+  }
+
   /** How changes land in the table; labelled as the options name them ({@code copy-on-write}). */
   enum Layout {
     DELETION_VECTORS,
@@ -33,6 +39,33 @@ record Cell(Layout layout, Compaction compaction, Store store) {
     }
   }
 
+  /**
+   * The CDC mode of a keyed table (docs/design.md, "Ordering and soft deletes", "History tables",
+   * "Change Data Feed"), labelled as a third part of the cell's name; {@link #PLAIN} has none.
+   */
+  enum Mode {
+    /** Blind upserts in Kafka order, hard deletes. */
+    PLAIN(Map.of()),
+    /** Upserts ordered by PostgreSQL's {@code source.lsn} through the MERGE engine, kept in {@code __source_lsn}. */
+    ORDERED(Map.of("upsert.order.by", "source.lsn")),
+    /** Deletes mark the row ({@code __deleted}, {@code __deleted_at}) instead of removing it. */
+    SOFT_DELETES(Map.of("delete.mode", "soft")),
+    /** A history table (SCD type 2): every change a version with {@code __valid_from}, {@code __valid_to}, {@code __current}. */
+    HISTORY(Map.of()),
+    /** Upserts into a table with a Change Data Feed ({@code _change_data/} files). */
+    CHANGE_FEED(Map.of("table.properties.delta.enableChangeDataFeed", "true"));
+
+    private final Map<String, String> options;
+
+    Mode(Map<String, String> options) {
+      this.options = options;
+    }
+
+    String label() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+  }
+
   /** Where the table lives: a local directory, or a bucket of the test S3 server (S3Proxy). */
   enum Store {
     LOCAL,
@@ -44,14 +77,24 @@ record Cell(Layout layout, Compaction compaction, Store store) {
   /** A file is rewritten as soon as 1 % of its rows are deleted. */
   static final String FORCED_DV_RATIO = "0.01";
 
-  /** A cell with its table on local disk. */
+  /** A cell of plain upserts (or appends) with its table on local disk. */
   static Cell of(Layout layout, Compaction compaction) {
-    return new Cell(layout, compaction, Store.LOCAL);
+    return new Cell(layout, compaction, Mode.PLAIN, Store.LOCAL);
+  }
+
+  /** This cell with its table written in {@code mode}. */
+  Cell in(Mode mode) {
+    return new Cell(layout, compaction, mode, store);
   }
 
   /** This cell with its table on S3. */
   Cell onS3() {
-    return new Cell(layout, compaction, Store.S3);
+    return new Cell(layout, compaction, mode, Store.S3);
+  }
+
+  /** Whether the table is written in plain upserts or appends: no CDC mode. */
+  boolean isPlain() {
+    return mode == Mode.PLAIN;
   }
 
   boolean isOnS3() {
@@ -77,14 +120,15 @@ record Cell(Layout layout, Compaction compaction, Store store) {
     return layout == Layout.DELETION_VECTORS;
   }
 
-  /** {@code config} with this cell's write mode, merge strategy and compaction options. */
+  /** {@code config} with this cell's write mode, merge strategy, CDC mode and compaction options. */
   Map<String, String> apply(Map<String, String> config) {
     Map<String, String> celled = new HashMap<>(config);
     if (layout == Layout.APPEND) {
       celled.put("write.mode", "append");
     } else {
-      celled.put("write.mode", "upsert");
+      celled.put("write.mode", mode == Mode.HISTORY ? "history" : "upsert");
       celled.put("merge.strategy", layout.label());
+      celled.putAll(mode.options);
     }
     if (compaction == Compaction.FORCED) {
       celled.put("compaction.enabled", "true");
@@ -98,10 +142,11 @@ record Cell(Layout layout, Compaction compaction, Store store) {
 
   /**
    * The cell's name, as {@code -Dreliability.cells} takes it: {@code copy-on-write/compaction-forced},
-   * with {@code /s3} after it for a table on S3.
+   * with the mode after it unless plain ({@code deletion-vectors/compaction-off/history}), and
+   * {@code /s3} last for a table on S3.
    */
   String label() {
-    return layout.label() + "/" + compaction.label() + (isOnS3() ? "/s3" : "");
+    return layout.label() + "/" + compaction.label() + (isPlain() ? "" : "/" + mode.label()) + (isOnS3() ? "/s3" : "");
   }
 
   /** A name fit for topics, connectors and directories. */

@@ -44,8 +44,10 @@ class ConcurrentWriterIT {
   @TempDir Path tables;
 
   static Stream<Cell> cells() {
+    // plain cells only: the other writer's rows carry none of a CDC mode's columns (sequence,
+    // soft-delete marks, versions), so the modes' models do not apply to them
     return Matrix.cellsOnBothStorages(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED),
-        Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF).onS3());
+        Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF).onS3(), Cell::isPlain);
   }
 
   @ParameterizedTest(name = "[{0}]")

@@ -1,6 +1,5 @@
 package io.mergesink.connect.reliability;
 
-import io.mergesink.connect.testing.CustomerEvents;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,8 +23,41 @@ final class CustomerTable {
   static final String TIER = "tier";
   private static final long EPOCH_2026_MICROS = 1_767_225_600_000_000L;
   private static final long EPOCH_2026_MILLIS = 1_767_225_600_000L;
-  /** Debezium's PostgreSQL {@code source} block, as the other tests' events have it. */
-  private static final Schema SOURCE = CustomerEvents.VALUE.field("source").schema();
+  /**
+   * Debezium's PostgreSQL {@code source} block with the fields the sink reads: where the change is
+   * ({@code db}, {@code schema}, {@code table}), when it was made ({@code ts_ms}) and its position in
+   * the write-ahead log ({@code lsn}, what {@code upsert.order.by=source.lsn} orders by).
+   */
+  private static final Schema SOURCE = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
+      .field("version", Schema.STRING_SCHEMA)
+      .field("connector", Schema.STRING_SCHEMA)
+      .field("name", Schema.STRING_SCHEMA)
+      .field("ts_ms", Schema.INT64_SCHEMA)
+      .field("db", Schema.STRING_SCHEMA)
+      .field("schema", Schema.STRING_SCHEMA)
+      .field("table", Schema.STRING_SCHEMA)
+      .field("lsn", Schema.OPTIONAL_INT64_SCHEMA)
+      .build();
+
+  /**
+   * Where and when a change was made in the source: its WAL position ({@code source.lsn}) and time
+   * ({@code source.ts_ms} and the envelope's {@code ts_ms}), both growing with every change in source order.
+   */
+  record SourcePosition(long lsn, long tsMs) {
+    private static final long FIRST_LSN = 0x1_6B37_4D48L;
+    /** Bytes of WAL between two changes: any positive step keeps the order. */
+    private static final long LSN_STEP = 0x68;
+
+    /** The position of the {@code sequence}th change (from 1) of a source table. */
+    static SourcePosition of(long sequence) {
+      return new SourcePosition(FIRST_LSN + sequence * LSN_STEP, EPOCH_2026_MILLIS + sequence);
+    }
+
+    /** {@link #tsMs} as a Delta TIMESTAMP holds it: microseconds since the epoch. */
+    long tsMicros() {
+      return tsMs * 1_000;
+    }
+  }
 
   /** Whether the source's {@code name} column is {@code NOT NULL}. */
   enum NameColumn {
@@ -97,19 +129,24 @@ final class CustomerTable {
     return new Struct(key).put(ID, id);
   }
 
-  /** An insert ({@code c}) or update ({@code u}) of customer {@code id} in its {@code version}. */
+  /** An insert ({@code c}) or update ({@code u}) of customer {@code id} in its {@code version}, a change on its own. */
   Struct upsert(String op, long id, int version) {
-    return envelope(op, null, row(id, version), version);
+    return upsert(op, id, version, SourcePosition.of(version));
   }
 
-  /** A delete of {@code id}, whose last version was {@code version - 1}. */
-  Struct delete(long id, int version) {
-    return envelope("d", deleteImage == DeleteImage.FULL_ROW ? row(id, version - 1) : null, null, version);
+  /** An insert ({@code c}) or update ({@code u}) of customer {@code id} in its {@code version}, made {@code at}. */
+  Struct upsert(String op, long id, int version, SourcePosition at) {
+    return envelope(op, null, row(id, version), at);
   }
 
-  /** A {@code TRUNCATE customers}: no key, no rows. */
-  Struct truncate(int version) {
-    return envelope("t", null, null, version);
+  /** A delete of {@code id}, whose last version was {@code version - 1}, made {@code at}. */
+  Struct delete(long id, int version, SourcePosition at) {
+    return envelope("d", deleteImage == DeleteImage.FULL_ROW ? row(id, version - 1) : null, null, at);
+  }
+
+  /** A {@code TRUNCATE customers} made {@code at}: no key, no rows. */
+  Struct truncate(SourcePosition at) {
+    return envelope("t", null, null, at);
   }
 
   /** The columns of the row {@link #upsert} writes, as a table must hold them. */
@@ -138,10 +175,11 @@ final class CustomerTable {
     return values;
   }
 
-  private Struct envelope(String op, Struct before, Struct after, int version) {
-    long ts = EPOCH_2026_MILLIS + version;
+  private Struct envelope(String op, Struct before, Struct after, SourcePosition at) {
     Struct source = new Struct(SOURCE).put("version", "3.6.1.Final").put("connector", "postgresql")
-        .put("name", "pg").put("ts_ms", ts).put("db", "shop").put("schema", "public").put("table", "customers");
-    return new Struct(envelope).put("before", before).put("after", after).put("source", source).put("op", op).put("ts_ms", ts);
+        .put("name", "pg").put("ts_ms", at.tsMs()).put("db", "shop").put("schema", "public").put("table", "customers")
+        .put("lsn", at.lsn());
+    return new Struct(envelope).put("before", before).put("after", after).put("source", source).put("op", op)
+        .put("ts_ms", at.tsMs());
   }
 }

@@ -37,11 +37,20 @@ final class Expected<K> {
   private final String identifiedBy;
   private final Function<Map<String, Object>, K> identity;
   private final Map<K, Map<String, Object>> rows;
+  private final Predicate<Map<String, Object>> partial;
+  private final Predicate<Map<String, Object>> optional;
 
   private Expected(String identifiedBy, Function<Map<String, Object>, K> identity, Map<K, Map<String, Object>> rows) {
+    this(identifiedBy, identity, rows, row -> false, row -> false);
+  }
+
+  private Expected(String identifiedBy, Function<Map<String, Object>, K> identity, Map<K, Map<String, Object>> rows,
+      Predicate<Map<String, Object>> partial, Predicate<Map<String, Object>> optional) {
     this.identifiedBy = identifiedBy;
     this.identity = identity;
     this.rows = Map.copyOf(rows);
+    this.partial = partial;
+    this.optional = optional;
   }
 
   /** The rows of an upsert table: primary key {@code id} → the row's columns. */
@@ -60,6 +69,16 @@ final class Expected<K> {
       named.put(id, columns);
     });
     return upserts(named);
+  }
+
+  /**
+   * The rows of a history table: (primary key {@code id}, {@code __valid_from}) → the version's row
+   * with {@code __valid_from}, {@code __valid_to} and {@code __current}. A version landed twice is
+   * two rows of one identity.
+   */
+  static Expected<SourceTable.VersionId> versions(Map<SourceTable.VersionId, Map<String, Object>> rows) {
+    return new Expected<>("primary key " + CustomerTable.ID + " and " + SourceTable.VALID_FROM,
+        row -> new SourceTable.VersionId((Long) row.get(CustomerTable.ID), (Long) row.get(SourceTable.VALID_FROM)), rows);
   }
 
   /** The rows of an append table: Kafka position → the event's row with its audit columns. */
@@ -120,7 +139,26 @@ final class Expected<K> {
   Expected<K> plus(Map<K, Map<String, Object>> more) {
     Map<K, Map<String, Object>> all = new HashMap<>(rows);
     all.putAll(more);
-    return new Expected<>(identifiedBy, identity, all);
+    return new Expected<>(identifiedBy, identity, all, partial, optional);
+  }
+
+  /**
+   * These expectations where the expected rows {@code partial} accepts say only what the columns
+   * they list must hold: a table row may hold anything in the others (e.g. the values a
+   * soft-deleted row kept).
+   */
+  Expected<K> partialWhere(Predicate<Map<String, Object>> partial) {
+    return new Expected<>(identifiedBy, identity, rows, partial, optional);
+  }
+
+  /** These expectations where the expected rows {@code optional} accepts may be missing from the table. */
+  Expected<K> optionalWhere(Predicate<Map<String, Object>> optional) {
+    return new Expected<>(identifiedBy, identity, rows, partial, optional);
+  }
+
+  /** Whether {@code expected} (one of these rows) may be missing from the table. */
+  boolean isOptional(Map<String, Object> expected) {
+    return optional.test(expected);
   }
 
   /** Only the rows {@code keep} accepts. */
@@ -131,11 +169,23 @@ final class Expected<K> {
         kept.put(id, row);
       }
     });
-    return new Expected<>(identifiedBy, identity, kept);
+    return new Expected<>(identifiedBy, identity, kept, partial, optional);
+  }
+
+  /**
+   * Whether {@code actual} (a table row) holds what {@code expected} (one of these rows) says,
+   * columns missing on either side read as null, or for a {@link #partialWhere partial} row only
+   * the columns it lists.
+   */
+  boolean matches(Map<String, Object> expected, Map<String, Object> actual) {
+    if (partial.test(expected)) {
+      return expected.entrySet().stream().allMatch(column -> Objects.equals(column.getValue(), actual.get(column.getKey())));
+    }
+    return matchesWhole(expected, actual);
   }
 
   /** Whether {@code actual} (a table row) holds what {@code expected} says, columns missing on either side read as null. */
-  static boolean matches(Map<String, Object> expected, Map<String, Object> actual) {
+  private static boolean matchesWhole(Map<String, Object> expected, Map<String, Object> actual) {
     for (Map.Entry<String, Object> column : actual.entrySet()) {
       if (!Objects.equals(column.getValue(), expected.get(column.getKey()))) {
         return false;

@@ -2,6 +2,7 @@ package io.mergesink.connect.reliability;
 
 import io.mergesink.connect.reliability.Cell.Compaction;
 import io.mergesink.connect.reliability.Cell.Layout;
+import io.mergesink.connect.reliability.Cell.Mode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,7 +15,8 @@ import org.junit.jupiter.params.provider.Arguments;
  * The cells each scenario runs in: the one parameter source of the reliability suite.
  *
  * <p>{@code -Dreliability.cells} chooses: {@code ci} (the default) runs a representative cell per
- * scenario case, rotating so that every layout and both compaction settings appear; {@code all}
+ * scenario case, rotating so that every layout, both compaction settings and the CDC modes appear
+ * (a scenario of a single case names its CI cells); {@code all}
  * (the {@code soak} profile) runs every case in every cell; a comma-separated list of cell labels
  * ({@code copy-on-write/compaction-off,append/compaction-forced/s3}) runs every case in those cells,
  * to rerun one.
@@ -30,14 +32,32 @@ final class Matrix {
   static final String CI = "ci";
   static final String ALL = "all";
 
-  /** Every cell, in rotation order: neighbours differ in layout and compaction, any three show every layout. */
-  static final List<Cell> CELLS = List.of(
+  /** The layouts and compactions, in rotation order: neighbours differ in both, any three show every layout. */
+  private static final List<Cell> LAYOUTS = List.of(
       Cell.of(Layout.DELETION_VECTORS, Compaction.FORCED),
       Cell.of(Layout.COPY_ON_WRITE, Compaction.OFF),
       Cell.of(Layout.APPEND, Compaction.FORCED),
       Cell.of(Layout.DELETION_VECTORS, Compaction.OFF),
       Cell.of(Layout.COPY_ON_WRITE, Compaction.FORCED),
       Cell.of(Layout.APPEND, Compaction.OFF));
+
+  /**
+   * Every local cell, in rotation order: laps over {@link #LAYOUTS}, each keyed cell in the next
+   * CDC mode (append cells have none). With four keyed cells a lap and five modes, five laps give
+   * every keyed layout every mode once, and any run of cases over the rotation meets the modes in turn.
+   */
+  static final List<Cell> CELLS = rotation();
+
+  private static List<Cell> rotation() {
+    List<Cell> cells = new ArrayList<>();
+    int keyed = 0;
+    for (int lap = 0; lap < Mode.values().length; lap++) {
+      for (Cell cell : LAYOUTS) {
+        cells.add(cell.isAppend() ? cell : cell.in(Mode.values()[keyed++ % Mode.values().length]));
+      }
+    }
+    return List.copyOf(cells);
+  }
 
   /** The same cells with their tables on S3, in the same rotation order. */
   static final List<Cell> S3_CELLS = CELLS.stream().map(Cell::onS3).toList();
@@ -74,19 +94,32 @@ final class Matrix {
 
   /** The cells of a local-disk scenario that only means something in cells {@code applies} accepts. */
   static Stream<Cell> cells(Cell ci, Predicate<Cell> applies) {
-    if (!applies.test(ci) || ci.isOnS3()) {
-      throw new IllegalArgumentException("the CI cell " + ci + " is not one the scenario applies to");
+    return cells(List.of(ci), applies);
+  }
+
+  /** {@link #cells(Cell, Predicate)} with several CI cells (e.g. one per CDC mode). */
+  static Stream<Cell> cells(List<Cell> ci, Predicate<Cell> applies) {
+    for (Cell cell : ci) {
+      if (!applies.test(cell) || cell.isOnS3()) {
+        throw new IllegalArgumentException("the CI cell " + cell + " is not one the scenario applies to");
+      }
     }
     return selection().map(selected -> selected.stream().filter(cell -> !cell.isOnS3()).filter(applies))
-        .orElseGet(() -> Stream.of(ci));
+        .orElseGet(ci::stream);
   }
 
   /** The cells of a single-case scenario on either storage: {@code ci} and {@code ciOnS3} in CI, else the selected cells. */
   static Stream<Cell> cellsOnBothStorages(Cell ci, Cell ciOnS3) {
-    if (ci.isOnS3() || !ciOnS3.isOnS3()) {
-      throw new IllegalArgumentException("expected a local and an S3 CI cell, got " + ci + " and " + ciOnS3);
+    return cellsOnBothStorages(ci, ciOnS3, cell -> true);
+  }
+
+  /** {@link #cellsOnBothStorages(Cell, Cell)} of a scenario that only means something in cells {@code applies} accepts. */
+  static Stream<Cell> cellsOnBothStorages(Cell ci, Cell ciOnS3, Predicate<Cell> applies) {
+    if (ci.isOnS3() || !ciOnS3.isOnS3() || !applies.test(ci) || !applies.test(ciOnS3)) {
+      throw new IllegalArgumentException("expected a local and an S3 CI cell the scenario applies to, got " + ci + " and "
+          + ciOnS3);
     }
-    return selection().map(List::stream).orElseGet(() -> Stream.of(ci, ciOnS3));
+    return selection().map(selected -> selected.stream().filter(applies)).orElseGet(() -> Stream.of(ci, ciOnS3));
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.mergesink.connect.reliability;
 
+import io.mergesink.connect.reliability.CustomerTable.SourcePosition;
 import io.mergesink.connect.reliability.Expected.Position;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,11 +38,12 @@ final class RecordLog {
   private final List<List<Stored>> partitions = new ArrayList<>();
   private final JsonConverter keys = converter(ConverterType.KEY);
   private final JsonConverter values = converter(ConverterType.VALUE);
-  private final Map<Long, Map<String, Object>> rows = new HashMap<>();
+  private final SourceTable source = new SourceTable();
   private final Map<Long, Integer> versions = new HashMap<>();
   private final Set<Position> bad = new HashSet<>();
   private CustomerTable table;
-  private int truncates;
+  /** How many changes the source table has had: each change's position is the next one ({@link SourcePosition#of}). */
+  private long changes;
 
   RecordLog(String topic, int partitions) {
     this(topic, partitions, CustomerTable.standard());
@@ -83,21 +85,22 @@ final class RecordLog {
 
   private void upsert(long id, UnaryOperator<Struct> edit, Map<String, Struct> headers) {
     int version = versions.merge(id, 1, Integer::sum);
-    Struct event = table.upsert(rows.containsKey(id) ? "u" : "c", id, version);
+    SourcePosition at = SourcePosition.of(++changes);
+    Struct event = table.upsert(source.contains(id) ? "u" : "c", id, version, at);
     Struct after = edit.apply(event.getStruct("after"));
     event.put("after", after);
     append(partitionOf(id), table.keySchema(), table.key(id), table.envelopeSchema(), event, headers);
-    rows.put(id, CustomerTable.columns(after));
+    source.upsert(id, CustomerTable.columns(after), at);
   }
 
   /** The keys the source table has now. */
   Set<Long> ids() {
-    return Set.copyOf(rows.keySet());
+    return source.ids();
   }
 
   /** Whether the source table has a row {@code id}. */
   boolean contains(long id) {
-    return rows.containsKey(id);
+    return source.contains(id);
   }
 
   /** Deletes {@code id}: a delete event, and with {@code tombstone} the tombstone after it. */
@@ -107,11 +110,12 @@ final class RecordLog {
 
   private void delete(long id, boolean tombstone, Map<String, Struct> headers) {
     int version = versions.merge(id, 1, Integer::sum);
-    append(partitionOf(id), table.keySchema(), table.key(id), table.envelopeSchema(), table.delete(id, version), headers);
+    SourcePosition at = SourcePosition.of(++changes);
+    append(partitionOf(id), table.keySchema(), table.key(id), table.envelopeSchema(), table.delete(id, version, at), headers);
     if (tombstone) {
       append(partitionOf(id), table.keySchema(), table.key(id), null, null);
     }
-    rows.remove(id);
+    source.delete(id, at);
   }
 
   /**
@@ -120,7 +124,7 @@ final class RecordLog {
    * ({@code __debezium.oldkey}); the two keys may be in different partitions.
    */
   void changeKey(long from, long to) {
-    if (!rows.containsKey(from)) {
+    if (!source.contains(from)) {
       upsert(to);
       return;
     }
@@ -134,8 +138,9 @@ final class RecordLog {
    * table records it as a row with {@code _op} t.
    */
   void truncate(int partition) {
-    append(partition, null, null, table.envelopeSchema(), table.truncate(++truncates));
-    rows.clear();
+    SourcePosition at = SourcePosition.of(++changes);
+    append(partition, null, null, table.envelopeSchema(), table.truncate(at));
+    source.truncate(at);
   }
 
   /** {@code ALTER TABLE customers ADD COLUMN tier text}: every event from now on has the column. */
@@ -206,14 +211,27 @@ final class RecordLog {
     return records;
   }
 
-  /** What the table must hold now: the source table's rows in upsert cells, a row per event in append cells. */
+  /**
+   * What the table must hold now: a row per event in append cells; in keyed cells what the cell's
+   * CDC mode keeps of the source table ({@link SourceTable}): its rows (plain, change feed), with
+   * their newest LSN (ordered), and the deleted keys marked (soft deletes), or every version of
+   * every key (history).
+   */
   Expected<?> expected(Cell cell) {
-    return cell.isAppend() ? events() : upserts();
+    if (cell.isAppend()) {
+      return events();
+    }
+    return switch (cell.mode()) {
+      case PLAIN, CHANGE_FEED -> source.upserts();
+      case ORDERED -> source.ordered();
+      case SOFT_DELETES -> source.softDeletes();
+      case HISTORY -> source.history();
+    };
   }
 
   /** The source table as the events describe it: id → row. */
   Expected<Long> upserts() {
-    return Expected.upserts(rows);
+    return source.upserts();
   }
 
   /** Every event of the log except bad input, as the row an append table holds for it. */

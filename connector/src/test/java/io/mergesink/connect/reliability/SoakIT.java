@@ -53,7 +53,12 @@ class SoakIT {
   }
 
   static Stream<Cell> cells() {
-    return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED));
+    // in CI a plain cell and one of each CDC mode, layouts and compaction alternating
+    return Matrix.cells(List.of(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED),
+        Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF).in(Cell.Mode.ORDERED),
+        Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF).in(Cell.Mode.SOFT_DELETES),
+        Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED).in(Cell.Mode.HISTORY),
+        Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED).in(Cell.Mode.CHANGE_FEED)), cell -> true);
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -99,7 +104,7 @@ class SoakIT {
         } else if (dice < 88) {
           count("zombie");
           zombie();
-        } else if (dice < 92) {
+        } else if (dice < 92 && Workloads.truncatesApply(cell)) {
           count("truncate");
           quiesce();
           log.truncate(random.nextInt(PARTITIONS));

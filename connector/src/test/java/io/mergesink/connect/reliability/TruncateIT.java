@@ -24,7 +24,7 @@ class TruncateIT {
   @TempDir Path tables;
 
   static Stream<Cell> cells() {
-    return Matrix.cells(Cell.of(Cell.Layout.APPEND, Cell.Compaction.OFF));
+    return Matrix.cells(Cell.of(Cell.Layout.APPEND, Cell.Compaction.OFF), Workloads::truncatesApply);
   }
 
   @ParameterizedTest(name = "[{0}]")

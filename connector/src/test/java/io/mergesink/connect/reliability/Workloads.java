@@ -198,6 +198,18 @@ final class Workloads {
     return seed;
   }
 
+  /**
+   * Whether the scenarios' truncates (issued while several tasks write the table) have a defined
+   * outcome in {@code cell}. Not in history cells: a history truncate closes only the current rows
+   * its task's key index holds (docs/design.md, "History tables"), and with {@code
+   * lookup.scope=table} and two tasks it closed versions another task had already closed (a version
+   * twice) and left rows that task opened current (TruncateIT, seed 551956933683), so no model of
+   * the source describes it yet.
+   */
+  static boolean truncatesApply(Cell cell) {
+    return cell.mode() != Cell.Mode.HISTORY;
+  }
+
   static Map<String, String> with(Map<String, String> config, String key, String value) {
     Map<String, String> copy = new HashMap<>(config);
     copy.put(key, value);

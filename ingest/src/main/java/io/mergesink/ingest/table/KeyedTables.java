@@ -13,6 +13,7 @@ import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.IngestMetrics;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.options.ChangeSemantics;
+import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.UpsertOrder;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -49,7 +50,8 @@ final class KeyedTables implements TableKind {
 
   @Override
   public PendingChanges newPendingChanges() {
-    return semantics.ordered() ? PendingChanges.coalescedByKey(order) : PendingChanges.coalescedByKey();
+    return semantics.ordered() || semantics.deleteMode() == DeleteMode.SOFT ? PendingChanges.coalescedByKey(order)
+        : PendingChanges.coalescedByKey();
   }
 
   @Override

@@ -30,8 +30,12 @@ import java.util.Map;
  *
  * <pre>
  * WHEN MATCHED AND source is a delete AND source.seq is newer than target.seq THEN DELETE
- *                                           (soft: UPDATE SET __deleted = true, __deleted_at, seq)
+ *                                           (soft: UPDATE SET __deleted = true, __deleted_at, seq;
+ *                                            a delete with a source time only)
  * WHEN MATCHED AND source is an upsert AND source.seq is newer than target.seq THEN UPDATE SET *
+ * WHEN MATCHED AND source is a delete without a source time AND NOT target.__deleted
+ *                                           AND source.seq is newer than target.seq
+ *                                           THEN UPDATE SET __deleted = true, __deleted_at, seq (soft)
  * WHEN NOT MATCHED AND source is an upsert THEN INSERT *
  * WHEN NOT MATCHED AND source is a delete THEN INSERT (key, seq, __deleted = true, __deleted_at)
  *                                           (soft, ordered by source.*, when the other columns are nullable)
@@ -50,6 +54,12 @@ final class OrderedMerge {
   static final String DELETED_AT = "__deleted_at";
   /** The source-only column that tells deletes from upserts; never a table column. */
   private static final String IS_DELETE = "__mergesink_is_delete";
+  /**
+   * The source-only column that tells a delete without a source time: a Kafka tombstone (or a
+   * rewritten delete without {@code __source_ts_ms}), whose {@code __deleted_at} could only be
+   * Kafka's time. Never a table column.
+   */
+  private static final String IS_TOMBSTONE = "__mergesink_is_tombstone";
 
   private final ChangeSemantics semantics;
   private final SequenceOrder order;
@@ -94,9 +104,9 @@ final class OrderedMerge {
           order.skipped(event.position(), event.key(), sequence, "deleted as of " + deletedAt);
           continue;
         }
-        source.add(sourceRow(schema, tableRow(sink, schema, event), false));
+        source.add(sourceRow(schema, tableRow(sink, schema, event), false, false));
       } else {
-        source.add(sourceRow(schema, deleteRow(sink, schema, event), true));
+        source.add(sourceRow(schema, deleteRow(sink, schema, event), true, event.source().tsMs() == null));
         if (semantics.ordered()) {
           deletes.add(event);
         }
@@ -131,19 +141,21 @@ final class OrderedMerge {
   }
 
   private MergeSpec spec(TableSink sink, StructType schema, Map<Row, Object> deletedRowSequences) {
-    StructType sourceSchema = schema.add(new StructField(IS_DELETE, PrimitiveType.BOOLEAN, false));
+    StructType sourceSchema = schema.add(new StructField(IS_DELETE, PrimitiveType.BOOLEAN, false))
+        .add(new StructField(IS_TOMBSTONE, PrimitiveType.BOOLEAN, false));
     List<String> key = sink.keySchema().fieldNames();
     String sequence = semantics.ordered() ? semantics.orderBy().column() : null;
+    boolean soft = semantics.deleteMode() == DeleteMode.SOFT;
     MergeSpec.Builder spec = MergeSpec.builder(sourceSchema, key);
     Condition delete;
     Condition upsert;
     if (sequence == null) {
-      delete = Condition.onSource(OrderedMerge::isDelete);
+      delete = Condition.onSource(row -> isDelete(row) && !(soft && isTombstone(row)));
       upsert = Condition.onSource(row -> !isDelete(row));
     } else {
       // the op is tested first, so each matched row's sequences are compared (and a stale one counted) once
       delete = Condition.withTarget(List.of(sequence), (s, t) -> {
-        if (!isDelete(s)) {
+        if (!isDelete(s) || (soft && isTombstone(s))) {
           return false;
         }
         deletedRowSequences.put(key(s, key), t.get(sequence));
@@ -151,7 +163,7 @@ final class OrderedMerge {
       });
       upsert = Condition.withTarget(List.of(sequence), (s, t) -> !isDelete(s) && notOlder(s, t, sequence, key));
     }
-    if (semantics.deleteMode() == DeleteMode.SOFT) {
+    if (soft) {
       spec.whenMatched(delete).thenUpdate(marks(sequence));
     } else {
       spec.whenMatched(delete).thenDelete();
@@ -165,6 +177,14 @@ final class OrderedMerge {
           : Assignment.fromSource(field.name()));
     }
     spec.whenMatched(upsert).thenUpdate(all);
+    if (soft) {
+      // A tombstone marks a live row (a source that sends its deletes as tombstones only) but never
+      // re-marks a deleted one: the Debezium delete before it set __deleted_at to the delete's
+      // source time. After the upsert clause, so that upserts are decided without reading the table.
+      List<String> read = sequence == null ? List.of(DELETED) : List.of(DELETED, sequence);
+      spec.whenMatched(Condition.withTarget(read, (s, t) -> isDelete(s) && isTombstone(s) && !Boolean.TRUE.equals(t.get(DELETED))
+          && (sequence == null || notOlder(s, t, sequence, key)))).thenUpdate(marks(sequence));
+    }
     spec.whenNotMatched(Condition.onSource(row -> !isDelete(row))).thenInsert(fromSource(all));
     if (semantics.orderBy().sinkColumn() && semantics.deleteMode() == DeleteMode.SOFT && tombstonesFit(schema, key)) {
       // a deleted row that never landed is kept too, with its sequence: ordering stays exact after a restart
@@ -221,6 +241,10 @@ final class OrderedMerge {
     return (Boolean) row.get(IS_DELETE);
   }
 
+  private static boolean isTombstone(RowView row) {
+    return (Boolean) row.get(IS_TOMBSTONE);
+  }
+
   private static Object newest(Object a, Object b) {
     if (a == null || b == null) {
       return a == null ? b : a;
@@ -260,12 +284,13 @@ final class OrderedMerge {
     return Row.of(values);
   }
 
-  private static Row sourceRow(StructType schema, Row row, boolean isDelete) {
-    Object[] values = new Object[schema.size() + 1];
+  private static Row sourceRow(StructType schema, Row row, boolean isDelete, boolean isTombstone) {
+    Object[] values = new Object[schema.size() + 2];
     for (int i = 0; i < schema.size(); i++) {
       values[i] = row.get(i);
     }
     values[schema.size()] = isDelete;
+    values[schema.size() + 1] = isTombstone;
     return Row.of(values);
   }
 }
