@@ -123,6 +123,66 @@ class ConcurrentHistoryTest {
   }
 
   /**
+   * The other task commits before every attempt of the truncate's commit: after the last decision
+   * the flush fails with a retriable error and keeps its buffer, the table untouched by it; the
+   * next flush lands the truncate over everything the other task committed.
+   */
+  @ParameterizedTest
+  @CsvSource({"DELETION_VECTORS, false", "COPY_ON_WRITE, true"})
+  void aTruncateTheOtherTaskKeepsOvertakingFailsRetriablyAndLandsLater(MergeStrategy strategy, boolean ordered) throws Exception {
+    Source source = new Source(ordered);
+    String root = GatedStorage.root(dir);
+    List<KafkaRecord> stream = new ArrayList<>();
+    ExecutorService otherTask = Executors.newSingleThreadExecutor(task -> new Thread(task, "other-task"));
+    try (IngestEngine truncating = engine(root, strategy, source, 0); IngestEngine other = engine(root, strategy, source, 1)) {
+      long[] offset = {0};
+      offset[0] = deliver(truncating, stream, source.upsert(0, offset[0], 1, "a1"));
+      assertThat(truncating.flush()).isEqualTo(FlushOutcome.COMPLETE);
+      offset[0] = deliver(truncating, stream, source.truncate(0, offset[0]));
+      // offsets of the other task's changes, made while the truncate is buffered: later in time, committed before it
+      List<KafkaRecord> overtaking = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        overtaking.add(source.upsert(1, offset[0] + i, 2 + i % 3, "overtaking " + i));
+      }
+      int[] commits = {0};
+      GatedStorage.gate((path, content) -> {
+        if (path.contains("/" + source.table() + "/_delta_log/") && Thread.currentThread().getName().equals("truncating-task")) {
+          KafkaRecord record = overtaking.get(commits[0]++);
+          try {
+            FlushOutcome outcome = otherTask.submit(() -> {
+              deliver(other, stream, record);
+              return other.flush();
+            }).get(60, TimeUnit.SECONDS);
+            assertThat(outcome).isEqualTo(FlushOutcome.COMPLETE);
+          } catch (Exception e) {
+            throw new IOException("the other task's commit failed", e);
+          }
+        }
+      });
+      ExecutorService truncatingTask = Executors.newSingleThreadExecutor(task -> new Thread(task, "truncating-task"));
+      try {
+        FlushOutcome failed = truncatingTask.submit(() -> truncating.flush()).get(120, TimeUnit.SECONDS);
+        assertThat(failed.failure()).as("deciding again gave up: a retriable failure").isPresent();
+        assertThat(truncating.bufferedChanges()).as("the truncate stays buffered").isEqualTo(1);
+        assertThat(rows(source)).as("nothing of the truncate landed").anyMatch(row -> Boolean.TRUE.equals(row.get(4)));
+        assertConsistent(rows(source), stream.stream().filter(record -> !source.isTruncate(record)).toList(), source);
+
+        GatedStorage.gate(GatedStorage.Gate.OPEN);
+        assertThat(truncatingTask.submit(() -> truncating.flush()).get(120, TimeUnit.SECONDS)).isEqualTo(FlushOutcome.COMPLETE);
+      } finally {
+        truncatingTask.shutdownNow();
+      }
+      assertThat(commits[0]).as("the other task overtook each decision").isEqualTo(5);
+    } finally {
+      otherTask.shutdownNow();
+    }
+    List<Row> rows = rows(source);
+    assertConsistent(rows, stream, source);
+    assertThat(rows).as("nothing is current after the truncate").noneMatch(row -> Boolean.TRUE.equals(row.get(4)));
+    assertThat(rows).containsExactlyInAnyOrderElementsOf(serialOrder(stream, source));
+  }
+
+  /**
    * Many rounds: each task buffers random changes of shared keys (now and then a truncate) and both
    * flush at once on two threads; a flush a concurrent commit keeps failing is flushed again.
    */
