@@ -35,26 +35,11 @@ public final class ReadSet {
     this.filesInScope = filesInScope == null ? null : Map.copyOf(filesInScope);
   }
 
-  /** The table version the rows were read at. */
-  public long version() {
-    return version;
-  }
-
-  /** Whether every live row of the writer's scope was read (a history table's truncate). */
-  public boolean wholeScope() {
-    return filesInScope != null;
-  }
-
-  /** The keys read. */
-  public Set<Row> keys() {
-    return keys.keySet();
-  }
-
   /**
    * Checks that the rows read are where they were in {@code snapshot}, whose state {@code index}
    * holds (synced to it).
    *
-   * @throws MovedRowsException a commit since {@link #version()} changed one of them: nothing is written, decide again
+   * @throws MovedRowsException a commit since the rows were read changed one of them: nothing is written, decide again
    */
   void check(Snapshot snapshot, LiveRowIndex index) throws MovedRowsException {
     if (snapshot.version() == version) {
