@@ -36,7 +36,10 @@ import org.slf4j.LoggerFactory;
  */
 final class Flush {
   private static final Logger LOG = LoggerFactory.getLogger(Flush.class);
-  /** How often a table's change set is decided when concurrent commits keep moving the rows it removes by position. */
+  /**
+   * How often a table's change set is decided when concurrent commits keep moving the rows it was
+   * decided from (docs/design.md, "History tables"); then the commit fails retriably, its changes buffered.
+   */
   private static final int MAX_DECISIONS = 5;
 
   private final TableCatalog catalog;
@@ -143,7 +146,8 @@ final class Flush {
           result = sink.commit(changeSet);
           break;
         } catch (MovedRowsException e) {
-          // a concurrent commit (a compaction) moved rows the change set removes by position: decide it again on the table now
+          // a concurrent commit (another task, a compaction) moved rows the change set was decided from: decide it again on the
+          // table now; nothing was written or counted for this decision
           if (attempt == MAX_DECISIONS) {
             throw e;
           }

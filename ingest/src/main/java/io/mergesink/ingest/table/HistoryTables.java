@@ -225,6 +225,8 @@ final class HistoryTables implements TableKind {
         builder.delete(key);
       }
     }
+    // decided from the current rows read: lands only while they are where they were (docs/design.md, "History tables")
+    builder.decidedFrom(live.reads());
     txns.forEach(builder::txn);
     return builder.build();
   }

@@ -87,6 +87,8 @@ final class OrderedHistory {
     }
     ChangeSet.Builder builder = ChangeSet.builder().rowSchema(schema);
     histories.forEach((key, history) -> land(places, key, history, builder));
+    // decided from the versions read: lands only while the current rows are where they were (docs/design.md, "History tables")
+    builder.decidedFrom(live.reads());
     txns.forEach(builder::txn);
     return builder.build();
   }

@@ -31,7 +31,8 @@ import java.util.Set;
  *   <li>it moved one of our txn app ids to a version other than the one we expect: we are fenced
  *       ({@link FencedException});
  *   <li>it removed or re-marked a file we read, or changed metadata or protocol: {@link CommitOutcome.Replan};
- *   <li>we read the whole table (a truncate) and it added or removed data: {@link CommitOutcome.Replan};
+ *   <li>we read the whole table (a truncate), or every row of our scope, and it added or removed data
+ *       there: {@link CommitOutcome.Replan};
  *   <li>anything else (appends, other files, other txns): retry at the next version.
  * </ul>
  * Every log entry MergeSink writes goes through here: table creation, schema and property changes,
@@ -89,7 +90,7 @@ public final class Committer {
       }
       List<Action> winner = loader.readCommit(root, version);
       checkWinner(root, version, winner, txns);
-      String reason = conflictWith(version, winner, staged);
+      String reason = conflictWith(version, winner, staged, base);
       if (reason != null) {
         return new CommitOutcome.Replan(loader.update(base), reason);
       }
@@ -148,15 +149,16 @@ public final class Committer {
   }
 
   /** Null when {@code winner} leaves our plan valid; otherwise why we must plan again. */
-  private static String conflictWith(long version, List<Action> winner, StagedCommit staged) {
+  private static String conflictWith(long version, List<Action> winner, StagedCommit staged, Snapshot base) {
     Set<String> readFiles = staged.readFiles();
     boolean readWholeTable = staged.reads() == StagedCommit.Reads.WHOLE_TABLE;
     for (Action action : winner) {
       if (action instanceof Metadata || action instanceof Protocol) {
         return "version " + version + " changed the table's metadata or protocol";
       }
-      if (readWholeTable && (action instanceof AddFile || action instanceof RemoveFile)) {
-        return "version " + version + " changed the data of the table this commit replaces";
+      if (readWholeTable && (action instanceof AddFile add && staged.scope().test(add)
+          || action instanceof RemoveFile remove && inScopeOrUnknown(base, remove, staged))) {
+        return "version " + version + " changed the data of the table this commit depends on";
       }
       if (action instanceof RemoveFile remove && readFiles.contains(remove.path())) {
         return "version " + version + " removed or re-marked " + remove.path();
@@ -166,6 +168,12 @@ public final class Committer {
       }
     }
     return null;
+  }
+
+  /** Whether {@code remove} drops a file of {@code base} in the staged commit's scope, or one added since (unknown: in). */
+  private static boolean inScopeOrUnknown(Snapshot base, RemoveFile remove, StagedCommit staged) {
+    AddFile removed = base.files().get(remove.path());
+    return removed == null || staged.scope().test(removed);
   }
 
   /** {@code actions} followed by a {@code txn} action for each of {@code txns}. */

@@ -1,8 +1,10 @@
 package io.mergesink.core.commit;
 
 import io.mergesink.core.log.Action;
+import io.mergesink.core.log.AddFile;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * A commit ready to publish: its actions (data files, DV files already written), the files whose
@@ -14,19 +16,22 @@ import java.util.Set;
  * @param writtenFiles absolute paths of files written for this commit; deleted when it is abandoned
  * @param operation the {@code commitInfo.operation} name
  * @param metrics the {@code commitInfo.operationMetrics}
- * @param reads what the plan depends on: only {@code readFiles}, or every live row of the table
+ * @param reads what the plan depends on: only {@code readFiles}, or every live row of the files in {@code scope}
+ * @param scope with {@link Reads#WHOLE_TABLE}, the files whose rows the plan depends on (a writer's
+ *     scope, docs/design.md "File ownership"); every file for a truncate
  */
 public record StagedCommit(
     List<Action> actions, Set<String> readFiles, List<String> writtenFiles, String operation, java.util.Map<String, String> metrics,
-    Reads reads) {
+    Reads reads, Predicate<AddFile> scope) {
 
   /** What a plan read, and so which concurrent commits invalidate it. */
   public enum Reads {
     /** The files in {@code readFiles}: a concurrent commit removing or re-marking one of them invalidates the plan. */
     LISTED_FILES,
     /**
-     * The whole table (a truncate): any concurrent commit that adds or removes data invalidates
-     * the plan, since the new rows would survive it.
+     * The whole table (a truncate; a change set decided from live rows it read, docs/design.md
+     * "History tables"): any concurrent commit that adds or removes data in {@code scope}
+     * invalidates the plan, since the new rows would survive it or the rows read changed.
      */
     WHOLE_TABLE
   }
@@ -37,6 +42,19 @@ public record StagedCommit(
     writtenFiles = List.copyOf(writtenFiles);
     metrics = java.util.Map.copyOf(metrics);
     java.util.Objects.requireNonNull(reads, "reads");
+    java.util.Objects.requireNonNull(scope, "scope");
+  }
+
+  /** A commit whose plan read {@code reads} of every file. */
+  public StagedCommit(
+      List<Action> actions, Set<String> readFiles, List<String> writtenFiles, String operation, java.util.Map<String, String> metrics,
+      Reads reads) {
+    this(actions, readFiles, writtenFiles, operation, metrics, reads, file -> true);
+  }
+
+  /** This commit, its plan depending on every live row of the files in {@code filesRead}. */
+  public StagedCommit readingWholeScope(Predicate<AddFile> filesRead) {
+    return new StagedCommit(actions, readFiles, writtenFiles, operation, metrics, Reads.WHOLE_TABLE, filesRead);
   }
 
   /** A commit whose plan read only {@code readFiles}. */

@@ -106,6 +106,11 @@ public final class LiveRowIndex {
     }
   }
 
+  /** The files of {@code snapshot} this index covers. */
+  public Predicate<AddFile> scope(Snapshot snapshot) {
+    return scope.files(snapshot);
+  }
+
   /** The current-row column of the table as of the last {@link #sync}, if it has one (a history table). */
   public Optional<String> currentColumn() {
     return currentColumn;

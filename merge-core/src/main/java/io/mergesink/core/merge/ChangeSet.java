@@ -36,6 +36,12 @@ import java.util.OptionalLong;
  *       (docs/design.md, "Exactly once"). A change set may hold txns only.
  * </ul>
  *
+ * <p>A change set decided from live rows it read ({@link LiveRows}) may name them as
+ * {@code decidedFrom} (a history table's, docs/design.md "History tables"): it lands only while
+ * they are where they were. A concurrent commit that changed one of them (or, after a whole-table
+ * read, any file in the writer's scope) makes the writer throw {@link MovedRowsException} before it
+ * writes anything, and the change set is decided again. Blind change sets name none.
+ *
  * <p>An upsert that ends a primary-key change may name the key the row had before: columns it
  * marks {@link io.mergesink.core.data.Unchanged} take the values of that key's live row.
  *
@@ -59,9 +65,10 @@ public final class ChangeSet {
   private final boolean truncate;
   private final Map<Integer, Row> previousKeys;
   private final StructType rowSchema;
+  private final ReadSet decidedFrom;
 
   private ChangeSet(List<Row> upserts, List<Row> deletes, List<Row> appends, List<RowPosition> removals, Map<String, TxnChange> txns,
-      boolean truncate, Map<Integer, Row> previousKeys, StructType rowSchema) {
+      boolean truncate, Map<Integer, Row> previousKeys, StructType rowSchema, ReadSet decidedFrom) {
     this.previousKeys = Collections.unmodifiableMap(previousKeys);
     this.upserts = Collections.unmodifiableList(upserts);
     this.deletes = Collections.unmodifiableList(deletes);
@@ -70,6 +77,7 @@ public final class ChangeSet {
     this.txns = Collections.unmodifiableMap(txns);
     this.truncate = truncate;
     this.rowSchema = rowSchema;
+    this.decidedFrom = decidedFrom;
   }
 
   public static Builder builder() {
@@ -114,13 +122,18 @@ public final class ChangeSet {
     return Optional.ofNullable(rowSchema);
   }
 
+  /** The live rows the change set was decided from, if it names them (see the class comment). */
+  public Optional<ReadSet> decidedFrom() {
+    return Optional.ofNullable(decidedFrom);
+  }
+
   /** This change set with other upserts and appends, in the same order (same previous keys), built for {@code schema}. */
   ChangeSet withRows(List<Row> realignedUpserts, List<Row> realignedAppends, StructType schema) {
     if (realignedUpserts.size() != upserts.size() || realignedAppends.size() != appends.size()) {
       throw new IllegalArgumentException(realignedUpserts.size() + " upserts and " + realignedAppends.size() + " appends in place of "
           + upserts.size() + " and " + appends.size());
     }
-    return new ChangeSet(realignedUpserts, deletes, realignedAppends, removals, txns, truncate, previousKeys, schema);
+    return new ChangeSet(realignedUpserts, deletes, realignedAppends, removals, txns, truncate, previousKeys, schema, decidedFrom);
   }
 
   public boolean hasRowChanges() {
@@ -144,8 +157,15 @@ public final class ChangeSet {
     private boolean truncate;
     private Map<Integer, Row> previousKeys = new HashMap<>();
     private StructType rowSchema;
+    private ReadSet decidedFrom;
 
     private Builder() {}
+
+    /** The live rows the change set is decided from: it lands only while they are where they were (see the class comment). */
+    public Builder decidedFrom(ReadSet reads) {
+      decidedFrom = reads;
+      return this;
+    }
 
     /** The table schema the upserts are built for (see the class comment). */
     public Builder rowSchema(StructType schema) {
@@ -204,7 +224,7 @@ public final class ChangeSet {
     }
 
     public ChangeSet build() {
-      ChangeSet changeSet = new ChangeSet(upserts, deletes, appends, removals, txns, truncate, previousKeys, rowSchema);
+      ChangeSet changeSet = new ChangeSet(upserts, deletes, appends, removals, txns, truncate, previousKeys, rowSchema, decidedFrom);
       previousKeys = new HashMap<>();
       upserts = new ArrayList<>();
       deletes = new ArrayList<>();
@@ -213,6 +233,7 @@ public final class ChangeSet {
       txns = new LinkedHashMap<>();
       truncate = false;
       rowSchema = null;
+      decidedFrom = null;
       return changeSet;
     }
   }

@@ -30,16 +30,27 @@ import java.util.TreeMap;
  * position (file and row index from the index), only the columns asked for.
  *
  * <p>Valid until the writer's next commit or refresh, which move its index and snapshot on.
+ *
+ * <p>It records what it reads ({@link #reads()}): a change set decided from it names that as
+ * {@link ChangeSet.Builder#decidedFrom}, and lands only while those rows are where they were.
+ * Lookups that read no row ({@link #contain}) are not recorded.
  */
 public final class LiveRows {
   private final Storage storage;
   private final Snapshot snapshot;
   private final LiveRowIndex index;
+  private final ReadSet.Recorder reads;
 
   LiveRows(Storage storage, Snapshot snapshot, LiveRowIndex index) {
     this.storage = storage;
     this.snapshot = snapshot;
     this.index = index;
+    this.reads = new ReadSet.Recorder(snapshot.version());
+  }
+
+  /** What was read through this view so far: the live rows of the keys read, and whether every live row was. */
+  public ReadSet reads() {
+    return reads.readSet();
   }
 
   /** The snapshot the view answers for. */
@@ -72,6 +83,7 @@ public final class LiveRows {
     StructType schema = snapshot.schema();
     int[] keyOrdinals = index.keySchema().fieldNames().stream().mapToInt(schema::indexOf).toArray();
     int flag = index.currentColumn().map(schema::indexOf).orElse(-1);
+    reads.wholeScope(snapshot, index);
     List<Row> rows = new ArrayList<>();
     try (TableScan scan = TableScan.of(storage, snapshot, List.of())) {
       while (scan.hasNext()) {
@@ -97,6 +109,7 @@ public final class LiveRows {
     if (keys.isEmpty()) {
       return found;
     }
+    keys.forEach(key -> reads.key(index, key));
     StructType schema = snapshot.schema();
     int[] keyOrdinals = index.keySchema().fieldNames().stream().mapToInt(schema::indexOf).toArray();
     KeySet wanted = KeySet.create(index.keySchema(), keys.size());
@@ -139,6 +152,7 @@ public final class LiveRows {
     Row[] rows = new Row[keys.length];
     Map<String, TreeMap<Long, List<Integer>>> wantedByFile = new HashMap<>();
     for (int i = 0; i < keys.length; i++) {
+      reads.key(index, keys[i]);
       long location = index.anyLocation(keys[i]);
       if (location != KeyIndex.NO_LOCATION) {
         wantedByFile.computeIfAbsent(index.path(location), path -> new TreeMap<>())

@@ -96,6 +96,12 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
     return index.estimatedHeapBytes();
   }
 
+  /**
+   * A change set decided from live rows ({@link ChangeSet#decidedFrom()}) is planned only while
+   * they are where they were, and its commit depends on every row of the scope: a concurrent
+   * commit that adds or changes data there makes the committer plan again, and this check decide
+   * whether the change set itself must be decided again (docs/design.md, "History tables").
+   */
   @Override
   public PlannedMerge plan(Snapshot snapshot, ChangeSet changes) throws IOException {
     KeyedChanges keyed = KeyedChanges.of(snapshot.tableRoot(), snapshot.schema(), keyOrdinals,
@@ -103,6 +109,16 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
     if (changes.truncate()) {
       return truncation.plan(snapshot, keyed);
     }
+    if (changes.decidedFrom().isEmpty()) {
+      return planRows(snapshot, keyed, changes);
+    }
+    // even a change set that changes no row was decided from what it read (a delete of a key that had no current row)
+    changes.decidedFrom().get().check(snapshot, index);
+    PlannedMerge planned = planRows(snapshot, keyed, changes);
+    return new PlannedMerge(planned.commit().readingWholeScope(index.scope(snapshot)), planned.indexDelta(), planned.counts());
+  }
+
+  private PlannedMerge planRows(Snapshot snapshot, KeyedChanges keyed, ChangeSet changes) throws IOException {
     if (changes.hasRowChanges()) {
       return operation.plan(snapshot, keyed);
     }

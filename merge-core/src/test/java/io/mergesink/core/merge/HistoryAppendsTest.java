@@ -119,6 +119,68 @@ class HistoryAppendsTest {
     assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(Row.of(1L, "a1 (late)", false), Row.of(1L, "a2", true));
   }
 
+  @ParameterizedTest
+  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void aChangeSetDecidedFromRowsAnotherWriterChangedFailsWritesNothingAndLandsDecidedAgain(MergeStrategy strategy) throws Exception {
+    DeltaTable table = history(strategy);
+    MergingTableWriter writer = (MergingTableWriter) table.newWriter(WriterOptions.defaults(strategy));
+    writer.commit(ChangeSet.builder().upsert(Row.of(1L, "a1", true)).build());
+    MergingTableWriter other = (MergingTableWriter) table.newWriter(WriterOptions.defaults(strategy));
+    LiveRows live = writer.liveRows();
+    Row read = live.read(new Row[] {Row.of(1L)}, List.of("id", "name", "current"))[0];
+    other.commit(ChangeSet.builder().append(Row.of(1L, "a1", false)).upsert(Row.of(1L, "b2", true)).build());
+    long version = KernelTables.latestVersion(table.root());
+
+    ChangeSet decided = ChangeSet.builder().append(Row.of(1L, read.get(1), false)).upsert(Row.of(1L, "a2", true))
+        .decidedFrom(live.reads()).build();
+    assertThatThrownBy(() -> writer.commit(decided)).isInstanceOf(MovedRowsException.class).hasMessageContaining("key [1]");
+    assertThat(KernelTables.latestVersion(table.root())).isEqualTo(version);
+
+    live = writer.liveRows();
+    read = live.read(new Row[] {Row.of(1L)}, List.of("id", "name", "current"))[0];
+    writer.commit(ChangeSet.builder().append(Row.of(1L, read.get(1), false)).upsert(Row.of(1L, "a2", true))
+        .decidedFrom(live.reads()).build());
+    assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(
+        Row.of(1L, "a1", false), Row.of(1L, "b2", false), Row.of(1L, "a2", true));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void aWholeTableReadFailsWhenAnotherWriterAddedACurrentRowInScope(MergeStrategy strategy) throws Exception {
+    DeltaTable table = history(strategy);
+    MergingTableWriter writer = (MergingTableWriter) table.newWriter(WriterOptions.defaults(strategy));
+    writer.commit(ChangeSet.builder().upsert(Row.of(1L, "a1", true)).build());
+    MergingTableWriter other = (MergingTableWriter) table.newWriter(WriterOptions.defaults(strategy));
+    LiveRows live = writer.liveRows();
+    assertThat(live.readAll()).containsExactly(Row.of(1L, "a1", true));
+    // a new key only: a file added, none of the writer's re-marked; the committer would retry on top of it
+    other.commit(ChangeSet.builder().upsert(Row.of(2L, "b1", true)).build());
+
+    ChangeSet truncate = ChangeSet.builder().append(Row.of(1L, "a1", false)).delete(Row.of(1L)).decidedFrom(live.reads()).build();
+    assertThatThrownBy(() -> writer.commit(truncate)).isInstanceOf(MovedRowsException.class)
+        .hasMessageContaining("every live row");
+    assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(Row.of(1L, "a1", true), Row.of(2L, "b1", true));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void aChangeSetDecidedFromRowsLandsWhenAConcurrentCommitLeftThemInPlace(MergeStrategy strategy) throws Exception {
+    DeltaTable table = history(strategy);
+    MergingTableWriter writer = (MergingTableWriter) table.newWriter(WriterOptions.defaults(strategy));
+    writer.commit(ChangeSet.builder().upsert(Row.of(1L, "a1", true)).build());
+    writer.commit(ChangeSet.builder().upsert(Row.of(2L, "b1", true)).build());
+    MergingTableWriter other = (MergingTableWriter) table.newWriter(WriterOptions.defaults(strategy));
+    LiveRows live = writer.liveRows();
+    live.read(new Row[] {Row.of(1L)}, List.of("id", "name", "current"));
+    other.commit(ChangeSet.builder().append(Row.of(2L, "b1", false)).upsert(Row.of(2L, "b2", true)).build());
+
+    CommitResult result = writer.commit(ChangeSet.builder().append(Row.of(1L, "a1", false)).upsert(Row.of(1L, "a2", true))
+        .decidedFrom(live.reads()).build());
+    assertThat(result.replans()).as("planned again on the other writer's commit, not decided again").isEqualTo(1);
+    assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(Row.of(1L, "a1", false), Row.of(1L, "a2", true),
+        Row.of(2L, "b1", false), Row.of(2L, "b2", true));
+  }
+
   private static RowPosition closedVersion(MergingTableWriter writer) throws Exception {
     return writer.liveRows().rowsOfKeys(List.of(Row.of(1L))).stream().filter(row -> Boolean.FALSE.equals(row.row().get(2)))
         .findFirst().orElseThrow().position();
