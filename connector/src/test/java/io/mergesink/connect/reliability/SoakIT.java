@@ -68,7 +68,7 @@ class SoakIT {
     int steps = Integer.getInteger("soak.steps", DEFAULT_STEPS);
     random = new Random(seed);
     log = new RecordLog(Workloads.TOPIC, PARTITIONS);
-    config = cell.apply(Workloads.with(Workloads.faultyConfig(tables, BUFFER_RECORDS), "truncate.enabled", "true"));
+    config = cell.apply(Workloads.truncating(cell, Workloads.faultyConfig(tables, BUFFER_RECORDS)));
     group = new TaskGroup(config, log);
     group.start(2, random);
 
@@ -104,7 +104,7 @@ class SoakIT {
         } else if (dice < 88) {
           count("zombie");
           zombie();
-        } else if (dice < 92 && Workloads.truncatesApply(cell)) {
+        } else if (dice < 92) {
           count("truncate");
           quiesce();
           log.truncate(random.nextInt(PARTITIONS));

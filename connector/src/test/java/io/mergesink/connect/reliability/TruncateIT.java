@@ -24,7 +24,7 @@ class TruncateIT {
   @TempDir Path tables;
 
   static Stream<Cell> cells() {
-    return Matrix.cells(Cell.of(Cell.Layout.APPEND, Cell.Compaction.OFF), Workloads::truncatesApply);
+    return Matrix.cells(Cell.of(Cell.Layout.APPEND, Cell.Compaction.OFF));
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -33,8 +33,7 @@ class TruncateIT {
     long seed = Workloads.seed("truncate [" + cell + "]");
     Random random = new Random(seed);
     RecordLog log = new RecordLog(Workloads.TOPIC, PARTITIONS);
-    TaskGroup group = new TaskGroup(cell.apply(Workloads.with(Workloads.localConfig(tables, BUFFER_RECORDS), "truncate.enabled",
-        "true")), log);
+    TaskGroup group = new TaskGroup(cell.apply(Workloads.truncating(cell, Workloads.localConfig(tables, BUFFER_RECORDS))), log);
     group.start(2);
     for (int round = 0; round < 3; round++) {
       Workloads.mixed(log, KEYS, random);
