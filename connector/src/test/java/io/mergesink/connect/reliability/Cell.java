@@ -52,6 +52,12 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store) {
     SOFT_DELETES(Map.of("delete.mode", "soft")),
     /** A history table (SCD type 2): every change a version with {@code __valid_from}, {@code __valid_to}, {@code __current}. */
     HISTORY(Map.of()),
+    /**
+     * A history table whose versions are placed by {@code source.lsn} ({@code __source_lsn},
+     * {@code __valid_to_source_lsn}): replays and changes of keys that moved partitions land in
+     * their place of the history.
+     */
+    HISTORY_ORDERED(Map.of("upsert.order.by", "source.lsn")),
     /** Upserts into a table with a Change Data Feed ({@code _change_data/} files). */
     CHANGE_FEED(Map.of("table.properties.delta.enableChangeDataFeed", "true"));
 
@@ -63,6 +69,11 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store) {
 
     String label() {
       return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** Whether the table is a history table ({@code write.mode=history}). */
+    boolean keepsHistory() {
+      return this == HISTORY || this == HISTORY_ORDERED;
     }
   }
 
@@ -126,7 +137,7 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store) {
     if (layout == Layout.APPEND) {
       celled.put("write.mode", "append");
     } else {
-      celled.put("write.mode", mode == Mode.HISTORY ? "history" : "upsert");
+      celled.put("write.mode", mode.keepsHistory() ? "history" : "upsert");
       celled.put("merge.strategy", layout.label());
       celled.putAll(mode.options);
     }

@@ -215,7 +215,7 @@ final class RecordLog {
    * What the table must hold now: a row per event in append cells; in keyed cells what the cell's
    * CDC mode keeps of the source table ({@link SourceTable}): its rows (plain, change feed), with
    * their newest LSN (ordered), and the deleted keys marked (soft deletes), or every version of
-   * every key (history).
+   * every key (history; ordered, with the LSNs that began and ended each version).
    */
   Expected<?> expected(Cell cell) {
     if (cell.isAppend()) {
@@ -225,7 +225,8 @@ final class RecordLog {
       case PLAIN, CHANGE_FEED -> source.upserts();
       case ORDERED -> source.ordered();
       case SOFT_DELETES -> source.softDeletes();
-      case HISTORY -> source.history();
+      case HISTORY -> source.history(false);
+      case HISTORY_ORDERED -> source.history(true);
     };
   }
 

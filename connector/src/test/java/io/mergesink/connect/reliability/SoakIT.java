@@ -58,6 +58,7 @@ class SoakIT {
         Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF).in(Cell.Mode.ORDERED),
         Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF).in(Cell.Mode.SOFT_DELETES),
         Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED).in(Cell.Mode.HISTORY),
+        Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF).in(Cell.Mode.HISTORY_ORDERED),
         Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED).in(Cell.Mode.CHANGE_FEED)), cell -> true);
   }
 

@@ -21,23 +21,34 @@ final class SourceTable {
   static final String VALID_FROM = "__valid_from";
   static final String VALID_TO = "__valid_to";
   static final String CURRENT = "__current";
+  static final String VALID_TO_SOURCE_LSN = "__valid_to_source_lsn";
 
-  /** One version of a key in a history table: its row, from when, and until when (null while current). */
+  /**
+   * One version of a key in a history table: its row, from when and until when (null while
+   * current), and the LSNs of the changes that began and ended it.
+   */
   private static final class Version {
     private final Map<String, Object> columns;
     private final long validFrom;
+    private final long lsn;
     private Long validTo;
+    private Long endLsn;
 
-    private Version(Map<String, Object> columns, long validFrom) {
+    private Version(Map<String, Object> columns, long validFrom, long lsn) {
       this.columns = columns;
       this.validFrom = validFrom;
+      this.lsn = lsn;
     }
 
-    private Map<String, Object> row() {
+    private Map<String, Object> row(boolean ordered) {
       Map<String, Object> row = new LinkedHashMap<>(columns);
       row.put(VALID_FROM, validFrom);
       row.put(VALID_TO, validTo);
       row.put(CURRENT, validTo == null);
+      if (ordered) {
+        row.put(SOURCE_LSN, lsn);
+        row.put(VALID_TO_SOURCE_LSN, endLsn);
+      }
       return row;
     }
   }
@@ -61,7 +72,7 @@ final class SourceTable {
     lsns.put(id, at.lsn());
     deletedAt.remove(id);
     close(id, at);
-    versions.computeIfAbsent(id, key -> new ArrayList<>()).add(new Version(columns, at.tsMicros()));
+    versions.computeIfAbsent(id, key -> new ArrayList<>()).add(new Version(columns, at.tsMicros(), at.lsn()));
   }
 
   /** Deletes {@code id} (which the table has), a change made {@code at}. */
@@ -138,10 +149,14 @@ final class SourceTable {
     return Boolean.TRUE.equals(row.get(DELETED));
   }
 
-  /** The rows of a history table: every version of every key, closed when the key next changed, the last one current unless deleted. */
-  Expected<VersionId> history() {
+  /**
+   * The rows of a history table: every version of every key, closed when the key next changed, the
+   * last one current unless deleted; {@code ordered} (by {@code source.lsn}), with the LSNs that
+   * began and ended each version.
+   */
+  Expected<VersionId> history(boolean ordered) {
     Map<VersionId, Map<String, Object>> all = new HashMap<>();
-    versions.forEach((id, list) -> list.forEach(version -> all.put(new VersionId(id, version.validFrom), version.row())));
+    versions.forEach((id, list) -> list.forEach(version -> all.put(new VersionId(id, version.validFrom), version.row(ordered))));
     return Expected.versions(all);
   }
 
@@ -149,6 +164,7 @@ final class SourceTable {
     List<Version> list = versions.get(id);
     if (list != null && list.get(list.size() - 1).validTo == null) {
       list.get(list.size() - 1).validTo = at.tsMicros();
+      list.get(list.size() - 1).endLsn = at.lsn();
     }
   }
 }

@@ -206,7 +206,7 @@ final class Workloads {
    */
   static Map<String, String> truncating(Cell cell, Map<String, String> config) {
     Map<String, String> truncating = with(config, "truncate.enabled", "true");
-    if (cell.mode() == Cell.Mode.HISTORY) {
+    if (cell.mode().keepsHistory()) {
       truncating.put("lookup.scope", "table");
     }
     return truncating;
