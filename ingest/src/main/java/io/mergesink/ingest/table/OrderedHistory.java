@@ -112,15 +112,15 @@ final class OrderedHistory {
     return segments;
   }
 
-  /**
-   * A key's changes sorted by sequence, stable (equal sequences in delivery order); a change
-   * without a sequence keeps its place in Kafka order, between the sorted runs before and after it.
-   */
   /** The change set last assembled for {@code table} landed: its skipped changes count now. */
   void landed(String table) {
     order.landed(table);
   }
 
+  /**
+   * A key's changes sorted by sequence, stable (equal sequences in delivery order); a change
+   * without a sequence keeps its place in Kafka order, between the sorted runs before and after it.
+   */
   private List<ChangeEvent> inSequenceOrder(List<ChangeEvent> events) {
     List<ChangeEvent> sorted = new ArrayList<>(events.size());
     List<ChangeEvent> run = new ArrayList<>();
