@@ -156,6 +156,13 @@ final class HistoryTables implements TableKind {
         event.previousKey() == null ? null : sink.key(event.keySchema(), event.previousKey()));
   }
 
+  @Override
+  public void landed(TableSink sink) {
+    if (ordered != null) {
+      ordered.landed(sink.name());
+    }
+  }
+
   /**
    * Walks the changes in order over the current rows of their keys (read by position through the
    * key index, all columns): each change closes the key's open version and opens its own, whose

@@ -113,6 +113,7 @@ final class KeyedTables implements TableKind {
   public ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
     // rows are re-fitted to the sink's current schema; the writer pads them if the table gains columns before they land
     ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema());
+    order.deciding();
     Map<Row, ChangeEvent> latest = new LinkedHashMap<>();
     boolean truncated = false;
     for (TableChanges partition : changes) {
@@ -144,9 +145,16 @@ final class KeyedTables implements TableKind {
       if (order.replaces(later, earlier)) {
         return later;
       }
-      order.stale(later, order.sequence(earlier));
+      order.skipped(later.position(), later.key(), order.sequence(later), order.sequence(earlier));
       return earlier;
     }
     return later.timestampMs() >= earlier.timestampMs() ? later : earlier;
+  }
+
+  @Override
+  public void landed(TableSink sink) {
+    if (semantics.merges()) {
+      merge.landed(sink.name());
+    }
   }
 }

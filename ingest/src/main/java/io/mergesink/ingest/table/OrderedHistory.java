@@ -56,6 +56,7 @@ final class OrderedHistory {
   }
 
   ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
+    order.deciding();
     LiveRows live = sink.liveRows(); // opens the writer first, which may read a newer schema
     StructType schema = sink.schema();
     Places places = new Places(schema, sink.keySchema(), order.order().column());
@@ -90,6 +91,7 @@ final class OrderedHistory {
     // decided from the versions read: lands only while the current rows are where they were (docs/design.md, "History tables")
     builder.decidedFrom(live.reads());
     txns.forEach(builder::txn);
+    order.decided(sink.name());
     return builder.build();
   }
 
@@ -108,6 +110,11 @@ final class OrderedHistory {
     }
     segments.add(segment);
     return segments;
+  }
+
+  /** The change set last assembled for {@code table} landed: its skipped changes count now. */
+  void landed(String table) {
+    order.landed(table);
   }
 
   /**

@@ -48,6 +48,11 @@ import java.util.Map;
  * older than a remembered hard delete of their key ({@link DeletedKeys}) are dropped before the
  * merge. After a truncate in the batch the table is emptied first, so there is nothing to match:
  * the changes apply as they are.
+ *
+ * <p>The change set names the keys it looked up and the rows it read: another task's commit that
+ * changed one of them makes it be decided again (docs/design.md, "Ordering and soft deletes"). So
+ * deciding has no lasting effect: the deleted keys it found and the stale changes it skipped are
+ * remembered and counted when the change set lands ({@link #landed}).
  */
 final class OrderedMerge {
   static final String DELETED = "__deleted";
@@ -64,6 +69,11 @@ final class OrderedMerge {
   private final ChangeSemantics semantics;
   private final SequenceOrder order;
   private final Map<String, DeletedKeys> deletedKeys = new HashMap<>();
+  /** Per table, what its last decided change set changes in {@link #deletedKeys} when it lands. */
+  private final Map<String, DeletedKeysChange> undecided = new HashMap<>();
+
+  /** A decided change set's effect on a table's {@link DeletedKeys}: truncated first, then keys deleted as of a sequence. */
+  private record DeletedKeysChange(boolean truncated, Map<Row, Object> deleted) {}
 
   OrderedMerge(ChangeSemantics semantics, SequenceOrder order) {
     this.semantics = semantics;
@@ -89,9 +99,9 @@ final class OrderedMerge {
    */
   ChangeSet assemble(TableSink sink, List<ChangeEvent> latest, boolean truncated, Map<String, TxnChange> txns) throws IOException {
     StructType schema = sink.schema();
-    DeletedKeys deleted = deletedKeys.computeIfAbsent(sink.name(), name -> new DeletedKeys(semantics.deletedKeysMax()));
+    DeletedKeys deleted = deletedKeys(sink.name());
     if (truncated) {
-      deleted.clear();
+      decided(sink.name(), new DeletedKeysChange(true, Map.of()));
       return truncating(sink, schema, latest, txns);
     }
     List<Row> source = new ArrayList<>(latest.size());
@@ -115,15 +125,40 @@ final class OrderedMerge {
     Map<Row, Object> deletedRowSequences = new LinkedHashMap<>();
     MergeActions actions = sink.decide(spec(sink, schema, deletedRowSequences), source);
     // soft deletes too: a delete of a key the table does not hold leaves no row to keep its sequence
+    Map<Row, Object> deletedAsOf = new LinkedHashMap<>();
     for (ChangeEvent event : deletes) {
       Object sequence = newest(order.sequence(event), deletedRowSequences.get(event.key()));
       if (sequence != null) {
-        deleted.deleted(event.key(), sequence);
+        deletedAsOf.put(event.key(), sequence);
       }
     }
+    decided(sink.name(), new DeletedKeysChange(false, deletedAsOf));
+    // the actions name what they were decided from (MergeActions#decidedFrom)
     ChangeSet.Builder builder = actions.addTo(ChangeSet.builder());
     txns.forEach(builder::txn);
     return builder.build();
+  }
+
+  /** The change set last assembled for {@code table} landed: what deciding it found takes effect. */
+  void landed(String table) {
+    DeletedKeysChange change = undecided.remove(table);
+    if (change != null) {
+      DeletedKeys deleted = deletedKeys(table);
+      if (change.truncated()) {
+        deleted.clear();
+      }
+      change.deleted().forEach(deleted::deleted);
+    }
+    order.landed(table);
+  }
+
+  private void decided(String table, DeletedKeysChange change) {
+    undecided.put(table, change);
+    order.decided(table);
+  }
+
+  private DeletedKeys deletedKeys(String table) {
+    return deletedKeys.computeIfAbsent(table, name -> new DeletedKeys(semantics.deletedKeysMax()));
   }
 
   /** After a truncate: the upserts land on an empty table, deletes have nothing to delete (hard deletes are still sent). */

@@ -6,19 +6,26 @@ import io.mergesink.ingest.buffer.ChangeOrder;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.options.UpsertOrder;
+import java.util.HashMap;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code upsert.order.by} as a {@link ChangeOrder} of prepared events (rows in their table's
  * schema): the source position from Debezium's {@code source} block (a Kafka tombstone carries
- * none), or the named column of an upsert's row (a delete carries none: its row is gone). Changes found stale, in a buffer or
- * against the table, are counted and logged at debug.
+ * none), or the named column of an upsert's row (a delete carries none: its row is gone). Changes found stale are logged at
+ * debug and counted: in a buffer at once, while a change set is decided only once it lands ({@link #landed}), since a
+ * change set a concurrent commit moved is decided again.
  */
 final class SequenceOrder implements ChangeOrder {
   private static final Logger LOG = LoggerFactory.getLogger(SequenceOrder.class);
   private final UpsertOrder order;
   private final IngestMetrics metrics;
+  /** Changes found stale while deciding the current change set. */
+  private long skipsOfDecision;
+  /** Per table, the skips of its last decided change set, counted when it lands. */
+  private final Map<String, Long> undecidedSkips = new HashMap<>();
 
   SequenceOrder(UpsertOrder order, IngestMetrics metrics) {
     this.order = order;
@@ -81,14 +88,42 @@ final class SequenceOrder implements ChangeOrder {
     return order.kind() == UpsertOrder.Kind.COLUMN;
   }
 
+  /** A buffered change was dropped: counted at once, a buffer drops it once. */
   @Override
   public void stale(ChangeEvent dropped, Object newerSequence) {
-    skipped(dropped.position(), dropped.key(), sequence(dropped), newerSequence);
+    metrics.staleChangesSkipped(1);
+    log(dropped.position(), dropped.key(), sequence(dropped), newerSequence);
   }
 
-  /** A change of {@code key} with {@code sequence} was skipped: its key has a change with {@code newer}. */
+  /**
+   * While deciding a change set: a change of {@code key} with {@code sequence} was skipped, its key
+   * has a change with {@code newer}. Counted when the change set lands ({@link #landed}).
+   */
   void skipped(String where, Object key, Object sequence, Object newer) {
-    metrics.staleChangesSkipped(1);
+    skipsOfDecision++;
+    log(where, key, sequence, newer);
+  }
+
+  /** Starts deciding a change set: what an unfinished decision found is not counted. */
+  void deciding() {
+    skipsOfDecision = 0;
+  }
+
+  /** The change set of {@code table} was decided: its skips count when it lands, in place of an earlier decision's. */
+  void decided(String table) {
+    undecidedSkips.put(table, skipsOfDecision);
+    skipsOfDecision = 0;
+  }
+
+  /** The change set last decided for {@code table} landed: its skips count now. */
+  void landed(String table) {
+    Long skips = undecidedSkips.remove(table);
+    if (skips != null && skips > 0) {
+      metrics.staleChangesSkipped(skips);
+    }
+  }
+
+  private void log(String where, Object key, Object sequence, Object newer) {
     if (LOG.isDebugEnabled()) {
       LOG.debug("Skipped the change {} of key {} with {} {}: its key has a newer change ({})", where, key, order.configValue(),
           sequence, newer);

@@ -105,4 +105,11 @@ public sealed interface TableKind permits KeyedTables, AppendTables, HistoryTabl
    *     and soft-delete keyed tables the rows they decide against)
    */
   ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException;
+
+  /**
+   * The change set last assembled for {@code sink}'s table landed. A change set can be assembled
+   * again before it lands (a concurrent commit moved the rows it was decided from): what deciding
+   * it remembers or counts takes effect here, once.
+   */
+  default void landed(TableSink sink) {}
 }

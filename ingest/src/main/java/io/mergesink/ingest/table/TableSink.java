@@ -171,6 +171,7 @@ public final class TableSink {
     TableWriter writer = writer();
     CommitResult result = writer.commit(changes);
     snapshot = writer.snapshot();
+    kind.landed(this);
     return result;
   }
 

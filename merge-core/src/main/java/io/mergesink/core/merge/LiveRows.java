@@ -33,7 +33,7 @@ import java.util.TreeMap;
  *
  * <p>It records what it reads ({@link #reads()}): a change set decided from it names that as
  * {@link ChangeSet.Builder#decidedFrom}, and lands only while those rows are where they were.
- * Lookups that read no row ({@link #contain}) are not recorded.
+ * Lookups ({@link #contain}) are recorded too: a key found absent was decided from as well.
  */
 public final class LiveRows {
   private final Storage storage;
@@ -63,12 +63,13 @@ public final class LiveRows {
     return index.keySchema();
   }
 
-  /** Per key (in {@link #keySchema()} order): whether the table has a live row of it. Reads nothing. */
+  /** Per key (in {@link #keySchema()} order): whether the table has a live row of it. Reads no file. */
   public boolean[] contain(Row[] keys) {
     long[] locations = index.lookup(keys);
     boolean[] found = new boolean[keys.length];
     for (int i = 0; i < keys.length; i++) {
       found[i] = locations[i] != KeyIndex.NO_LOCATION;
+      reads.key(index, keys[i]);
     }
     return found;
   }

@@ -33,9 +33,11 @@ import java.util.Objects;
  * <p>A key with several live rows (a table another tool wrote) is one target row to the engine:
  * the clauses see the values of one of them, and an UPDATE or DELETE replaces all of them.
  *
- * <p>The actions are decided against the writer's snapshot; the landing re-plans on top of
- * concurrent commits as every change set does, but does not decide again. Single-threaded, as the
- * writer is.
+ * <p>The actions are decided against the writer's snapshot. When a key was looked up or a target
+ * row read, the change set names them ({@link MergeActions#decidedFrom}): it lands only while they
+ * are where they were, else it fails with {@link io.mergesink.core.merge.MovedRowsException} and
+ * is decided again by the caller (another writer inserted, changed or deleted a row it decided
+ * from). Rows decided from the source alone need no read set. Single-threaded, as the writer is.
  */
 public final class MergeInto {
   private final MergingTableWriter writer;
@@ -71,6 +73,8 @@ public final class MergeInto {
    * @throws io.mergesink.core.merge.InvalidChangeSetException a decided row does not fit the table
    *     (a value of the wrong type, null in a NOT NULL column); nothing was written
    * @throws IllegalArgumentException a condition or value read a column it did not declare
+   * @throws io.mergesink.core.merge.MovedRowsException a concurrent commit changed a row the actions
+   *     were decided from; nothing was written, decide again
    * @see io.mergesink.core.merge.TableWriter#commit for the commit's failures
    */
   public MergeResult execute(MergeSpec spec, List<Row> source) throws IOException, FencedException {
@@ -170,7 +174,7 @@ public final class MergeInto {
       }
     }
     ActionCounts counts = new ActionCounts(inserted, updated, deleted, upserted, untouched, toRead.size());
-    return new MergeActions(upserts, deletes, tableSchema, counts);
+    return new MergeActions(upserts, deletes, tableSchema, counts, toLookUp.isEmpty() ? null : live.reads());
   }
 
   /** Source rows with one row per key, and their keys. */

@@ -7,6 +7,7 @@ import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
 import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.merge.MovedRowsException;
 import io.mergesink.core.merge.TableWriter;
 import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.storage.LocalStorage;
@@ -75,6 +76,42 @@ class MergeIntoTest {
         .containsExactlyInAnyOrder(Row.of(2L, 2, "two", 25L), Row.of(3L, 3, "three", 37L), Row.of(4L, 4, null, null));
     // 1 and 5 are deleted blind (a delete of 5, which has no row, changes nothing); only 2 and 3 needed their target rows
     assertThat(result.actions()).isEqualTo(new ActionCounts(1, 2, 2, 0, 0, 2));
+  }
+
+  /**
+   * Actions decided from a target row, or from a key found absent, land only while the table holds
+   * those keys as it did: another writer's commit of one of them fails the commit, nothing written,
+   * and deciding again lands on its row. Blind actions read nothing and land over it.
+   */
+  @ParameterizedTest
+  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void actionsDecidedFromKeysAnotherWriterChangedFailAndBlindOnesLand(MergeStrategy strategy) throws Exception {
+    TableWriter writer = table("t", strategy);
+    writer.commit(upserts(List.of(Row.of(1L, 1, "one", 10L), Row.of(2L, 2, "two", 20L))));
+    TableWriter other = table("t", strategy);
+    MergeSpec newer = MergeSpec.builder(TABLE, List.of("id"))
+        .whenMatched(Condition.withTarget(List.of("c"), (s, t) -> (Long) s.get("c") > (Long) t.get("c"))).thenUpdateAll()
+        .whenNotMatched().thenInsertAll().build();
+    MergeSpec blind = MergeSpec.builder(TABLE, List.of("id")).whenMatched().thenUpdateAll().whenNotMatched().thenInsertAll().build();
+
+    MergeActions readingTwo = MergeInto.on(writer).decide(newer, List.of(Row.of(2L, 200, "older", 15L)));
+    MergeActions absentThree = MergeInto.on(writer).decide(newer, List.of(Row.of(3L, 300, "three", 30L)));
+    MergeActions blindOne = MergeInto.on(writer).decide(blind, List.of(Row.of(1L, 100, "blind", 5L)));
+    assertThat(readingTwo.decidedFrom()).isNotNull();
+    assertThat(absentThree.decidedFrom()).isNotNull();
+    assertThat(blindOne.decidedFrom()).as("decided from the source alone").isNull();
+    other.commit(upserts(List.of(Row.of(1L, 11, "other", 50L), Row.of(2L, 22, "other", 10L), Row.of(3L, 33, "other", 40L))));
+
+    assertThatThrownBy(() -> writer.commit(readingTwo.addTo(ChangeSet.builder()).build())).isInstanceOf(MovedRowsException.class);
+    assertThatThrownBy(() -> writer.commit(absentThree.addTo(ChangeSet.builder()).build())).isInstanceOf(MovedRowsException.class);
+    writer.commit(blindOne.addTo(ChangeSet.builder()).build());
+    assertThat(KernelTables.readRows(dir.resolve("t").toString()))
+        .containsExactlyInAnyOrder(Row.of(1L, 100, "blind", 5L), Row.of(2L, 22, "other", 10L), Row.of(3L, 33, "other", 40L));
+
+    // decided again on the other writer's rows: 2's source is now the newer, 3's the older
+    MergeInto.on(writer).execute(newer, List.of(Row.of(2L, 200, "older", 15L), Row.of(3L, 300, "three", 30L)));
+    assertThat(KernelTables.readRows(dir.resolve("t").toString()))
+        .containsExactlyInAnyOrder(Row.of(1L, 100, "blind", 5L), Row.of(2L, 200, "older", 15L), Row.of(3L, 33, "other", 40L));
   }
 
   @Test
