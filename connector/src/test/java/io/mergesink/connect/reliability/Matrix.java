@@ -42,18 +42,19 @@ final class Matrix {
       Cell.of(Layout.APPEND, Compaction.OFF));
 
   /**
-   * Every local cell, in rotation order: laps over {@link #LAYOUTS}, each keyed cell in the next
-   * CDC mode (append cells have none). With four keyed cells a lap and five modes, five laps give
-   * every keyed layout every mode once, and any run of cases over the rotation meets the modes in turn.
+   * Every local cell, in rotation order: one lap over {@link #LAYOUTS} per CDC mode, the k-th keyed
+   * cell of lap L in mode (L + k) mod modes (append cells have none). So every keyed layout meets
+   * every mode exactly once, whatever the number of modes, and neighbouring cases meet different modes.
    */
   static final List<Cell> CELLS = rotation();
 
   private static List<Cell> rotation() {
     List<Cell> cells = new ArrayList<>();
-    int keyed = 0;
-    for (int lap = 0; lap < Mode.values().length; lap++) {
+    Mode[] modes = Mode.values();
+    for (int lap = 0; lap < modes.length; lap++) {
+      int keyed = 0;
       for (Cell cell : LAYOUTS) {
-        cells.add(cell.isAppend() ? cell : cell.in(Mode.values()[keyed++ % Mode.values().length]));
+        cells.add(cell.isAppend() ? cell : cell.in(modes[(lap + keyed++) % modes.length]));
       }
     }
     return List.copyOf(cells);
