@@ -31,6 +31,7 @@ import java.util.Set;
  *   <li>it moved one of our txn app ids to a version other than the one we expect: we are fenced
  *       ({@link FencedException});
  *   <li>it removed or re-marked a file we read, or changed metadata or protocol: {@link CommitOutcome.Replan};
+ *   <li>we looked keys up in our scope (a keyed merge), and it added data there: {@link CommitOutcome.Replan};
  *   <li>we read the whole table (a truncate), or every row of our scope, and it added or removed data
  *       there: {@link CommitOutcome.Replan};
  *   <li>anything else (appends, other files, other txns): retry at the next version.
@@ -152,6 +153,7 @@ public final class Committer {
   private static String conflictWith(long version, List<Action> winner, StagedCommit staged, Snapshot base) {
     Set<String> readFiles = staged.readFiles();
     boolean readWholeTable = staged.reads() == StagedCommit.Reads.WHOLE_TABLE;
+    boolean readKeysOfScope = staged.reads() == StagedCommit.Reads.KEYS_IN_SCOPE;
     for (Action action : winner) {
       if (action instanceof Metadata || action instanceof Protocol) {
         return "version " + version + " changed the table's metadata or protocol";
@@ -159,6 +161,9 @@ public final class Committer {
       if (readWholeTable && (action instanceof AddFile add && staged.scope().test(add)
           || action instanceof RemoveFile remove && inScopeOrUnknown(base, remove, staged))) {
         return "version " + version + " changed the data of the table this commit depends on";
+      }
+      if (readKeysOfScope && action instanceof AddFile add && add.dataChange() && staged.scope().test(add)) {
+        return "version " + version + " added " + add.path() + ", which may hold keys this commit found in no file";
       }
       if (action instanceof RemoveFile remove && readFiles.contains(remove.path())) {
         return "version " + version + " removed or re-marked " + remove.path();

@@ -16,9 +16,10 @@ import java.util.function.Predicate;
  * @param writtenFiles absolute paths of files written for this commit; deleted when it is abandoned
  * @param operation the {@code commitInfo.operation} name
  * @param metrics the {@code commitInfo.operationMetrics}
- * @param reads what the plan depends on: only {@code readFiles}, or every live row of the files in {@code scope}
- * @param scope with {@link Reads#WHOLE_TABLE}, the files whose rows the plan depends on (a writer's
- *     scope, docs/design.md "File ownership"); every file for a truncate
+ * @param reads what the plan depends on: only {@code readFiles}, also the keys of the files in
+ *     {@code scope}, or every live row of them
+ * @param scope with {@link Reads#KEYS_IN_SCOPE} or {@link Reads#WHOLE_TABLE}, the files whose keys or
+ *     rows the plan depends on (a writer's scope, docs/design.md "File ownership"); every file for a truncate
  */
 public record StagedCommit(
     List<Action> actions, Set<String> readFiles, List<String> writtenFiles, String operation, java.util.Map<String, String> metrics,
@@ -28,6 +29,13 @@ public record StagedCommit(
   public enum Reads {
     /** The files in {@code readFiles}: a concurrent commit removing or re-marking one of them invalidates the plan. */
     LISTED_FILES,
+    /**
+     * The files in {@code readFiles}, and which keys the files in {@code scope} hold (a keyed merge:
+     * a key it found in none of them is inserted, or its delete changes nothing): a concurrent commit
+     * adding data in {@code scope} may hold such a key and invalidates the plan, else the key would
+     * have two live rows (docs/design.md, "Concurrency").
+     */
+    KEYS_IN_SCOPE,
     /**
      * The whole table (a truncate; a change set decided from live rows it read, docs/design.md
      * "History tables"): any concurrent commit that adds or removes data in {@code scope}
@@ -55,6 +63,11 @@ public record StagedCommit(
   /** This commit, its plan depending on every live row of the files in {@code filesRead}. */
   public StagedCommit readingWholeScope(Predicate<AddFile> filesRead) {
     return new StagedCommit(actions, readFiles, writtenFiles, operation, metrics, Reads.WHOLE_TABLE, filesRead);
+  }
+
+  /** This commit, its plan depending also on which keys the files in {@code filesIndexed} hold. */
+  public StagedCommit readingKeysOfScope(Predicate<AddFile> filesIndexed) {
+    return new StagedCommit(actions, readFiles, writtenFiles, operation, metrics, Reads.KEYS_IN_SCOPE, filesIndexed);
   }
 
   /** A commit whose plan read only {@code readFiles}. */

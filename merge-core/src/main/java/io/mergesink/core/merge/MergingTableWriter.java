@@ -118,9 +118,18 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
     return new PlannedMerge(planned.commit().readingWholeScope(index.scope(snapshot)), planned.indexDelta(), planned.counts());
   }
 
+  /**
+   * Upserts and deletes are planned from the keys the index holds: a key found in no file of the
+   * scope is inserted, or its delete changes nothing. Their commit depends on that, so a concurrent
+   * commit adding data in scope makes the committer plan again (docs/design.md, "Concurrency").
+   */
   private PlannedMerge planRows(Snapshot snapshot, KeyedChanges keyed, ChangeSet changes) throws IOException {
     if (changes.hasRowChanges()) {
-      return operation.plan(snapshot, keyed);
+      PlannedMerge planned = operation.plan(snapshot, keyed);
+      if (changes.upserts().isEmpty() && changes.deletes().isEmpty()) {
+        return planned;
+      }
+      return new PlannedMerge(planned.commit().readingKeysOfScope(index.scope(snapshot)), planned.indexDelta(), planned.counts());
     }
     // txns only: nothing written, nothing read; the committer adds the txns
     StagedCommit commit = new StagedCommit(List.of(), Set.of(), List.of(), TXN_ONLY_OPERATION, MergeCounts.NONE.asOperationMetrics());

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.ownership.FileOwners;
+import io.mergesink.core.ownership.OwnerScope;
 import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.storage.Storage;
@@ -26,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Two writers on one table: no commit lost, one live row per key, and a writer whose txn moved is fenced. */
@@ -168,9 +171,59 @@ class ConcurrentWritersTest {
     assertThat(KernelTables.readRows(table.root())).containsExactly(afterTruncate);
   }
 
-  private DeltaTable newTable() throws Exception {
+  /**
+   * A writer that found a key in no file inserts it: another writer that committed that key since
+   * the snapshot the plan was made on (here before this writer's commit even began) makes it plan
+   * again, so its upsert replaces that row and its delete removes it.
+   */
+  @ParameterizedTest
+  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void keysAnotherWriterInsertedSinceTheSnapshotAreReplacedAndDeletedNotDuplicated(MergeStrategy strategy) throws Exception {
+    DeltaTable table = newTable(strategy);
+    Random random = new Random(13);
+    TableWriter first = table.newWriter(WriterOptions.defaults(strategy));
+    TableWriter second = table.newWriter(WriterOptions.defaults(strategy));
+    Row secondsEarlier = MergeModelTest.row(9, 1, random);
+    second.commit(ChangeSet.builder().upsert(secondsEarlier).build());
+    first.commit(ChangeSet.builder().upsert(MergeModelTest.row(1, 1, random)).upsert(MergeModelTest.row(2, 1, random)).build());
+    Row secondsOne = MergeModelTest.row(1, 2, random);
+
+    CommitResult result = second.commit(ChangeSet.builder().upsert(secondsOne).delete(Row.of(2L)).build());
+
+    assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(secondsEarlier, secondsOne);
+    assertThat(result.replans()).as("the first writer's file may hold keys the plan found in no file").isEqualTo(1);
+  }
+
+  /** Writers of other owners (Kafka partitions) do not index each other's files: their new files are retried on top. */
+  @Test
+  void newFilesOfAnotherOwnerAreRetriedOnTop() throws Exception {
+    DeltaTable table = newTable(MergeStrategy.DELETION_VECTORS);
+    Random random = new Random(14);
+    TableWriter first = table.newWriter(ownedBy("t:0"));
+    TableWriter second = table.newWriter(ownedBy("t:1"));
+    Row firsts = MergeModelTest.row(1, 1, random);
+    Row seconds = MergeModelTest.row(2, 1, random);
+    first.commit(ChangeSet.builder().upsert(firsts).build());
+
+    CommitResult result = second.commit(ChangeSet.builder().upsert(seconds).build());
+
+    assertThat(result.replans()).isZero();
+    assertThat(result.attempts()).isEqualTo(2);
+    assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(firsts, seconds);
+  }
+
+  private static WriterOptions ownedBy(String owner) {
+    FileOwners owners = FileOwners.of(List.of(owner));
+    return WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withOwners(owners, OwnerScope.of(owners));
+  }
+
+  private DeltaTable newTable(MergeStrategy strategy) throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
-    table.createIfAbsent(new TableSpec(MergeModelTest.SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, Map.of()));
+    table.createIfAbsent(new TableSpec(MergeModelTest.SCHEMA, List.of("id"), strategy, Map.of()));
     return table;
+  }
+
+  private DeltaTable newTable() throws Exception {
+    return newTable(MergeStrategy.DELETION_VECTORS);
   }
 }
