@@ -1,27 +1,27 @@
 package io.mergesink.core.merge;
 
+import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.deletionvectors.DeletionVectorStore;
 import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.index.KeyIndex;
+import io.mergesink.core.index.KeySet;
 import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.index.RowLocation;
+import io.mergesink.core.log.AddFile;
 import io.mergesink.core.scan.LogicalFileReader;
 import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.types.StructType;
-import org.roaringbitmap.longlong.Roaring64NavigableMap;
 import java.io.IOException;
-import io.mergesink.core.data.CloseableIterator;
-import io.mergesink.core.deletionvectors.DeletionVectorStore;
-import io.mergesink.core.index.KeySet;
-import io.mergesink.core.log.AddFile;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
  * A read-only view of a {@link MergingTableWriter}'s live rows by key, for engines that decide
