@@ -14,6 +14,7 @@ import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.GatedStorage;
+import io.mergesink.ingest.testing.RacingFlushes;
 import io.mergesink.ingest.testing.SequencedRecords;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -193,8 +194,8 @@ class ConcurrentHistoryTest {
     String root = dir.toString();
     Random random = new Random(551956933683L + strategy.ordinal() * 2L + (ordered ? 1 : 0));
     List<KafkaRecord> stream = new ArrayList<>();
-    ExecutorService executor = Executors.newFixedThreadPool(2);
-    try (IngestEngine first = engine(root, strategy, source, 0); IngestEngine second = engine(root, strategy, source, 1)) {
+    try (IngestEngine first = engine(root, strategy, source, 0); IngestEngine second = engine(root, strategy, source, 1);
+        RacingFlushes race = new RacingFlushes(first, second)) {
       IngestEngine[] engines = {first, second};
       long offset = 0;
       for (int task = 0; task < 2; task++) {
@@ -213,28 +214,9 @@ class ConcurrentHistoryTest {
             offset = deliver(engines[task], stream, record);
           }
         }
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<?>> flushes = new ArrayList<>();
-        for (IngestEngine engine : engines) {
-          flushes.add(executor.submit(() -> {
-            start.await();
-            return engine.flush();
-          }));
-        }
-        start.countDown();
-        for (Future<?> flush : flushes) {
-          flush.get(120, TimeUnit.SECONDS);
-        }
+        race.flushAtOnce();
       }
-      for (IngestEngine engine : engines) {
-        // a flush the other task's commits kept deciding again kept its buffer: it lands now
-        for (int attempt = 0; attempt < 5 && engine.bufferedChanges() > 0; attempt++) {
-          engine.flush();
-        }
-        assertThat(engine.bufferedChanges()).isZero();
-      }
-    } finally {
-      executor.shutdownNow();
+      race.drain();
     }
     List<Row> rows = rows(source);
     assertConsistent(rows, stream, source);

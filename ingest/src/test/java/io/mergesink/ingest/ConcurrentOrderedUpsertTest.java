@@ -14,6 +14,7 @@ import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
 import io.mergesink.ingest.testing.GatedStorage;
+import io.mergesink.ingest.testing.RacingFlushes;
 import io.mergesink.ingest.testing.SequencedRecords;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -122,9 +123,9 @@ class ConcurrentOrderedUpsertTest {
     String root = dir.toString();
     Random random = new Random(7310554128881L + strategy.ordinal() * 2L + deletes.ordinal());
     List<KafkaRecord> stream = new ArrayList<>();
-    ExecutorService executor = Executors.newFixedThreadPool(2);
     try (IngestEngine first = engine(root, strategy, deletes, 0, new AtomicLong());
-        IngestEngine second = engine(root, strategy, deletes, 1, new AtomicLong())) {
+        IngestEngine second = engine(root, strategy, deletes, 1, new AtomicLong());
+        RacingFlushes race = new RacingFlushes(first, second)) {
       IngestEngine[] engines = {first, second};
       long offset = 0;
       long lsn = 0;
@@ -147,28 +148,9 @@ class ConcurrentOrderedUpsertTest {
               : upsert(task, offset, id, "r" + round + "t" + task + "o" + offset, sequence);
           offset = deliver(engines[task], stream, record);
         }
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<?>> flushes = new ArrayList<>();
-        for (IngestEngine engine : engines) {
-          flushes.add(executor.submit(() -> {
-            start.await();
-            return engine.flush();
-          }));
-        }
-        start.countDown();
-        for (Future<?> flush : flushes) {
-          flush.get(120, TimeUnit.SECONDS);
-        }
+        race.flushAtOnce();
       }
-      for (IngestEngine engine : engines) {
-        // a flush the other task's commits kept deciding again kept its buffer: it lands now
-        for (int attempt = 0; attempt < 5 && engine.bufferedChanges() > 0; attempt++) {
-          engine.flush();
-        }
-        assertThat(engine.bufferedChanges()).isZero();
-      }
-    } finally {
-      executor.shutdownNow();
+      race.drain();
     }
     assertThat(table()).isEqualTo(newestBySequence(stream, deletes));
   }
