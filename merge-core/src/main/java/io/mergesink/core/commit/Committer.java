@@ -31,7 +31,8 @@ import java.util.Set;
  *   <li>it moved one of our txn app ids to a version other than the one we expect: we are fenced
  *       ({@link FencedException});
  *   <li>it removed or re-marked a file we read, or changed metadata or protocol: {@link CommitOutcome.Replan};
- *   <li>we looked keys up in our scope (a keyed merge), and it added data there: {@link CommitOutcome.Replan};
+ *   <li>we looked keys up in our scope (a keyed merge), and it added a row of one of them there
+ *       (its new files are read for our keys): {@link CommitOutcome.Replan};
  *   <li>we read the whole table (a truncate), or every row of our scope, and it added or removed data
  *       there: {@link CommitOutcome.Replan};
  *   <li>anything else (appends, other files, other txns): retry at the next version.
@@ -149,11 +150,14 @@ public final class Committer {
     }
   }
 
-  /** Null when {@code winner} leaves our plan valid; otherwise why we must plan again. */
-  private static String conflictWith(long version, List<Action> winner, StagedCommit staged, Snapshot base) {
+  /**
+   * Null when {@code winner} leaves our plan valid; otherwise why we must plan again. Files the
+   * winner added are probed for our keys last, after every check that reads nothing.
+   */
+  private static String conflictWith(long version, List<Action> winner, StagedCommit staged, Snapshot base) throws IOException {
     Set<String> readFiles = staged.readFiles();
     boolean readWholeTable = staged.reads() == StagedCommit.Reads.WHOLE_TABLE;
-    boolean readKeysOfScope = staged.reads() == StagedCommit.Reads.KEYS_IN_SCOPE;
+    List<AddFile> addedInScope = new ArrayList<>();
     for (Action action : winner) {
       if (action instanceof Metadata || action instanceof Protocol) {
         return "version " + version + " changed the table's metadata or protocol";
@@ -162,14 +166,21 @@ public final class Committer {
           || action instanceof RemoveFile remove && inScopeOrUnknown(base, remove, staged))) {
         return "version " + version + " changed the data of the table this commit depends on";
       }
-      if (readKeysOfScope && action instanceof AddFile add && add.dataChange() && staged.scope().test(add)) {
-        return "version " + version + " added " + add.path() + ", which may hold keys this commit found in no file";
-      }
       if (action instanceof RemoveFile remove && readFiles.contains(remove.path())) {
         return "version " + version + " removed or re-marked " + remove.path();
       }
       if (action instanceof AddFile add && readFiles.contains(add.path())) {
         return "version " + version + " re-added " + add.path();
+      }
+      if (action instanceof AddFile add && add.dataChange() && staged.scope().test(add)) {
+        addedInScope.add(add);
+      }
+    }
+    if (staged.reads() == StagedCommit.Reads.KEYS_IN_SCOPE) {
+      for (AddFile add : addedInScope) {
+        if (staged.keysLookedUp().holdsAny(add)) {
+          return "version " + version + " added " + add.path() + ", which holds a key this commit looked up";
+        }
       }
     }
     return null;

@@ -52,4 +52,15 @@ public final class KeySet {
   public boolean contains(Row key) {
     return longKeys != null ? longKeys.contains(KeyColumns.singleLong(keySchema, key)) : rowKeys.contains(key);
   }
+
+  /**
+   * Whether the key whose long-like value (as {@link KeyColumns#singleLong} gives it) is {@code key}
+   * is in the set; only for a set of single long-like keys.
+   */
+  public boolean containsLong(long key) {
+    if (longKeys == null) {
+      throw new IllegalStateException("not a set of single long-like keys: " + keySchema);
+    }
+    return longKeys.contains(key);
+  }
 }

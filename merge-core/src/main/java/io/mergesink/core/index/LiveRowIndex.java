@@ -192,19 +192,61 @@ public final class LiveRowIndex {
     return keys.estimatedHeapBytes();
   }
 
+  /**
+   * Whether {@code file} (of the snapshot last synced, or one added since without a schema change)
+   * holds a live row of one of {@code wanted}, the keys a plan looked up.
+   */
+  public boolean holdsAny(AddFile file, KeySet wanted) throws IOException {
+    boolean[] found = {false};
+    forEachLiveKey(file, new LiveKeyVisitor() {
+      @Override
+      public void visitLong(long key, long rowIndex) {
+        found[0] |= wanted.containsLong(key);
+      }
+
+      @Override
+      public void visit(Row key, long rowIndex) {
+        found[0] |= wanted.contains(key);
+      }
+    });
+    return found[0];
+  }
+
   private void index(AddFile file) throws IOException {
+    int fileId = files.idOf(file.path());
+    forEachLiveKey(file, new LiveKeyVisitor() {
+      @Override
+      public void visitLong(long key, long rowIndex) {
+        keys.putLong(key, RowLocation.pack(fileId, rowIndex));
+      }
+
+      @Override
+      public void visit(Row key, long rowIndex) {
+        keys.put(key, RowLocation.pack(fileId, rowIndex));
+      }
+    });
+    indexedFiles.put(file.path(), dvId(file));
+  }
+
+  /** Receives the keys of a file's live rows: single long-like keys as their long, others as key rows. */
+  private interface LiveKeyVisitor {
+    void visitLong(long key, long rowIndex);
+
+    void visit(Row key, long rowIndex);
+  }
+
+  /** Calls {@code visitor} with the key of every live row of {@code file}: not deleted, and current in a history table. */
+  private void forEachLiveKey(AddFile file, LiveKeyVisitor visitor) throws IOException {
     Roaring64NavigableMap deleted = file.deletionVector() == null
         ? new Roaring64NavigableMap()
         : deletionVectors.read(tableRoot, file.deletionVector());
-    int fileId = files.idOf(file.path());
     StructField longKey = keys.isLongKeyed() && currentColumn.isEmpty() ? keyReader.dataField(0) : null;
     if (longKey != null && LongColumnReader.read(storage, LogPaths.resolve(tableRoot, file.path()), longKey, keyReader.match(),
         (rowIndex, key) -> {
           if (!deleted.contains(rowIndex)) {
-            keys.putLong(key, RowLocation.pack(fileId, rowIndex));
+            visitor.visitLong(key, rowIndex);
           }
         })) {
-      indexedFiles.put(file.path(), dvId(file));
       return;
     }
     int keySize = keyColumns.size();
@@ -215,12 +257,11 @@ public final class LiveRowIndex {
         Row row = rows.next();
         boolean live = !deleted.contains(rowIndex) && (currentColumn.isEmpty() || CurrentRowColumn.isCurrent(row.get(keySize)));
         if (live) {
-          keys.put(currentColumn.isEmpty() ? row : row.project(keyOrdinals), RowLocation.pack(fileId, rowIndex));
+          visitor.visit(currentColumn.isEmpty() ? row : row.project(keyOrdinals), rowIndex);
         }
         rowIndex++;
       }
     }
-    indexedFiles.put(file.path(), dvId(file));
   }
 
   private void drop(String path) {

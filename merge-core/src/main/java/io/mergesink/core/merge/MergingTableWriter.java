@@ -121,7 +121,8 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
   /**
    * Upserts and deletes are planned from the keys the index holds: a key found in no file of the
    * scope is inserted, or its delete changes nothing. Their commit depends on that, so a concurrent
-   * commit adding data in scope makes the committer plan again (docs/design.md, "Concurrency").
+   * commit adding a row of one of those keys in scope makes the committer plan again
+   * (docs/design.md, "Concurrency").
    */
   private PlannedMerge planRows(Snapshot snapshot, KeyedChanges keyed, ChangeSet changes) throws IOException {
     if (changes.hasRowChanges()) {
@@ -129,7 +130,7 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
       if (changes.upserts().isEmpty() && changes.deletes().isEmpty()) {
         return planned;
       }
-      return new PlannedMerge(planned.commit().readingKeysOfScope(index.scope(snapshot)), planned.indexDelta(), planned.counts());
+      return new PlannedMerge(planned.commit().readingKeysOfScope(index.scope(snapshot), new LookedUpKeys(index, keyed)), planned.indexDelta(), planned.counts());
     }
     // txns only: nothing written, nothing read; the committer adds the txns
     StagedCommit commit = new StagedCommit(List.of(), Set.of(), List.of(), TXN_ONLY_OPERATION, MergeCounts.NONE.asOperationMetrics());

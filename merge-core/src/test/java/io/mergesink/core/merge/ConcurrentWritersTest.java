@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -192,6 +193,52 @@ class ConcurrentWritersTest {
 
     assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(secondsEarlier, secondsOne);
     assertThat(result.replans()).as("the first writer's file may hold keys the plan found in no file").isEqualTo(1);
+  }
+
+  /**
+   * A winner's new file in the writer's scope is read for the keys the plan looked up: rows of other
+   * keys only are retried on top, a row of one of them (here one the plan deletes) makes it plan again.
+   * Keys of one long column and composite keys take different paths through the index.
+   */
+  @ParameterizedTest
+  @CsvSource({"DELETION_VECTORS, id", "COPY_ON_WRITE, id", "DELETION_VECTORS, name;id", "COPY_ON_WRITE, name;id"})
+  void aWinnersNewFileInScopeForcesAPlanOnlyWhenItHoldsAKeyLookedUp(MergeStrategy strategy, String keyColumns) throws Exception {
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
+    table.createIfAbsent(new TableSpec(MergeModelTest.SCHEMA, List.of(keyColumns.split(";")), strategy, Map.of()));
+    Random random = new Random(15);
+    TableWriter first = table.newWriter(WriterOptions.defaults(strategy));
+    TableWriter second = table.newWriter(WriterOptions.defaults(strategy));
+    Row one = namedRow(1, random);
+    Row two = namedRow(2, random);
+    first.commit(ChangeSet.builder().upsert(one).upsert(two).build());
+    Row three = namedRow(3, random);
+
+    CommitResult otherKeys = second.commit(ChangeSet.builder().upsert(three).delete(keyOf(namedRow(4, random), keyColumns)).build());
+
+    assertThat(otherKeys.replans()).as("keys 3 and 4 are not in the winner's file").isZero();
+    assertThat(otherKeys.attempts()).isEqualTo(2);
+    assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(one, two, three);
+
+    Row five = namedRow(5, random);
+    first.commit(ChangeSet.builder().upsert(five).build());
+    Row six = namedRow(6, random);
+    second.commit(ChangeSet.builder().upsert(six).build());
+    first.commit(ChangeSet.builder().upsert(namedRow(7, random)).build());
+
+    CommitResult sameKey = second.commit(ChangeSet.builder().delete(keyOf(namedRow(7, random), keyColumns)).build());
+
+    assertThat(sameKey.replans()).as("the winner added key 7, which this commit deletes").isEqualTo(1);
+    assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(one, two, three, five, six);
+  }
+
+  /** A row whose name is a function of its id, so that (name, id) keys can be deleted by id alone. */
+  private static Row namedRow(long id, Random random) {
+    Row row = MergeModelTest.row(id, 1, random);
+    return Row.of(id, "name-" + id, row.get(2), row.get(3), row.get(4));
+  }
+
+  private static Row keyOf(Row row, String keyColumns) {
+    return keyColumns.equals("id") ? Row.of(row.get(0)) : Row.of(row.get(1), row.get(0));
   }
 
   /** Writers of other owners (Kafka partitions) do not index each other's files: their new files are retried on top. */
