@@ -208,7 +208,8 @@ class WorkerCompatibilityIT {
     config.put("commit.interval.ms", "1000");
     config.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
     config.put("key.converter.schemas.enable", "true");
-    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    // the plugin's converter for values: it fills Connect Structs directly, which must hold on every worker's Struct
+    config.put("value.converter", "io.mergesink.connect.json.DebeziumJsonConverter");
     config.put("value.converter.schemas.enable", "true");
     return config;
   }

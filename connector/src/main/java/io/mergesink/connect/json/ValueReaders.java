@@ -13,7 +13,6 @@ import org.apache.kafka.connect.data.Date;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.data.Time;
 import org.apache.kafka.connect.data.Timestamp;
 
@@ -191,11 +190,12 @@ final class ValueReaders {
           expected = position + 1;
         }
       }
-      Struct struct = new Struct(schema);
       for (int i = 0; i < fields.length; i++) {
-        struct.put(fields[i], present[i] ? values[i] : readers[i].absent());
+        if (!present[i]) {
+          values[i] = readers[i].absent();
+        }
       }
-      return struct;
+      return TrustedStructs.of(schema, fields, values);
     }
 
     private int positionOf(String name) {
