@@ -24,9 +24,11 @@ public final class Bench {
       case SinkTaskProfile.SUITE -> SinkTaskProfile.main(args);
       case StorageBenchmark.SUITE -> StorageBenchmark.main(args);
       case CdcModesBenchmark.SUITE -> CdcModesBenchmark.main(args);
+      case ConverterBenchmark.SUITE -> ConverterBenchmark.main(args);
       default -> {
         System.err.println("expected a suite name first (" + MergeCoreBenchmark.SUITE + ", " + E2eBenchmark.SUITE + ", "
-            + PeersBenchmark.SUITE + ", " + StorageBenchmark.SUITE + ", " + CdcModesBenchmark.SUITE + ", " + BufferMemory.SUITE + " or " + SinkTaskProfile.SUITE
+            + PeersBenchmark.SUITE + ", " + StorageBenchmark.SUITE + ", " + CdcModesBenchmark.SUITE + ", " + ConverterBenchmark.SUITE + ", "
+            + BufferMemory.SUITE + " or " + SinkTaskProfile.SUITE
             + "), found " + Arrays.toString(args));
         System.exit(USAGE_ERROR);
       }

@@ -43,12 +43,12 @@ final class JdbcSinkPeer implements Peer {
 
   @Override
   public String optionName() {
-    return "jdbc";
+    return "jdbc" + (format == RecordFormat.JSON ? "" : "-" + format.label());
   }
 
   @Override
   public String label() {
-    return "Debezium JDBC sink upsert into PostgreSQL, JsonConverter";
+    return "Debezium JDBC sink upsert into PostgreSQL, " + (format == RecordFormat.JSON ? "JsonConverter" : "DebeziumJsonConverter");
   }
 
   @Override

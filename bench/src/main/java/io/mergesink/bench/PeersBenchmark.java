@@ -24,9 +24,10 @@ import org.apache.kafka.common.TopicPartition;
  * through MergeSink and through the sinks a user would run instead, in one embedded Connect worker,
  * one after the other, on the same machine in the same run: MergeSink upserts (JsonConverter and
  * its own DebeziumJsonConverter) and appends, the Debezium JDBC sink upserting into PostgreSQL
- * ({@link JdbcSinkPeer}) and the Apache Iceberg sink appending to a Hadoop-catalog table
- * ({@link IcebergSinkPeer}). Every sink reads the same JSON with schemas (JsonConverter), with the
- * same tasks, partitions (4) and commit interval (1 s; Connect's offset flush interval too).
+ * ({@link JdbcSinkPeer}, with JsonConverter and with DebeziumJsonConverter: a converter serves any
+ * sink) and the Apache Iceberg sink appending to a Hadoop-catalog table ({@link IcebergSinkPeer}).
+ * Every sink reads the same JSON with schemas, with the same tasks, partitions (4) and commit
+ * interval (1 s; Connect's offset flush interval too).
  *
  * <p>The peers are Connect plugins in their own {@code plugin.path} directories
  * ({@code bench/peers/*&#47;target/plugins}, built with the bench), each in its own class loader as
@@ -118,6 +119,7 @@ public final class PeersBenchmark {
         case "mergesink-upsert-json-fast" -> new MergeSinkPeer("upsert", RecordFormat.JSON_FAST, directory, options.commitIntervalMs(), spec);
         case "mergesink-append" -> new MergeSinkPeer("append", RecordFormat.JSON, directory, options.commitIntervalMs(), spec);
         case "jdbc" -> new JdbcSinkPeer(postgres, RecordFormat.JSON, options.jdbcBatchSize());
+        case "jdbc-json-fast" -> new JdbcSinkPeer(postgres, RecordFormat.JSON_FAST, options.jdbcBatchSize());
         case "iceberg" -> new IcebergSinkPeer(connect, directory.resolve("iceberg"), RecordFormat.JSON, options.commitIntervalMs());
         default -> throw new IllegalArgumentException("unknown sink " + sink);
       };
