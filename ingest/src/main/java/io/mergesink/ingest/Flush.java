@@ -38,7 +38,8 @@ final class Flush {
   private static final Logger LOG = LoggerFactory.getLogger(Flush.class);
   /**
    * How often a table's change set is decided when concurrent commits keep moving the rows it was
-   * decided from (docs/design.md, "History tables"); then the commit fails retriably, its changes buffered.
+   * decided from (a history table's, or ordered upserts' and soft deletes' looked-up rows;
+   * docs/design.md, "History tables"); then the commit fails retriably, its changes buffered.
    */
   private static final int MAX_DECISIONS = 5;
 
