@@ -95,18 +95,43 @@ class HistoryTablesTest {
       engine.accept(ChangeRecords.upsert(0, 1, TABLE, 2, "bob"));
       engine.flush();
       engine.accept(ChangeRecords.upsert(0, 2, TABLE, 1, "ada lovelace"));
-      engine.accept(ChangeRecords.upsert(0, 3, TABLE, 1, TOAST));
-      engine.accept(ChangeRecords.delete(0, 4, TABLE, 2));
+      engine.accept(ChangeRecords.delete(0, 3, TABLE, 2));
       engine.flush();
-      engine.accept(ChangeRecords.upsert(0, 5, TABLE, 2, "bob again"));
+      engine.accept(ChangeRecords.upsert(0, 4, TABLE, 2, "bob again"));
       engine.flush();
     }
     assertThat(KernelTables.readRows(root.resolve(TABLE).toString())).containsExactlyInAnyOrder(
         Row.of(1L, "ada", 0L, 2_000L, false),
-        Row.of(1L, "ada lovelace", 2_000L, 3_000L, false),
-        Row.of(1L, "ada lovelace", 3_000L, null, true),
-        Row.of(2L, "bob", 1_000L, 4_000L, false),
-        Row.of(2L, "bob again", 5_000L, null, true));
+        Row.of(1L, "ada lovelace", 2_000L, null, true),
+        Row.of(2L, "bob", 1_000L, 3_000L, false),
+        Row.of(2L, "bob again", 4_000L, null, true));
+  }
+
+  /**
+   * A change that sets no new value (a re-snapshot of the table after streaming, an update of a
+   * TOASTed column alone) leaves the open version open, in the same flush and in a later one.
+   */
+  @Test
+  void aChangeWithTheOpenVersionsValuesOpensNoVersion() throws Exception {
+    Path root = dir.resolve("resnapshot");
+    try (IngestEngine engine = engine(root, MergeStrategy.COPY_ON_WRITE)) {
+      engine.open(List.of(P0));
+      engine.accept(ChangeRecords.upsert(0, 0, TABLE, 1, "ada"));
+      engine.accept(ChangeRecords.upsert(0, 1, TABLE, 1, "ada"));
+      engine.accept(ChangeRecords.upsert(0, 2, TABLE, 2, "bob"));
+      engine.flush();
+      engine.accept(ChangeRecords.upsert(0, 3, TABLE, 1, "ada"));
+      engine.accept(ChangeRecords.upsert(0, 4, TABLE, 2, TOAST));
+      engine.flush();
+      engine.accept(ChangeRecords.upsert(0, 5, TABLE, 2, "bob"));
+      engine.accept(ChangeRecords.upsert(0, 6, TABLE, 1, "ada lovelace"));
+      engine.flush();
+      assertThat(engine.committedOffsets()).containsExactly(Map.entry(P0, 7L));
+    }
+    assertThat(KernelTables.readRows(root.resolve(TABLE).toString())).containsExactlyInAnyOrder(
+        Row.of(1L, "ada", 0L, 6_000L, false),
+        Row.of(1L, "ada lovelace", 6_000L, null, true),
+        Row.of(2L, "bob", 2_000L, null, true));
   }
 
   @Test
@@ -184,7 +209,11 @@ class HistoryTablesTest {
             ChangeRecords.keyChangeCreate(0, offset + 1, TABLE, id, newId));
       }
       boolean toasted = dice < 36;
-      String name = toasted ? (open == null ? null : (String) open[1]) : "v" + offset;
+      String name = toasted ? (open == null ? null : (String) open[1]) : "v" + offset / 3;
+      if (open != null && java.util.Objects.equals(open[1], name)) {
+        // nothing changed (a TOASTed update, or the same name again): the open version stays
+        return List.of(ChangeRecords.upsert(0, offset, TABLE, id, toasted ? TOAST : name));
+      }
       close(list, time);
       list.add(new Object[] {id, name, time, null, true});
       return List.of(ChangeRecords.upsert(0, offset, TABLE, id, toasted ? TOAST : name));

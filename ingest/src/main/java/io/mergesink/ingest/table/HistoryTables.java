@@ -33,9 +33,12 @@ import java.util.Set;
  * ({@code __valid_to} = the change's time, {@code __current} = false) and adds the new version; a
  * delete closes it; a truncate closes every current row.
  *
- * <p>Nothing is coalesced: every change of a flush becomes a version, in Kafka order (partition
- * after partition, each in offset order), or with {@code upsert.order.by} where its sequence puts
- * it in its key's history ({@link OrderedHistory}). The change set replaces each touched key's current row
+ * <p>Nothing is coalesced: every change of a flush that changes a value becomes a version, in Kafka
+ * order (partition after partition, each in offset order), or with {@code upsert.order.by} where its
+ * sequence puts it in its key's history ({@link OrderedHistory}). In Kafka order a change whose
+ * values equal the open version's (a re-snapshot, an update that set nothing new) leaves that
+ * version open; ordered, it still becomes a version, whose sequence a later late change is ordered
+ * against (docs/design.md, "History tables"). The change set replaces each touched key's current row
  * by its last version (or deletes it), and appends the closed versions, which the key index never
  * sees: the table names {@code __current} as its {@link CurrentRowColumn}, so only current rows are
  * live to the index, and "at most one live row per key" becomes "at most one current row per key".
@@ -186,11 +189,14 @@ final class HistoryTables implements TableKind {
         switch (event.op()) {
           case UPSERT -> {
             Row previous = open.get(event.key());
+            Row base = previous != null || event.previousKey() == null ? previous : last.get(event.previousKey());
+            Row version = versions.opened(sink.refit(event.valueSchema(), event.value()), base, time);
+            if (previous != null && versions.sameValues(previous, version)) {
+              continue; // a re-snapshot of the row, or an update that changed nothing: the open version stays
+            }
             if (previous != null) {
               builder.append(versions.closed(previous, time));
             }
-            Row base = previous != null || event.previousKey() == null ? previous : last.get(event.previousKey());
-            Row version = versions.opened(sink.refit(event.valueSchema(), event.value()), base, time);
             open.put(event.key(), version);
             last.put(event.key(), version);
           }
@@ -274,6 +280,19 @@ final class HistoryTables implements TableKind {
       this.from = ordinal(schema, HistoryColumns.VALID_FROM);
       this.to = ordinal(schema, HistoryColumns.VALID_TO);
       this.current = ordinal(schema, HistoryColumns.CURRENT);
+    }
+
+    /** Whether two versions hold the same values, their version columns aside. */
+    boolean sameValues(Row version, Row other) {
+      return withoutVersionColumns(version).equals(withoutVersionColumns(other));
+    }
+
+    private Row withoutVersionColumns(Row row) {
+      Object[] values = row.toArray();
+      values[from] = null;
+      values[to] = null;
+      values[current] = null;
+      return Row.of(values);
     }
 
     /** {@code row}, ended at {@code time}. */
