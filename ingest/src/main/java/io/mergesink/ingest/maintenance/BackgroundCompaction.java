@@ -4,10 +4,10 @@ import io.mergesink.core.maintenance.CompactionResult;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * commit like any concurrent commit (plan again or retry on top, never lose a change); the engine
  * also brings a table's writer up to date once its compaction landed ({@link #takeCompacted}).
  *
- * <p>At most one run per table is queued or running; a table asked for again meanwhile is left
- * until after a later commit. A failed run only delays compaction: the tables are complete without
+ * <p>At most one run per table is queued or running; a table asked for again meanwhile gets the
+ * newest run asked for once that one ends (a commit may have made files worth compacting that the
+ * running one does not see). A failed run only delays compaction: the tables are complete without
  * it. {@link #schedule} and {@link #takeCompacted} are called by the engine's thread.
  */
 public final class BackgroundCompaction implements AutoCloseable {
@@ -33,7 +34,8 @@ public final class BackgroundCompaction implements AutoCloseable {
   private static final Duration CLOSE_GRACE = Duration.ofSeconds(10);
 
   private final ExecutorService executor;
-  private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
+  /** Per table queued or running, the run to make after it (null: none); guarded by itself. */
+  private final Map<String, CompactionRun> scheduled = new HashMap<>();
   private final Queue<String> compacted = new ConcurrentLinkedQueue<>();
 
   /** @param name names the thread, e.g. after the txn app id of the engine */
@@ -45,17 +47,18 @@ public final class BackgroundCompaction implements AutoCloseable {
     });
   }
 
-  /** Queues {@code run} for {@code table} unless a run of the table is queued or running; returns whether it queued it. */
+  /**
+   * Queues {@code run} for {@code table}, or, while a run of the table is queued or running, keeps it
+   * to make when that one ends (replacing one kept before); returns whether it queued it now.
+   */
   public boolean schedule(String table, CompactionRun run) {
-    if (!scheduled.add(table)) {
-      return false;
-    }
-    try {
-      executor.execute(() -> run(table, run));
-      return true;
-    } catch (RejectedExecutionException e) {
-      scheduled.remove(table);
-      return false;
+    synchronized (scheduled) {
+      if (scheduled.containsKey(table)) {
+        scheduled.put(table, run);
+        return false;
+      }
+      scheduled.put(table, null);
+      return execute(table, run);
     }
   }
 
@@ -94,7 +97,25 @@ public final class BackgroundCompaction implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       LOG.warn("Compaction of table {} failed; it is retried after a later commit: {}", table, e.toString());
     } finally {
+      synchronized (scheduled) {
+        CompactionRun next = scheduled.put(table, null);
+        if (next == null) {
+          scheduled.remove(table);
+        } else {
+          execute(table, next);
+        }
+      }
+    }
+  }
+
+  /** Hands {@code run} to the thread; called holding the lock of {@link #scheduled}, where {@code table} is. */
+  private boolean execute(String table, CompactionRun run) {
+    try {
+      executor.execute(() -> run(table, run));
+      return true;
+    } catch (RejectedExecutionException e) {
       scheduled.remove(table);
+      return false;
     }
   }
 }
