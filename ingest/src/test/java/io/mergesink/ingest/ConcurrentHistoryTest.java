@@ -14,6 +14,7 @@ import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.GatedStorage;
+import io.mergesink.ingest.testing.HeldCommit;
 import io.mergesink.ingest.testing.RacingFlushes;
 import io.mergesink.ingest.testing.SequencedRecords;
 import java.io.IOException;
@@ -29,12 +30,12 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
+
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -89,33 +90,7 @@ class ConcurrentHistoryTest {
       offset = deliver(other, stream, source.upsert(1, offset, 9, "b9 new"));
       deliver(truncating, stream, source.truncate(0, offset));
 
-      CountDownLatch held = new CountDownLatch(1);
-      CountDownLatch release = new CountDownLatch(1);
-      AtomicBoolean holdOnce = new AtomicBoolean(true);
-      ExecutorService executor = Executors.newSingleThreadExecutor(task -> new Thread(task, "truncating-task"));
-      try {
-        Future<FlushOutcome> truncate = executor.submit(() -> {
-          GatedStorage.gate((path, content) -> {
-            if (path.contains("/" + source.table() + "/_delta_log/") && Thread.currentThread().getName().equals("truncating-task")
-                && holdOnce.compareAndSet(true, false)) {
-              held.countDown();
-              try {
-                release.await(60, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            }
-          });
-          return truncating.flush();
-        });
-        assertThat(held.await(60, TimeUnit.SECONDS)).as("the truncate reached its commit").isTrue();
-        assertThat(other.flush()).as("the other task commits while the truncate is held").isEqualTo(FlushOutcome.COMPLETE);
-        release.countDown();
-        assertThat(truncate.get(60, TimeUnit.SECONDS)).isEqualTo(FlushOutcome.COMPLETE);
-      } finally {
-        release.countDown();
-        executor.shutdownNow();
-      }
+      HeldCommit.flushWhileHeld(truncating, source.table(), other);
     }
     List<Row> rows = rows(source);
     assertConsistent(rows, stream, source);

@@ -14,6 +14,7 @@ import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
 import io.mergesink.ingest.testing.GatedStorage;
+import io.mergesink.ingest.testing.HeldCommit;
 import io.mergesink.ingest.testing.RacingFlushes;
 import io.mergesink.ingest.testing.SequencedRecords;
 import java.nio.file.Path;
@@ -24,12 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -78,33 +74,7 @@ class ConcurrentOrderedUpsertTest {
       offset = deliver(b, stream, upsert(1, offset, 1, "b1 newer", 30));
       deliver(b, stream, upsert(1, offset, 2, "b2 re-inserted", 31));
 
-      CountDownLatch held = new CountDownLatch(1);
-      CountDownLatch release = new CountDownLatch(1);
-      AtomicBoolean holdOnce = new AtomicBoolean(true);
-      ExecutorService executor = Executors.newSingleThreadExecutor(task -> new Thread(task, "task-a"));
-      try {
-        Future<FlushOutcome> flushOfA = executor.submit(() -> {
-          GatedStorage.gate((path, content) -> {
-            if (path.contains("/" + TABLE + "/_delta_log/") && Thread.currentThread().getName().equals("task-a")
-                && holdOnce.compareAndSet(true, false)) {
-              held.countDown();
-              try {
-                release.await(60, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            }
-          });
-          return a.flush();
-        });
-        assertThat(held.await(60, TimeUnit.SECONDS)).as("task A reached its commit").isTrue();
-        assertThat(b.flush()).as("task B commits while A is held").isEqualTo(FlushOutcome.COMPLETE);
-        release.countDown();
-        assertThat(flushOfA.get(60, TimeUnit.SECONDS)).isEqualTo(FlushOutcome.COMPLETE);
-      } finally {
-        release.countDown();
-        executor.shutdownNow();
-      }
+      HeldCommit.flushWhileHeld(a, TABLE, b);
     }
     assertThat(table()).as("B's newer rows stay").isEqualTo(newestBySequence(stream, deletes));
     assertThat(table()).containsEntry(1L, "b1 newer@30").containsEntry(2L, "b2 re-inserted@31").containsEntry(3L, "a3@40");
