@@ -3,6 +3,7 @@ package io.mergesink.bench;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.merge.TableWriter;
+import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.table.DeltaTable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ final class UpsertVsAppend {
     BenchTables.bulkLoad(upsertTable, keys, config.upsertBaseRows(), BASE_FILES);
     BenchTables.bulkLoad(appendTable, new KeySpace(SEED), config.upsertBaseRows(), BASE_FILES);
     TableWriter upserts = BenchTables.writer(upsertTable, MergeStrategy.DELETION_VECTORS);
-    TableWriter appends = BenchTables.writer(appendTable, MergeStrategy.APPEND);
+    TableWriter appends = appendTable.newWriter(WriterOptions.defaults(MergeStrategy.APPEND));
 
     int rounds = config.upsertRounds();
     double[] upsertRates = new double[rounds];
