@@ -106,11 +106,9 @@ public final class E2eBenchmark {
     if (temporary) {
       TempDirectories.deleteRecursively(directory);
     }
-    Runtime runtime = Runtime.getRuntime();
     System.out.printf("MergeSink e2e benchmark: %,d change events per run (mixed: on %,d preloaded keys), %d partitions, "
-        + "commit.interval.ms = offset.flush.interval.ms = %d, Java %s, %d CPUs, max heap %,d MiB, total %.0f s%n%n",
-        options.events(), options.keys(), PARTITIONS, options.commitIntervalMs(), System.getProperty("java.version"),
-        runtime.availableProcessors(), runtime.maxMemory() / MIB, Seconds.since(start));
+        + "commit.interval.ms = offset.flush.interval.ms = %d, %s, total %.0f s%n%n",
+        options.events(), options.keys(), PARTITIONS, options.commitIntervalMs(), JvmDescription.describe(), Seconds.since(start));
     System.out.print(report.toMarkdown());
   }
 

@@ -36,7 +36,6 @@ public final class MergeCoreBenchmark {
   private static final List<String> WORKLOADS = List.of(UpsertVsAppend.NAME, FlushCost.NAME, WriteAmplification.NAME, TableOpen.NAME,
       ScanCost.NAME, WideKeys.NAME, MergeIntoCost.NAME, HistoryCost.NAME);
   private static final int USAGE_ERROR = 2;
-  private static final long MIB = 1024 * 1024;
 
   private MergeCoreBenchmark() {}
 
@@ -81,11 +80,9 @@ public final class MergeCoreBenchmark {
         TempDirectories.deleteRecursively(directory);
       }
     }
-    Runtime runtime = Runtime.getRuntime();
     String mode = (options.quick() ? "quick" : "full") + " mode, " + (options.nioStorage() ? "LocalStorage" : "HadoopStorage") + " storage";
-    System.out.printf("MergeSink merge-core benchmark (%s), Java %s, %d CPUs, max heap %,d MiB, %s %s, total %.0f s%n%n", mode,
-        System.getProperty("java.version"), runtime.availableProcessors(), runtime.maxMemory() / MIB, System.getProperty("os.name"),
-        System.getProperty("os.arch"), Seconds.since(start));
+    System.out.printf("MergeSink merge-core benchmark (%s), %s, %s %s, total %.0f s%n%n", mode, JvmDescription.describe(),
+        System.getProperty("os.name"), System.getProperty("os.arch"), Seconds.since(start));
     System.out.print(report.toMarkdown());
   }
 

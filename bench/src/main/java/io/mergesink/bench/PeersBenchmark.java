@@ -40,10 +40,12 @@ import org.apache.kafka.common.TopicPartition;
  * the table shows it ({@link Peer#visible}): the JDBC sink commits offsets after its statements,
  * MergeSink after its Delta commit; the Iceberg sink's tasks commit theirs with the announcement of
  * their data files, so its run also waits until the current snapshot holds every row. Then the
- * table is checked ({@link Peer#verify}) or the suite fails.
+ * table is checked ({@link Peer#verify}) or the suite fails. Before the measured runs every sink
+ * runs once on a smaller stream, unmeasured ({@code --warmup-events}), so that no sink is measured
+ * while the JVM still compiles its code.
  *
  * <pre>
- * java -Xmx8g -jar bench/target/mergesink-bench.jar peers [--quick] [--events=N] [--keys=K] [--repeats=R]
+ * java -Xmx8g -jar bench/target/mergesink-bench.jar peers [--quick] [--events=N] [--keys=K] [--repeats=R] [--warmup-events=N]
  *     [--only=insert-only,uniform] [--tasks=1,4] [--sinks=...] [--commit-interval-ms=MS] [--jdbc-batch-size=N] [--dir=PATH]
  * </pre>
  */
@@ -100,11 +102,9 @@ public final class PeersBenchmark {
     if (temporary) {
       deleteRecursively(directory);
     }
-    Runtime runtime = Runtime.getRuntime();
     System.out.printf("MergeSink peers benchmark: %,d change events per run (90/5/5: on %,d preloaded keys), %d partitions, "
-        + "JSON with schemas, commit interval = offset flush interval = %d ms, Java %s, %d CPUs, max heap %,d MiB, total %.0f s%n%n",
-        options.events(), options.keys(), PARTITIONS, options.commitIntervalMs(), System.getProperty("java.version"),
-        runtime.availableProcessors(), runtime.maxMemory() / (1024 * 1024), Seconds.since(start));
+        + "JSON with schemas, commit interval = offset flush interval = %d ms, %s, total %.0f s%n%n",
+        options.events(), options.keys(), PARTITIONS, options.commitIntervalMs(), JvmDescription.describe(), Seconds.since(start));
     System.out.print(report.toMarkdown());
   }
 
@@ -129,6 +129,7 @@ public final class PeersBenchmark {
   }
 
   private void run(PeersReport report) throws IOException {
+    warmUp();
     for (int repeat = 0; repeat < options.repeats(); repeat++) {
       for (String workload : options.workloads()) {
         for (int tasks : options.tasks()) {
@@ -136,7 +137,8 @@ public final class PeersBenchmark {
           for (int i = 0; i < sinks.size(); i++) {
             // each repeat starts the round of sinks at another one, so machine drift does not always hit the same sink
             String sink = sinks.get((i + repeat) % sinks.size());
-            PeersReport.Run run = runOnce(peers.get(sink), E2eWorkload.Kind.of(workload), tasks, repeat);
+            PeersReport.Run run = runOnce(peers.get(sink), E2eWorkload.Kind.of(workload), tasks, "r" + repeat, SEED + repeat,
+                options.events(), options.keys());
             System.err.printf("[peers] %s, %d task(s), %s, repeat %d: %,.0f events/s (%.1f s), put %.0f ms, offset commit %.0f ms; %s%n",
                 workload, tasks, sink, repeat, run.eventsPerSecond(), run.seconds(), run.putBatchMs(), run.offsetCommitMs(), run.check());
             report.add(new PeersReport.Case(workload, tasks, sink), run);
@@ -146,12 +148,37 @@ public final class PeersBenchmark {
     }
   }
 
-  private PeersReport.Run runOnce(Peer peer, E2eWorkload.Kind kind, int tasks, int repeat) throws IOException {
-    String topic = "peers-" + kind.optionName() + "-t" + tasks + "-r" + repeat + "-" + peer.optionName();
+  /**
+   * Runs every sink once on each workload with a smaller stream, unmeasured, before the measured
+   * runs: otherwise the first sink of the run would also pay for compiling the code every sink
+   * shares (consumer, converters, Connect) and its own first compilation, the later ones not.
+   */
+  private void warmUp() throws IOException {
+    if (options.warmupEvents() == 0) {
+      return;
+    }
+    for (String workload : options.workloads()) {
+      for (String sink : options.sinks()) {
+        PeersReport.Run run = runOnce(peers.get(sink), E2eWorkload.Kind.of(workload), 1, "warmup", SEED - 1, options.warmupEvents(),
+            Math.min(options.keys(), options.warmupEvents()));
+        System.err.printf("[peers] warm-up (not measured): %s, %s: %,.0f events/s; %s%n", workload, sink, run.eventsPerSecond(), run.check());
+      }
+    }
+  }
+
+  /**
+   * One measured run: a fresh topic and table, {@code events} changes (the mixed workload on
+   * {@code keys} preloaded keys) from a workload seeded with {@code seed}.
+   *
+   * @param round names the run's topic and connector, unique within the suite
+   */
+  private PeersReport.Run runOnce(Peer peer, E2eWorkload.Kind kind, int tasks, String round, long seed, long events, long keys)
+      throws IOException {
+    String topic = "peers-" + kind.optionName() + "-t" + tasks + "-" + round + "-" + peer.optionName();
     String connector = "sink-" + topic;
-    E2eWorkload workload = new E2eWorkload(kind, SEED + repeat);
+    E2eWorkload workload = new E2eWorkload(kind, seed);
     if (kind != E2eWorkload.Kind.INSERT_ONLY) {
-      for (long i = 0; i < options.keys(); i++) {
+      for (long i = 0; i < keys; i++) {
         workload.insert();
       }
     }
@@ -176,7 +203,7 @@ public final class PeersBenchmark {
       return caughtUp(peer, topic, connector, primedEnds, primedCounts);
     });
     connect.pauseConnector(connector, tasks);
-    for (long i = 0; i < options.events(); i++) {
+    for (long i = 0; i < events; i++) {
       counter.send(topic, encoder, workload.next());
     }
     connect.flush();
@@ -197,7 +224,7 @@ public final class PeersBenchmark {
     double commitMs = max(EmbeddedConnect.connectTaskMetric(connector, "connector-task-metrics", "offset-commit-avg-time-ms"));
     connect.deleteConnector(connector);
     String check = peer.verify(topic, workload, counts);
-    return new PeersReport.Run(options.events() / seconds, seconds, putMs, commitMs, check);
+    return new PeersReport.Run(events / seconds, seconds, putMs, commitMs, check);
   }
 
   /**

@@ -9,20 +9,23 @@ import java.util.List;
  * 90/5/5 workload on 1M preloaded keys), 1 and 4 tasks, every sink, one repeat; about 15 minutes
  * on 2 cores, most of it the JDBC sink. {@code --quick} is a smoke run of every case.
  *
+ * @param warmupEvents the size of every sink's unmeasured first run on each workload; 0 for none
  * @param sinks {@link Peer#optionName()}s, in the order they run within a case
  * @param directory where tables go; null for a temporary directory, removed at the end
  */
-record PeersOptions(long events, long keys, int repeats, List<String> workloads, List<Integer> tasks, List<String> sinks,
+record PeersOptions(long events, long keys, long warmupEvents, int repeats, List<String> workloads, List<Integer> tasks, List<String> sinks,
     long commitIntervalMs, int jdbcBatchSize, Path directory) {
   static final List<String> ALL_SINKS = List.of("mergesink-upsert", "mergesink-upsert-json-fast", "mergesink-append", "jdbc", "jdbc-json-fast",
       "iceberg");
-  static final String USAGE = "usage: java -Xmx8g -jar mergesink-bench.jar peers [--quick] [--events=N] [--keys=K] [--repeats=R]"
+  static final String USAGE = "usage: java -Xmx8g -jar mergesink-bench.jar peers [--quick] [--events=N] [--keys=K] [--repeats=R] [--warmup-events=N]"
       + " [--only=insert-only,uniform] [--tasks=1,4] [--sinks=" + String.join(",", ALL_SINKS) + "] [--commit-interval-ms=MS]"
       + " [--jdbc-batch-size=N] [--dir=PATH]";
   private static final long FULL_EVENTS = 500_000;
   private static final long FULL_KEYS = 1_000_000;
   private static final long QUICK_EVENTS = 20_000;
   private static final long QUICK_KEYS = 20_000;
+  private static final long WARMUP_EVENTS = 100_000;
+  private static final long QUICK_WARMUP_EVENTS = 5_000;
   private static final long DEFAULT_COMMIT_INTERVAL_MS = 1_000;
   /** What the first comparison used; Debezium's default is 500. */
   private static final int DEFAULT_JDBC_BATCH_SIZE = 5_000;
@@ -36,6 +39,7 @@ record PeersOptions(long events, long keys, int repeats, List<String> workloads,
     }
     long events = FULL_EVENTS;
     long keys = FULL_KEYS;
+    long warmupEvents = WARMUP_EVENTS;
     int repeats = 1;
     List<String> workloads = List.of(E2eWorkload.Kind.INSERT_ONLY.optionName(), E2eWorkload.Kind.MIXED_UNIFORM.optionName());
     List<Integer> tasks = List.of(1, 4);
@@ -48,10 +52,13 @@ record PeersOptions(long events, long keys, int repeats, List<String> workloads,
       if (arg.equals("--quick")) {
         events = QUICK_EVENTS;
         keys = QUICK_KEYS;
+        warmupEvents = QUICK_WARMUP_EVENTS;
       } else if (arg.startsWith("--events=")) {
         events = Long.parseLong(value);
       } else if (arg.startsWith("--keys=")) {
         keys = Long.parseLong(value);
+      } else if (arg.startsWith("--warmup-events=")) {
+        warmupEvents = Long.parseLong(value);
       } else if (arg.startsWith("--repeats=")) {
         repeats = Integer.parseInt(value);
       } else if (arg.startsWith("--commit-interval-ms=")) {
@@ -76,7 +83,7 @@ record PeersOptions(long events, long keys, int repeats, List<String> workloads,
         throw new IllegalArgumentException("unknown argument '" + arg + "'");
       }
     }
-    return new PeersOptions(events, keys, repeats, workloads, tasks, sinks, commitInterval, batchSize, directory);
+    return new PeersOptions(events, keys, warmupEvents, repeats, workloads, tasks, sinks, commitInterval, batchSize, directory);
   }
 
   private static List<String> list(String value) {
