@@ -63,10 +63,19 @@ public final class MergeSinkTask extends SinkTask {
     badRecords = new BadRecordHandler(config.errorTolerance(), context.errantRecordReporter());
   }
 
+  /**
+   * Reads where {@code partitions} stand in the tables. When storage fails meanwhile, the partitions
+   * stay unopened and each opens at its first record ({@link #openLate}): Connect fails a task on any
+   * exception from {@code open}, but retries a {@code put} that throws a {@link RetriableException}.
+   */
   @Override
   public void open(Collection<TopicPartition> partitions) {
+    List<KafkaPartition> assigned = partitions.stream().map(p -> new KafkaPartition(p.topic(), p.partition())).toList();
     try {
-      seek(engine.open(partitions.stream().map(p -> new KafkaPartition(p.topic(), p.partition())).toList()));
+      seek(engine.open(assigned));
+    } catch (RetriableStorageException e) {
+      LOG.warn("Could not read where {} stand in the tables ({}); each is opened when its first record comes", assigned,
+          e.getMessage());
     } catch (IngestException e) {
       throw connectError(e);
     }
@@ -132,7 +141,8 @@ public final class MergeSinkTask extends SinkTask {
   }
 
   /**
-   * Opens the partition of a record that came before {@code open} did. Connect can deliver records
+   * Opens the partition of a record that came before {@code open} did, or whose {@code open} could
+   * not read the tables. Connect can deliver records
    * of a partition the consumer was just given before the task is told (a rebalance race seen under
    * the consumer group protocol of KIP-848). The partition starts as {@code open} would start it;
    * when that sends the consumer back to the tables' position, the engine ignores the records of the
@@ -146,7 +156,7 @@ public final class MergeSinkTask extends SinkTask {
       throw new ConnectException("record of " + assigned + " at offset " + record.originalKafkaOffset()
           + ", a partition this task was not assigned");
     }
-    LOG.info("{}: a record (offset {}) came before Connect opened the partition; opening it now", assigned,
+    LOG.info("{}: opening the partition at a record (offset {}) that came before it was opened", assigned,
         record.originalKafkaOffset());
     seek(engine.open(List.of(partition)));
   }

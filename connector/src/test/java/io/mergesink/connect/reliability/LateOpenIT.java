@@ -3,6 +3,9 @@ package io.mergesink.connect.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mergesink.connect.reliability.FaultPlan.Effect;
+import io.mergesink.connect.reliability.FaultPlan.Fault;
+import io.mergesink.connect.reliability.FaultPlan.Step;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -11,6 +14,7 @@ import java.util.Random;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,12 +31,21 @@ class LateOpenIT {
 
   @TempDir Path tables;
 
+  @AfterEach
+  void resetFaults() {
+    FaultPlan.reset();
+  }
+
   static Stream<Cell> resumeCells() {
     return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED));
   }
 
   static Stream<Cell> newTableCells() {
     return Matrix.cells(Cell.of(Cell.Layout.APPEND, Cell.Compaction.FORCED));
+  }
+
+  static Stream<Cell> openFaultCells() {
+    return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED));
   }
 
   static Stream<Cell> notAssignedCells() {
@@ -86,6 +99,37 @@ class LateOpenIT {
     task.stop();
 
     TableAudit.check("late open, new table, seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+  }
+
+  /**
+   * Connect fails a task on any exception from {@code open}; a storage failure there must not: the
+   * partitions open at their first record instead, where Connect retries the batch until storage
+   * answers again.
+   */
+  @ParameterizedTest(name = "[{0}]")
+  @MethodSource("openFaultCells")
+  void aStorageFailureWhileOpeningLeavesThePartitionsToOpenAtTheirFirstRecord(Cell cell) {
+    long seed = Workloads.seed("open-fault [" + cell + "]");
+    Random random = new Random(seed);
+    RecordLog log = new RecordLog(Workloads.TOPIC, 2);
+    List<TopicPartition> both = List.of(new TopicPartition(Workloads.TOPIC, 0), new TopicPartition(Workloads.TOPIC, 1));
+    Map<String, String> config = Workloads.faultyConfig(cell, tables, 100_000);
+    Workloads.changes(log, KEYS, 600, random);
+    // the group never stores the first task's offsets: only the tables know where the partitions stand
+    TaskDriver first = new TaskDriver("task-A", config, log, new HashMap<>());
+    first.open(both);
+    first.runToEnd(BATCH, 100);
+    first.stop();
+    Workloads.changes(log, KEYS, 600, random);
+
+    FaultPlan.add(Fault.of(Step.LIST, FaultPlan.LOG_DIRECTORY, 1, Effect.IO_ERROR).times(3));
+    TaskDriver next = new TaskDriver("task-B", config, log, new HashMap<>());
+    next.open(both);
+    assertThat(FaultPlan.fired()).as("open met the storage failure").isNotEmpty();
+    next.runToEnd(BATCH, 200);
+    next.stop();
+
+    TableAudit.check("open fault seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
   }
 
   @ParameterizedTest(name = "[{0}]")
