@@ -61,15 +61,7 @@ class LateOpenIT {
     TopicPartition p0 = new TopicPartition(Workloads.TOPIC, 0);
     TopicPartition p1 = new TopicPartition(Workloads.TOPIC, 1);
     Map<String, String> config = cell.apply(Workloads.localConfig(tables, 100_000));
-    Workloads.changes(log, KEYS, 600, random);
-
-    // A first task lands everything, but the group never stores its offsets: the consumer of the
-    // next owner starts at 0 while the table holds both partitions to their ends.
-    TaskDriver first = new TaskDriver("task-A", config, log, new HashMap<>());
-    first.open(List.of(p0, p1));
-    first.runToEnd(BATCH, 100);
-    first.stop();
-    Workloads.changes(log, KEYS, 600, random);
+    landWithoutStoringOffsets(config, log, List.of(p0, p1), random);
 
     Map<TopicPartition, Long> group = new HashMap<>();
     TaskDriver next = new TaskDriver("task-B", config, log, group);
@@ -114,13 +106,7 @@ class LateOpenIT {
     RecordLog log = new RecordLog(Workloads.TOPIC, 2);
     List<TopicPartition> both = List.of(new TopicPartition(Workloads.TOPIC, 0), new TopicPartition(Workloads.TOPIC, 1));
     Map<String, String> config = Workloads.faultyConfig(cell, tables, 100_000);
-    Workloads.changes(log, KEYS, 600, random);
-    // the group never stores the first task's offsets: only the tables know where the partitions stand
-    TaskDriver first = new TaskDriver("task-A", config, log, new HashMap<>());
-    first.open(both);
-    first.runToEnd(BATCH, 100);
-    first.stop();
-    Workloads.changes(log, KEYS, 600, random);
+    landWithoutStoringOffsets(config, log, both, random);
 
     FaultPlan.add(Fault.of(Step.LIST, FaultPlan.LOG_DIRECTORY, 1, Effect.IO_ERROR).times(3));
     TaskDriver next = new TaskDriver("task-B", config, log, new HashMap<>());
@@ -143,5 +129,20 @@ class LateOpenIT {
     assertThatThrownBy(() -> task.putFrom(1, 0))
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining(Workloads.TOPIC + "-1 at offset 0, a partition this task was not assigned");
+  }
+
+  /**
+   * A first task lands changes of {@code partitions}, but the group never stores its offsets: the
+   * consumer of the next owner starts at 0 while the table holds the partitions to their ends. Then
+   * more changes come.
+   */
+  private static void landWithoutStoringOffsets(Map<String, String> config, RecordLog log, List<TopicPartition> partitions,
+      Random random) {
+    Workloads.changes(log, KEYS, 600, random);
+    TaskDriver first = new TaskDriver("task-A", config, log, new HashMap<>());
+    first.open(partitions);
+    first.runToEnd(BATCH, 100);
+    first.stop();
+    Workloads.changes(log, KEYS, 600, random);
   }
 }
