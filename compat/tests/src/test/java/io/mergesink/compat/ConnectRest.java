@@ -51,6 +51,11 @@ final class ConnectRest {
     return send("GET", "/connectors/" + name + "/status", null);
   }
 
+  /** {@code POST /connectors/{name}/tasks/{task}/restart}. */
+  void restartTask(String name, int task) {
+    send("POST", "/connectors/" + name + "/tasks/" + task + "/restart", null);
+  }
+
   private JsonNode send(String method, String path, Object body) {
     String description = method + " " + baseUrl + path;
     try {
