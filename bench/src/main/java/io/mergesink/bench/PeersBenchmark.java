@@ -45,7 +45,7 @@ import org.apache.kafka.common.TopicPartition;
  * while the JVM still compiles its code.
  *
  * <pre>
- * java -Xmx8g -jar bench/target/mergesink-bench.jar peers [--quick] [--events=N] [--keys=K] [--repeats=R] [--warmup-events=N]
+ * java -Xms4g -Xmx4g -XX:+AlwaysPreTouch -jar bench/target/mergesink-bench.jar peers [--quick] [--events=N] [--keys=K] [--repeats=R] [--warmup-events=N]
  *     [--only=insert-only,uniform] [--tasks=1,4] [--sinks=...] [--commit-interval-ms=MS] [--jdbc-batch-size=N] [--dir=PATH]
  * </pre>
  */
