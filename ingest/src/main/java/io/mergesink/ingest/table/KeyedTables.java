@@ -3,6 +3,7 @@ package io.mergesink.ingest.table;
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.buffer.ChangeOrder;
@@ -17,9 +18,11 @@ import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.UpsertOrder;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Tables with a primary key ({@code write.mode=upsert}): the last change per key wins, deletes
@@ -27,15 +30,32 @@ import java.util.Map;
  * source sequence wins instead, and with {@code delete.mode=soft} a delete marks the row; both land
  * through the MERGE engine ({@link OrderedMerge}).
  *
- * <p>Change sets: Debezium sends a key always to the same partition, so keys of different
- * partitions do not meet; where they do (a re-partitioned topic), the change with the later source
- * timestamp wins, since offsets of different partitions say nothing about order. A truncate in any
- * partition truncates the table before the change set's upserts.
+ * <p>Debezium sends a key always to the same partition, so Kafka order is the source's order for
+ * each key. When a topic grows, keys move between partitions and a key's older changes in its old
+ * partition may land after its newer ones in the new partition (docs/design.md, "Topics that
+ * grow"). So a table that names a topic whose keys moved ({@link TableSink#movedKeyTopics}) is
+ * ordered by the source position its changes carry ({@link MovedKeysOrder}) even without
+ * {@code upsert.order.by}, and a change set decided in Kafka order lands only while the table names
+ * no such topic other than the ones it named when it was decided. Of two changes of a key from
+ * different partitions in one change set, the newer by that order wins (without one, the later
+ * Kafka timestamp). A truncate in any partition truncates the table before the change set's upserts.
  */
 final class KeyedTables implements TableKind {
   private final ChangeSemantics semantics;
-  private final SequenceOrder order;
-  private final OrderedMerge merge;
+  private final IngestMetrics metrics;
+  private final Landing configured;
+  /** The landings of tables whose keys moved, by the source position that orders them. */
+  private final Map<UpsertOrder, Landing> movedKeys = new HashMap<>();
+  /** Per table, the landing of its last decided change set, which {@link #landed} completes. */
+  private final Map<String, Landing> decided = new HashMap<>();
+
+  /** How a table's changes are decided: the semantics, the order of changes they give, the MERGE that lands them. */
+  private record Landing(ChangeSemantics semantics, SequenceOrder order, OrderedMerge merge) {
+    static Landing of(ChangeSemantics semantics, IngestMetrics metrics) {
+      SequenceOrder order = new SequenceOrder(semantics.orderBy(), metrics);
+      return new Landing(semantics, order, new OrderedMerge(semantics, order));
+    }
+  }
 
   /** Kafka order and hard deletes. */
   KeyedTables() {
@@ -44,19 +64,19 @@ final class KeyedTables implements TableKind {
 
   KeyedTables(ChangeSemantics semantics, IngestMetrics metrics) {
     this.semantics = semantics;
-    this.order = new SequenceOrder(semantics.orderBy(), metrics);
-    this.merge = new OrderedMerge(semantics, order);
+    this.metrics = metrics;
+    this.configured = Landing.of(semantics, metrics);
   }
 
   @Override
   public PendingChanges newPendingChanges() {
-    return semantics.ordered() || semantics.deleteMode() == DeleteMode.SOFT ? PendingChanges.coalescedByKey(order)
+    return semantics.ordered() || semantics.deleteMode() == DeleteMode.SOFT ? PendingChanges.coalescedByKey(configured.order())
         : PendingChanges.coalescedByKey();
   }
 
   @Override
   public List<StructField> ownColumns() {
-    return merge.ownColumns();
+    return configured.merge().ownColumns();
   }
 
   @Override
@@ -111,9 +131,25 @@ final class KeyedTables implements TableKind {
 
   @Override
   public ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
+    Landing landing = configured;
+    String movedKeyTopics = sink.movedKeyTopics();
+    if (!semantics.ordered() && movedKeyTopics != null) {
+      Optional<UpsertOrder> byPosition = MovedKeysOrder.of(sink.schema(), changes);
+      if (byPosition.isPresent()) {
+        UpsertOrder order = byPosition.get();
+        sink.addOwnColumn(new StructField(order.column(), PrimitiveType.LONG, true),
+            "topic(s) " + movedKeyTopics + " grew, so changes of a key are ordered by " + order.configValue());
+        landing = movedKeys.computeIfAbsent(order,
+            o -> Landing.of(new ChangeSemantics(o, semantics.deleteMode(), semantics.deletedKeysMax()), metrics));
+      }
+    }
+    decided.put(sink.name(), landing);
     // rows are re-fitted to the sink's current schema; the writer pads them if the table gains columns before they land
     ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema());
-    order.deciding();
+    if (!landing.semantics().ordered()) {
+      builder.decidedUnder(PartitionOwners.TABLE_SCOPE_TOPICS, movedKeyTopics);
+    }
+    landing.order().deciding();
     Map<Row, ChangeEvent> latest = new LinkedHashMap<>();
     boolean truncated = false;
     for (TableChanges partition : changes) {
@@ -122,11 +158,12 @@ final class KeyedTables implements TableKind {
         truncated = true;
       }
       for (ChangeEvent event : partition.changes()) {
-        latest.merge(event.key(), event, this::newer);
+        Landing deciding = landing;
+        latest.merge(event.key(), event, (earlier, later) -> newer(deciding, earlier, later));
       }
     }
-    if (semantics.merges()) {
-      return merge.assemble(sink, new ArrayList<>(latest.values()), truncated, txns);
+    if (landing.semantics().merges()) {
+      return landing.merge().assemble(sink, builder, new ArrayList<>(latest.values()), truncated, txns);
     }
     for (ChangeEvent event : latest.values()) {
       if (event.op() == Op.UPSERT) {
@@ -140,8 +177,9 @@ final class KeyedTables implements TableKind {
   }
 
   /** Of two changes of a key from different partitions: by sequence when ordered ({@link ChangeOrder#replaces}), else the later timestamp. */
-  private ChangeEvent newer(ChangeEvent earlier, ChangeEvent later) {
-    if (semantics.ordered()) {
+  private static ChangeEvent newer(Landing landing, ChangeEvent earlier, ChangeEvent later) {
+    if (landing.semantics().ordered()) {
+      SequenceOrder order = landing.order();
       if (order.replaces(later, earlier)) {
         return later;
       }
@@ -153,8 +191,9 @@ final class KeyedTables implements TableKind {
 
   @Override
   public void landed(TableSink sink) {
-    if (semantics.merges()) {
-      merge.landed(sink.name());
+    Landing landing = decided.remove(sink.name());
+    if (landing != null && landing.semantics().merges()) {
+      landing.merge().landed(sink.name());
     }
   }
 }

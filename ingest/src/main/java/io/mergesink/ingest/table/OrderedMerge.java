@@ -95,14 +95,15 @@ final class OrderedMerge {
 
   /**
    * The change set of {@code latest} (one change per key) for {@code sink}'s table, decided against
-   * the table the writer holds, with {@code txns}.
+   * the table the writer holds, with {@code txns}, built by {@code builder}.
    */
-  ChangeSet assemble(TableSink sink, List<ChangeEvent> latest, boolean truncated, Map<String, TxnChange> txns) throws IOException {
+  ChangeSet assemble(TableSink sink, ChangeSet.Builder builder, List<ChangeEvent> latest, boolean truncated,
+      Map<String, TxnChange> txns) throws IOException {
     StructType schema = sink.schema();
     DeletedKeys deleted = deletedKeys(sink.name());
     if (truncated) {
       decided(sink.name(), new DeletedKeysChange(true, Map.of()));
-      return truncating(sink, schema, latest, txns);
+      return truncating(sink, builder, schema, latest, txns);
     }
     List<Row> source = new ArrayList<>(latest.size());
     List<ChangeEvent> deletes = new ArrayList<>();
@@ -134,7 +135,7 @@ final class OrderedMerge {
     }
     decided(sink.name(), new DeletedKeysChange(false, deletedAsOf));
     // the actions name what they were decided from (MergeActions#decidedFrom)
-    ChangeSet.Builder builder = actions.addTo(ChangeSet.builder());
+    actions.addTo(builder);
     txns.forEach(builder::txn);
     return builder.build();
   }
@@ -162,8 +163,9 @@ final class OrderedMerge {
   }
 
   /** After a truncate: the upserts land on an empty table, deletes have nothing to delete (hard deletes are still sent). */
-  private ChangeSet truncating(TableSink sink, StructType schema, List<ChangeEvent> latest, Map<String, TxnChange> txns) {
-    ChangeSet.Builder builder = ChangeSet.builder().rowSchema(schema).truncate();
+  private ChangeSet truncating(TableSink sink, ChangeSet.Builder builder, StructType schema, List<ChangeEvent> latest,
+      Map<String, TxnChange> txns) {
+    builder.rowSchema(schema).truncate();
     for (ChangeEvent event : latest) {
       if (event.op() == Op.UPSERT) {
         builder.upsert(tableRow(sink, schema, event), event.previousKey());

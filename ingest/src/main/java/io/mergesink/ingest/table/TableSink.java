@@ -105,6 +105,26 @@ public final class TableSink {
     return true;
   }
 
+  /**
+   * The topics whose keys the table says may be in the files of any of their partitions (they grew;
+   * {@value PartitionOwners#TABLE_SCOPE_TOPICS}), as of the snapshot the writer holds (opened if
+   * needed), which this sink follows from then on; null when the table names none.
+   */
+  String movedKeyTopics() throws IOException {
+    snapshot = writer().snapshot();
+    return snapshot.metadata().configuration().get(PartitionOwners.TABLE_SCOPE_TOPICS);
+  }
+
+  /** Adds {@code column}, one the sink keeps itself, unless the table has it (whatever {@code schema.evolution} says). */
+  void addOwnColumn(StructField column, String why) throws IOException {
+    if (snapshot.schema().indexOf(column.name()) >= 0) {
+      return;
+    }
+    table.addColumns(List.of(column));
+    snapshot = writer().refresh();
+    LOG.info("Table {}: added column {} at version {}: {}", name, column.name(), snapshot.version(), why);
+  }
+
   /** The txn version of {@code appId} in the latest snapshot this sink read or wrote. */
   public OptionalLong recordedOffset(String appId) {
     return snapshot.txnVersion(appId);

@@ -2,6 +2,7 @@ package io.mergesink.core.merge;
 
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.types.StructType;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -42,6 +44,11 @@ import java.util.OptionalLong;
  * read, any file in the writer's scope) makes the writer throw {@link MovedRowsException} before it
  * writes anything, and the change set is decided again. Blind change sets name none.
  *
+ * <p>A change set whose kind of decision depends on the table's properties (blind upserts are
+ * right only while no topic's keys move between partitions) may name the properties it was
+ * {@code decidedUnder} with their values: it lands only while the table has those values, else the
+ * writer throws {@link MovedRowsException} before it plans, and the change set is decided again.
+ *
  * <p>An upsert that ends a primary-key change may name the key the row had before: columns it
  * marks {@link io.mergesink.core.data.Unchanged} take the values of that key's live row.
  *
@@ -66,9 +73,10 @@ public final class ChangeSet {
   private final Map<Integer, Row> previousKeys;
   private final StructType rowSchema;
   private final ReadSet decidedFrom;
+  private final Map<String, String> decidedUnder;
 
   private ChangeSet(List<Row> upserts, List<Row> deletes, List<Row> appends, List<RowPosition> removals, Map<String, TxnChange> txns,
-      boolean truncate, Map<Integer, Row> previousKeys, StructType rowSchema, ReadSet decidedFrom) {
+      boolean truncate, Map<Integer, Row> previousKeys, StructType rowSchema, ReadSet decidedFrom, Map<String, String> decidedUnder) {
     this.previousKeys = Collections.unmodifiableMap(previousKeys);
     this.upserts = Collections.unmodifiableList(upserts);
     this.deletes = Collections.unmodifiableList(deletes);
@@ -78,6 +86,7 @@ public final class ChangeSet {
     this.truncate = truncate;
     this.rowSchema = rowSchema;
     this.decidedFrom = decidedFrom;
+    this.decidedUnder = Collections.unmodifiableMap(decidedUnder);
   }
 
   public static Builder builder() {
@@ -127,13 +136,35 @@ public final class ChangeSet {
     return Optional.ofNullable(decidedFrom);
   }
 
+  /** The table properties the change set was decided under, with their values (null: unset); see the class comment. */
+  public Map<String, String> decidedUnder() {
+    return decidedUnder;
+  }
+
+  /**
+   * Checks that {@code snapshot}'s table has the properties this change set was decided under.
+   *
+   * @throws MovedRowsException a commit since the decision changed one of them: nothing is written, decide again
+   */
+  void checkDecidedUnder(Snapshot snapshot) throws MovedRowsException {
+    Map<String, String> configuration = snapshot.metadata().configuration();
+    for (Map.Entry<String, String> property : decidedUnder.entrySet()) {
+      String now = configuration.get(property.getKey());
+      if (!Objects.equals(now, property.getValue())) {
+        throw new MovedRowsException(snapshot.tableRoot(), "the change set was decided while table property " + property.getKey()
+            + " was " + (property.getValue() == null ? "unset" : "'" + property.getValue() + "'") + ", and version "
+            + snapshot.version() + " has " + (now == null ? "none" : "'" + now + "'"));
+      }
+    }
+  }
+
   /** This change set with other upserts and appends, in the same order (same previous keys), built for {@code schema}. */
   ChangeSet withRows(List<Row> realignedUpserts, List<Row> realignedAppends, StructType schema) {
     if (realignedUpserts.size() != upserts.size() || realignedAppends.size() != appends.size()) {
       throw new IllegalArgumentException(realignedUpserts.size() + " upserts and " + realignedAppends.size() + " appends in place of "
           + upserts.size() + " and " + appends.size());
     }
-    return new ChangeSet(realignedUpserts, deletes, realignedAppends, removals, txns, truncate, previousKeys, schema, decidedFrom);
+    return new ChangeSet(realignedUpserts, deletes, realignedAppends, removals, txns, truncate, previousKeys, schema, decidedFrom, decidedUnder);
   }
 
   public boolean hasRowChanges() {
@@ -158,8 +189,15 @@ public final class ChangeSet {
     private Map<Integer, Row> previousKeys = new HashMap<>();
     private StructType rowSchema;
     private ReadSet decidedFrom;
+    private Map<String, String> decidedUnder = new LinkedHashMap<>();
 
     private Builder() {}
+
+    /** The change set is decided for the table while its property {@code name} has {@code value} (null: unset); see the class comment. */
+    public Builder decidedUnder(String name, String value) {
+      decidedUnder.put(name, value);
+      return this;
+    }
 
     /** The live rows the change set is decided from: it lands only while they are where they were (see the class comment). */
     public Builder decidedFrom(ReadSet reads) {
@@ -224,7 +262,8 @@ public final class ChangeSet {
     }
 
     public ChangeSet build() {
-      ChangeSet changeSet = new ChangeSet(upserts, deletes, appends, removals, txns, truncate, previousKeys, rowSchema, decidedFrom);
+      ChangeSet changeSet = new ChangeSet(upserts, deletes, appends, removals, txns, truncate, previousKeys, rowSchema, decidedFrom,
+          decidedUnder);
       previousKeys = new HashMap<>();
       upserts = new ArrayList<>();
       deletes = new ArrayList<>();
@@ -234,6 +273,7 @@ public final class ChangeSet {
       truncate = false;
       rowSchema = null;
       decidedFrom = null;
+      decidedUnder = new LinkedHashMap<>();
       return changeSet;
     }
   }

@@ -85,6 +85,7 @@ final class TableCommits {
       refresh(plans);
     }
     for (int replans = 0; replans <= MAX_REPLANS; replans++) {
+      changes.checkDecidedUnder(snapshot);
       // a concurrent schema change may have come between the change set and this plan
       ChangeSet fitted = withGeneratedValues(ChangeSetRealignment.to(snapshot.tableRoot(), snapshot.schema(), changes));
       PlannedMerge planned = plans.plan(snapshot, fitted);
