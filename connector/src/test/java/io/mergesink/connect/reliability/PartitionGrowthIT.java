@@ -20,9 +20,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * growth must find their rows wherever they were written (with the default
  * {@code lookup.scope=partition}): no key may end with two live rows.
  *
- * <p>The sink has read the topic to its end when it grows: Kafka orders a key's changes only within
- * a partition, so changes of a key still unread in its old partition would race its newer changes
- * in the new one (docs/design.md, "File ownership").
+ * <p>In the first scenario the sink has read the topic to its end when it grows. In the second it
+ * lags behind (users grow a topic to scale a connector that is behind): a key's older changes are
+ * still unread in its old partition while its newer ones, deletes and re-inserts among them, are
+ * committed from the new one, and tasks die on the way. Kafka orders a key's changes only within a
+ * partition, so the table must order them by their source position (docs/design.md, "Topics that
+ * grow").
  */
 class PartitionGrowthIT {
   private static final int KEYS = 1_000;
@@ -30,6 +33,8 @@ class PartitionGrowthIT {
   private static final int ROUNDS = 8;
   private static final int TASKS = 2;
   private static final int QUIESCE_POLLS = 2_000;
+  /** Polls before the growth in the lagging scenario: the sink has read a fraction of the backlog. */
+  private static final int LAGGING_POLLS = 10;
 
   @TempDir Path tables;
 
@@ -62,6 +67,31 @@ class PartitionGrowthIT {
         name, cell, seed, before.size(), moved, movedToOld);
 
     TableAudit.check("partition growth " + name + " seed " + seed, cell, tables.resolve(Workloads.TOPIC), log,
+        Workloads.CONNECTOR);
+  }
+
+  @ParameterizedTest(name = "[{0}] {1}")
+  @MethodSource("growths")
+  void keysRehashedWhileTheirOldPartitionsLagLandInSourceOrder(Cell cell, String name, int from, int to) {
+    long seed = Workloads.seed("partition growth while lagging " + name + " [" + cell + "]");
+    Random random = new Random(seed);
+    RecordLog log = new RecordLog(Workloads.TOPIC, from);
+    TaskGroup group = new TaskGroup(cell.apply(Workloads.localConfig(tables, BUFFER_RECORDS)), log);
+    Workloads.mixed(log, KEYS, random);
+    group.start(TASKS);
+    for (int poll = 0; poll < LAGGING_POLLS; poll++) {
+      group.pollAll(Workloads.BATCH, random, 2);
+    }
+
+    log.grow(to);
+    group.rebalance(TASKS);
+    int kills = Workloads.touchExistingWhileRunning(log, KEYS, group, ROUNDS, random);
+    group.quiesce(Workloads.BATCH, QUIESCE_POLLS);
+    group.stopAll();
+    System.out.printf("RELIABILITY scenario=partition growth while lagging %s [%s] seed=%d keys=%d kills=%d%n", name, cell, seed,
+        log.ids().size(), kills);
+
+    TableAudit.check("partition growth while lagging " + name + " seed " + seed, cell, tables.resolve(Workloads.TOPIC), log,
         Workloads.CONNECTOR);
   }
 }

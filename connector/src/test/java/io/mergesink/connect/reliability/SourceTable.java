@@ -125,12 +125,16 @@ final class SourceTable {
    * it keeps the last version that landed before the delete, which coalescing decides; and a key
    * whose delete landed before any version of it has no row (without {@code upsert.order.by} a
    * delete of a key the table does not hold keeps nothing, docs/design.md "Ordering and soft
-   * deletes"). A key that never existed has none either way.
+   * deletes"). A key that never existed has none either way. {@code ordered} (by {@code source.lsn}),
+   * live rows with the newest LSN of their key.
    */
-  Expected<Long> softDeletes() {
+  Expected<Long> softDeletes(boolean ordered) {
     Map<Long, Map<String, Object>> soft = new HashMap<>();
     rows.forEach((id, columns) -> {
       Map<String, Object> row = new LinkedHashMap<>(columns);
+      if (ordered) {
+        row.put(SOURCE_LSN, lsns.get(id));
+      }
       row.put(DELETED, false);
       row.put(DELETED_AT, null);
       soft.put(id, row);

@@ -19,8 +19,16 @@ public interface ChangeOrder {
    * Whether {@code later}, delivered after {@code earlier}, replaces it: when its sequence is newer,
    * or equal and {@link #laterWinsTies}. A change without a sequence replaces one with a sequence
    * only when {@link #appliesWithoutSequence} says so, and is replaced by any.
+   *
+   * <p>In any order, a delete without a source time (a Kafka tombstone) does not replace the delete
+   * of its key before it: both delete the row, and the Debezium delete carries when and where in
+   * the source (the {@code __deleted_at} of soft deletes; the position that orders the changes of a
+   * table whose topic grew), the tombstone neither.
    */
   default boolean replaces(ChangeEvent later, ChangeEvent earlier) {
+    if (later.op() == Op.DELETE && earlier.op() == Op.DELETE && later.source().tsMs() == null) {
+      return false;
+    }
     Object laterSequence = sequence(later);
     Object earlierSequence = sequence(earlier);
     if (laterSequence == null) {

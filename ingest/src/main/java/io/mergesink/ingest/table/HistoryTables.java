@@ -13,6 +13,7 @@ import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.IngestMetrics;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.options.ChangeSemantics;
+import io.mergesink.ingest.options.UpsertOrder;
 import io.mergesink.ingest.buffer.PendingChanges;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
@@ -35,7 +36,8 @@ import java.util.Set;
  *
  * <p>Nothing is coalesced: every change of a flush that changes a value becomes a version, in Kafka
  * order (partition after partition, each in offset order), or with {@code upsert.order.by} where its
- * sequence puts it in its key's history ({@link OrderedHistory}). In Kafka order a change whose
+ * sequence puts it in its key's history ({@link OrderedHistory}); so is a table whose topic grew,
+ * by the source position its changes carry (docs/design.md, "Topics that grow"). In Kafka order a change whose
  * values equal the open version's (a re-snapshot, an update that set nothing new) leaves that
  * version open; ordered, it still becomes a version, whose sequence a later late change is ordered
  * against (docs/design.md, "History tables"). The change set replaces each touched key's current row
@@ -48,8 +50,13 @@ final class HistoryTables implements TableKind {
   private final HistoryColumns columns = new HistoryColumns();
   private final KeyedTables keyed = new KeyedTables();
   private final ChangeSemantics semantics;
+  private final IngestMetrics metrics;
   /** With {@code upsert.order.by}: where each change lands in its key's history; null in Kafka order. */
   private final OrderedHistory ordered;
+  /** In Kafka order, the histories of tables whose keys moved between partitions, by the source position that orders them. */
+  private final Map<UpsertOrder, OrderedHistory> movedKeys = new HashMap<>();
+  /** Per table, the ordered history that decided its last change set, which {@link #landed} completes. */
+  private final Map<String, OrderedHistory> decided = new HashMap<>();
 
   /** In Kafka order. */
   HistoryTables() {
@@ -59,7 +66,8 @@ final class HistoryTables implements TableKind {
   /** Ordered by {@code semantics.orderBy()} (none: Kafka order), stale changes reported to {@code metrics}. */
   HistoryTables(ChangeSemantics semantics, IngestMetrics metrics) {
     this.semantics = semantics;
-    this.ordered = semantics.ordered() ? new OrderedHistory(new SequenceOrder(semantics.orderBy(), metrics)) : null;
+    this.metrics = metrics;
+    this.ordered = semantics.ordered() ? new OrderedHistory(new SequenceOrder(semantics.orderBy(), metrics), semantics.deletedKeysMax()) : null;
   }
 
   /**
@@ -69,10 +77,14 @@ final class HistoryTables implements TableKind {
    */
   @Override
   public List<StructField> ownColumns() {
-    if (!semantics.ordered() || !semantics.orderBy().sinkColumn()) {
+    return semantics.ordered() ? ownColumns(semantics.orderBy()) : List.of();
+  }
+
+  private static List<StructField> ownColumns(UpsertOrder order) {
+    if (!order.sinkColumn()) {
       return List.of();
     }
-    String sequence = semantics.orderBy().column();
+    String sequence = order.column();
     return List.of(new StructField(sequence, PrimitiveType.LONG, true),
         new StructField(HistoryColumns.endColumn(sequence), PrimitiveType.LONG, true));
   }
@@ -161,8 +173,9 @@ final class HistoryTables implements TableKind {
 
   @Override
   public void landed(TableSink sink) {
-    if (ordered != null) {
-      ordered.landed(sink.name());
+    OrderedHistory history = decided.remove(sink.name());
+    if (history != null) {
+      history.landed(sink.name());
     }
   }
 
@@ -173,11 +186,16 @@ final class HistoryTables implements TableKind {
    */
   @Override
   public ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
-    if (ordered != null) {
-      return ordered.assemble(sink, changes, txns);
+    String movedKeyTopics = sink.movedKeyTopics();
+    OrderedHistory history = ordered != null ? ordered : movedKeyTopics == null ? null : movedKeys(sink, movedKeyTopics, changes);
+    if (history != null) {
+      decided.put(sink.name(), history);
+      return history.assemble(sink, changes, txns);
     }
     LiveRows live = sink.liveRows(); // opens the writer first, which may read a newer schema
-    ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema());
+    // a change set in Kafka order lands only while no other topic's keys moved (docs/design.md, "Topics that grow")
+    ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema()).decidedUnder(PartitionOwners.TABLE_SCOPE_TOPICS,
+        movedKeyTopics);
     Versions versions = new Versions(sink.schema());
     Map<Row, Row> tableRows = currentRows(live, sink.schema(), changes);
     Map<Row, Row> open = new LinkedHashMap<>(tableRows);
@@ -242,6 +260,23 @@ final class HistoryTables implements TableKind {
     builder.decidedFrom(live.reads());
     txns.forEach(builder::txn);
     return builder.build();
+  }
+
+  /**
+   * The history of a table in Kafka order whose topics {@code movedKeyTopics} grew: ordered by the
+   * source position the changes carry ({@link MovedKeysOrder}), whose columns the table gets now;
+   * null when there is none (Kafka order stays).
+   */
+  private OrderedHistory movedKeys(TableSink sink, String movedKeyTopics, List<TableChanges> changes) throws IOException {
+    Optional<UpsertOrder> byPosition = MovedKeysOrder.of(sink.schema(), changes);
+    if (byPosition.isEmpty()) {
+      return null;
+    }
+    UpsertOrder order = byPosition.get();
+    for (StructField column : ownColumns(order)) {
+      sink.addOwnColumn(column, "topic(s) " + movedKeyTopics + " grew, so the versions of a key are ordered by " + order.configValue());
+    }
+    return movedKeys.computeIfAbsent(order, o -> new OrderedHistory(new SequenceOrder(o, metrics), semantics.deletedKeysMax()));
   }
 
   /** The current rows of the keys {@code changes} change or take TOASTed values from, by key. */

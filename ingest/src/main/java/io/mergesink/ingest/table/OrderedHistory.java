@@ -15,6 +15,7 @@ import io.mergesink.ingest.decode.ChangeEvent.Op;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,21 +45,40 @@ import java.util.Set;
  *       or column tie: the later delivered replaces the version's values).
  * </ul>
  *
- * The change set replaces the current row of a key by upsert or delete, removes the closed versions
+ * A delete before a key's first version (its versions were still on their way, e.g. in a lagging
+ * partition of a topic that grew) has nothing to close, and the table keeps nothing of it; so the
+ * task remembers it ({@link DeletedKeys}, traced in the log for the other tasks with a source
+ * position, {@link DeleteTraces}), and a version that lands before it later ends there.
+ *
+ * <p>The change set replaces the current row of a key by upsert or delete, removes the closed versions
  * that changed by position, and appends the closed versions that are new or changed; all in the
  * commit with the txns, so that a replayed batch finds its sequences in place and changes nothing.
  */
 final class OrderedHistory {
   private final SequenceOrder order;
+  private final int deletedKeysMax;
+  /** Per table, the deletes that found no version to close. */
+  private final Map<String, DeletedKeys> unplaced = new HashMap<>();
+  /** Per table, the deletes the last decided change set found no version for; remembered when it lands. */
+  private final Map<String, Map<Row, DeletedKeys.Delete>> undecided = new HashMap<>();
+  /** Ordered by a source position: the deletes other tasks' commits traced. */
+  private final DeleteTraces traces;
 
-  OrderedHistory(SequenceOrder order) {
+  OrderedHistory(SequenceOrder order, int deletedKeysMax) {
     this.order = order;
+    this.deletedKeysMax = deletedKeysMax;
+    this.traces = order.order().sinkColumn() ? new DeleteTraces() : null;
   }
 
   ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
     order.deciding();
     LiveRows live = sink.liveRows(); // opens the writer first, which may read a newer schema
     StructType schema = sink.schema();
+    DeletedKeys remembered = unplaced.computeIfAbsent(sink.name(), name -> new DeletedKeys(deletedKeysMax));
+    if (traces != null) {
+      traces.catchUp(sink, remembered);
+    }
+    Unplaced deletes = new Unplaced(remembered, new LinkedHashMap<>());
     Places places = new Places(schema, sink.keySchema(), order.order().column());
     List<List<ChangeEvent>> segments = segments(changes);
     Map<Row, List<Version>> histories = load(live, places, segments);
@@ -76,9 +96,9 @@ final class OrderedHistory {
         List<Version> history = histories.get(key.getKey());
         for (ChangeEvent event : inSequenceOrder(key.getValue())) {
           if (event.op() == Op.UPSERT) {
-            upsert(sink, places, histories, history, event);
+            upsert(sink, places, histories, history, event, deletes);
           } else {
-            delete(history, event);
+            delete(history, event, deletes);
           }
         }
       }
@@ -92,7 +112,23 @@ final class OrderedHistory {
     builder.decidedFrom(live.reads());
     txns.forEach(builder::txn);
     order.decided(sink.name());
+    undecided.put(sink.name(), deletes.found());
+    if (traces != null && !deletes.found().isEmpty()) {
+      builder.commitTag(DeleteTraces.TAG, DeleteTraces.tag(false, deletes.found()));
+    }
     return builder.build();
+  }
+
+  /** The deletes of a table that found no version to close: those remembered, and those this decision found. */
+  private record Unplaced(DeletedKeys remembered, Map<Row, DeletedKeys.Delete> found) {
+    DeletedKeys.Delete of(Row key) {
+      DeletedKeys.Delete delete = found.get(key);
+      return delete == null ? remembered.deletedAt(key) : delete.newer(remembered.deletedAt(key));
+    }
+
+    void add(Row key, DeletedKeys.Delete delete) {
+      found.merge(key, delete, DeletedKeys.Delete::newer);
+    }
   }
 
   /** The flush's changes in Kafka order (partition after partition), cut after each truncate. */
@@ -114,6 +150,11 @@ final class OrderedHistory {
 
   /** The change set last assembled for {@code table} landed: its skipped changes count now. */
   void landed(String table) {
+    Map<Row, DeletedKeys.Delete> found = undecided.remove(table);
+    if (found != null) {
+      DeletedKeys remembered = unplaced.get(table);
+      found.forEach(remembered::deleted);
+    }
     order.landed(table);
   }
 
@@ -195,7 +236,8 @@ final class OrderedHistory {
     return false;
   }
 
-  private void upsert(TableSink sink, Places places, Map<Row, List<Version>> histories, List<Version> history, ChangeEvent event) {
+  private void upsert(TableSink sink, Places places, Map<Row, List<Version>> histories, List<Version> history, ChangeEvent event,
+      Unplaced deletes) {
     Object sequence = order.sequence(event);
     Long time = HistoryColumns.time(event);
     Row value = sink.refit(event.valueSchema(), event.value());
@@ -244,10 +286,16 @@ final class OrderedHistory {
         version.close(next.from(), next.sequence);
       }
     }
+    DeletedKeys.Delete delete = deletes.of(event.key());
+    if (delete != null && ChangeOrder.compare(delete.sequence(), sequence) > 0
+        && (version.current || endsAfter(version.endSequence, delete.sequence()))) {
+      // a delete that came before this version and found none to close: the version ends there
+      version.close(delete.time(), delete.sequence());
+    }
     history.add(before + 1, version);
   }
 
-  private void delete(List<Version> history, ChangeEvent event) {
+  private void delete(List<Version> history, ChangeEvent event, Unplaced deletes) {
     Object sequence = order.sequence(event);
     Long time = HistoryColumns.time(event);
     if (sequence == null) {
@@ -259,7 +307,9 @@ final class OrderedHistory {
     }
     int before = before(history, sequence, true);
     if (before < 0) {
-      return; // before the key's first version: the key did not exist then anyway
+      // before the key's first version, or the key has none yet: a version that comes later ends here
+      deletes.add(event.key(), new DeletedKeys.Delete(sequence, time));
+      return;
     }
     Version previous = history.get(before);
     Version next = before + 1 < history.size() ? history.get(before + 1) : null;

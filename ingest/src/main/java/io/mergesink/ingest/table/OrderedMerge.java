@@ -45,8 +45,8 @@ import java.util.Map;
  * without ordering the sequence tests are left out), which reads only the sequence column of
  * matched rows. A row without a sequence takes any change; a change without one applies only to
  * such rows, except a delete ordered by a column ({@link SequenceOrder#appliesWithoutSequence}). Upserts
- * older than a remembered hard delete of their key ({@link DeletedKeys}) are dropped before the
- * merge. After a truncate in the batch the table is emptied first, so there is nothing to match:
+ * older than a remembered hard delete of their key ({@link DeletedKeys}: this task's, and with a
+ * source position those other tasks traced, {@link DeleteTraces}) are dropped before the merge. After a truncate in the batch the table is emptied first, so there is nothing to match:
  * the changes apply as they are.
  *
  * <p>The change set names the keys it looked up and the rows it read: another task's commit that
@@ -69,15 +69,18 @@ final class OrderedMerge {
   private final ChangeSemantics semantics;
   private final SequenceOrder order;
   private final Map<String, DeletedKeys> deletedKeys = new HashMap<>();
+  /** With hard deletes ordered by a source position: the deletes other tasks' commits traced. */
+  private final DeleteTraces traces;
   /** Per table, what its last decided change set changes in {@link #deletedKeys} when it lands. */
   private final Map<String, DeletedKeysChange> undecided = new HashMap<>();
 
   /** A decided change set's effect on a table's {@link DeletedKeys}: truncated first, then keys deleted as of a sequence. */
-  private record DeletedKeysChange(boolean truncated, Map<Row, Object> deleted) {}
+  private record DeletedKeysChange(boolean truncated, Map<Row, DeletedKeys.Delete> deleted) {}
 
   OrderedMerge(ChangeSemantics semantics, SequenceOrder order) {
     this.semantics = semantics;
     this.order = order;
+    this.traces = semantics.orderBy().sinkColumn() && semantics.deleteMode() == DeleteMode.HARD ? new DeleteTraces() : null;
   }
 
   /** The columns the sink adds to keyed tables: the source position it orders by, the soft-delete marks. */
@@ -101,18 +104,24 @@ final class OrderedMerge {
       Map<String, TxnChange> txns) throws IOException {
     StructType schema = sink.schema();
     DeletedKeys deleted = deletedKeys(sink.name());
+    if (traces != null) {
+      traces.catchUp(sink, deleted);
+    }
     if (truncated) {
       decided(sink.name(), new DeletedKeysChange(true, Map.of()));
+      if (traces != null) {
+        builder.commitTag(DeleteTraces.TAG, DeleteTraces.tag(true, Map.of()));
+      }
       return truncating(sink, builder, schema, latest, txns);
     }
     List<Row> source = new ArrayList<>(latest.size());
     List<ChangeEvent> deletes = new ArrayList<>();
     for (ChangeEvent event : latest) {
       if (event.op() == Op.UPSERT) {
-        Object deletedAt = deleted.deletedAt(event.key());
+        DeletedKeys.Delete delete = deleted.deletedAt(event.key());
         Object sequence = order.sequence(event);
-        if (deletedAt != null && (sequence == null || ChangeOrder.compare(sequence, deletedAt) <= 0)) {
-          order.skipped(event.position(), event.key(), sequence, "deleted as of " + deletedAt);
+        if (delete != null && (sequence == null || ChangeOrder.compare(sequence, delete.sequence()) <= 0)) {
+          order.skipped(event.position(), event.key(), sequence, "deleted as of " + delete.sequence());
           continue;
         }
         source.add(sourceRow(schema, tableRow(sink, schema, event), false, false));
@@ -126,14 +135,17 @@ final class OrderedMerge {
     Map<Row, Object> deletedRowSequences = new LinkedHashMap<>();
     MergeActions actions = sink.decide(spec(sink, schema, deletedRowSequences), source);
     // soft deletes too: a delete of a key the table does not hold leaves no row to keep its sequence
-    Map<Row, Object> deletedAsOf = new LinkedHashMap<>();
+    Map<Row, DeletedKeys.Delete> deletedAsOf = new LinkedHashMap<>();
     for (ChangeEvent event : deletes) {
       Object sequence = newest(order.sequence(event), deletedRowSequences.get(event.key()));
       if (sequence != null) {
-        deletedAsOf.put(event.key(), sequence);
+        deletedAsOf.put(event.key(), new DeletedKeys.Delete(sequence, null));
       }
     }
     decided(sink.name(), new DeletedKeysChange(false, deletedAsOf));
+    if (traces != null && !deletedAsOf.isEmpty()) {
+      builder.commitTag(DeleteTraces.TAG, DeleteTraces.tag(false, deletedAsOf));
+    }
     // the actions name what they were decided from (MergeActions#decidedFrom)
     actions.addTo(builder);
     txns.forEach(builder::txn);

@@ -64,19 +64,6 @@ final class SequenceOrder implements ChangeOrder {
     return order.kind() != UpsertOrder.Kind.SOURCE_LSN;
   }
 
-  /**
-   * A delete without a source time (a Kafka tombstone) does not replace the delete of its key before
-   * it, whatever the order: both delete the row, and the Debezium delete carries when (the
-   * {@code __deleted_at} of soft deletes), the tombstone only Kafka's time.
-   */
-  @Override
-  public boolean replaces(ChangeEvent later, ChangeEvent earlier) {
-    if (later.op() == Op.DELETE && earlier.op() == Op.DELETE && later.source().tsMs() == null) {
-      return false;
-    }
-    return ChangeOrder.super.replaces(later, earlier);
-  }
-
   /** A delete ordered by a column has no sequence (its row is gone): it applies in Kafka order. */
   @Override
   public boolean appliesWithoutSequence(ChangeEvent event) {

@@ -3,6 +3,7 @@ package io.mergesink.ingest.table;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.log.CommitInfo;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.generated.GeneratedColumns;
@@ -123,6 +124,16 @@ public final class TableSink {
     table.addColumns(List.of(column));
     snapshot = writer().refresh();
     LOG.info("Table {}: added column {} at version {}: {}", name, column.name(), snapshot.version(), why);
+  }
+
+  /** The version of the latest snapshot this sink read or wrote. */
+  long version() {
+    return snapshot.version();
+  }
+
+  /** The {@code commitInfo} of the table's commit of {@code version}, if it has one and it is still in the log. */
+  Optional<CommitInfo> commitInfo(long version) throws IOException {
+    return table.commitInfo(version);
   }
 
   /** The txn version of {@code appId} in the latest snapshot this sink read or wrote. */

@@ -70,6 +70,15 @@ public final class Committer {
    */
   public CommitOutcome commit(Snapshot base, StagedCommit staged, Map<String, TxnChange> txns)
       throws IOException, FencedException {
+    return commit(base, staged, txns, Map.of());
+  }
+
+  /**
+   * {@link #commit(Snapshot, StagedCommit, Map)} with {@code tags} in the entry's
+   * {@code commitInfo.tags}: what the writer tells later readers of the log about this commit.
+   */
+  public CommitOutcome commit(Snapshot base, StagedCommit staged, Map<String, TxnChange> txns, Map<String, String> tags)
+      throws IOException, FencedException {
     String root = base.tableRoot();
     for (Map.Entry<String, TxnChange> txn : txns.entrySet()) {
       checkTxn(root, base.version(), txn.getKey(), txn.getValue(), base.txnVersion(txn.getKey()));
@@ -82,7 +91,7 @@ public final class Committer {
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       List<Action> actions = assignsRowIds ? RowTracking.assign(withTxns, version, highWaterMark) : withTxns;
       Long timestamp = previousTimestamp == null ? null : InCommitTimestamps.next(previousTimestamp);
-      byte[] entry = LogCodec.serialize(withCommitInfo(staged, actions, base.version(), timestamp));
+      byte[] entry = LogCodec.serialize(withCommitInfo(staged, actions, base.version(), timestamp, tags));
       hook.beforePublish(root, version);
       if (storage.writeIfAbsent(LogPaths.commitFile(root, version), entry)) {
         if (timestamp != null) {
@@ -126,7 +135,7 @@ public final class Committer {
    */
   public CommitOutcome create(String root, StagedCommit staged) throws IOException {
     Long timestamp = staged.actions().stream().anyMatch(InCommitTimestamps::enables) ? InCommitTimestamps.next(Long.MIN_VALUE) : null;
-    byte[] entry = LogCodec.serialize(withCommitInfo(staged, staged.actions(), null, timestamp));
+    byte[] entry = LogCodec.serialize(withCommitInfo(staged, staged.actions(), null, timestamp, Map.of()));
     hook.beforePublish(root, 0);
     if (storage.writeIfAbsent(LogPaths.commitFile(root, 0), entry)) {
       return new CommitOutcome.Committed(0, 1, staged.actions());
@@ -206,9 +215,10 @@ public final class Committer {
 
   /**
    * The entry: a {@code commitInfo} ({@code readVersion} omitted when null: a new table;
-   * {@code inCommitTimestamp} when not null), then {@code actions}.
+   * {@code inCommitTimestamp} when not null; {@code tags} when there are any), then {@code actions}.
    */
-  private static List<Action> withCommitInfo(StagedCommit staged, List<Action> actions, Long readVersion, Long inCommitTimestamp) {
+  private static List<Action> withCommitInfo(StagedCommit staged, List<Action> actions, Long readVersion, Long inCommitTimestamp,
+      Map<String, String> tags) {
     Map<String, Object> info = new LinkedHashMap<>();
     if (inCommitTimestamp != null) {
       info.put(InCommitTimestamps.FIELD, inCommitTimestamp);
@@ -222,6 +232,9 @@ public final class Committer {
     info.put("isBlindAppend", isBlindAppend(staged));
     info.put("operationMetrics", staged.metrics());
     info.put("engineInfo", ENGINE_INFO);
+    if (!tags.isEmpty()) {
+      info.put(CommitInfo.TAGS, tags);
+    }
     List<Action> entry = new ArrayList<>(actions.size() + 1);
     entry.add(new CommitInfo(info));
     entry.addAll(actions);

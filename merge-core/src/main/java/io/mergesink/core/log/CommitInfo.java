@@ -12,6 +12,8 @@ public record CommitInfo(Map<String, Object> values) implements Action {
   /** How MergeSink names itself in {@code engineInfo}: {@code MergeSink/<version>}. */
   public static final String ENGINE_NAME = "MergeSink";
   private static final String UNKNOWN_VERSION = "dev";
+  /** The field of string tags a writer leaves for later readers of the log (as Delta Spark's {@code tags}). */
+  public static final String TAGS = "tags";
 
   public CommitInfo {
     Objects.requireNonNull(values, "values");
@@ -49,6 +51,11 @@ public record CommitInfo(Map<String, Object> values) implements Action {
   /** The commit timestamp, or null when absent or not a number. */
   public Long timestamp() {
     return values.get("timestamp") instanceof Number n ? n.longValue() : null;
+  }
+
+  /** The value of tag {@code name} ({@value #TAGS}), or null. */
+  public String tag(String name) {
+    return values.get(TAGS) instanceof Map<?, ?> tags && tags.get(name) instanceof String value ? value : null;
   }
 
   /** The operation name, or null. */

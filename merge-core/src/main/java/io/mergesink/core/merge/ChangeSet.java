@@ -49,6 +49,10 @@ import java.util.OptionalLong;
  * {@code decidedUnder} with their values: it lands only while the table has those values, else the
  * writer throws {@link MovedRowsException} before it plans, and the change set is decided again.
  *
+ * <p>A change set may carry {@code commitTags}, written into its commit's {@code commitInfo.tags}
+ * for later readers of the log (the keys ordered hard deletes removed, so that other writers skip
+ * older changes of them).
+ *
  * <p>An upsert that ends a primary-key change may name the key the row had before: columns it
  * marks {@link io.mergesink.core.data.Unchanged} take the values of that key's live row.
  *
@@ -74,9 +78,11 @@ public final class ChangeSet {
   private final StructType rowSchema;
   private final ReadSet decidedFrom;
   private final Map<String, String> decidedUnder;
+  private final Map<String, String> commitTags;
 
   private ChangeSet(List<Row> upserts, List<Row> deletes, List<Row> appends, List<RowPosition> removals, Map<String, TxnChange> txns,
-      boolean truncate, Map<Integer, Row> previousKeys, StructType rowSchema, ReadSet decidedFrom, Map<String, String> decidedUnder) {
+      boolean truncate, Map<Integer, Row> previousKeys, StructType rowSchema, ReadSet decidedFrom, Map<String, String> decidedUnder,
+      Map<String, String> commitTags) {
     this.previousKeys = Collections.unmodifiableMap(previousKeys);
     this.upserts = Collections.unmodifiableList(upserts);
     this.deletes = Collections.unmodifiableList(deletes);
@@ -87,6 +93,7 @@ public final class ChangeSet {
     this.rowSchema = rowSchema;
     this.decidedFrom = decidedFrom;
     this.decidedUnder = Collections.unmodifiableMap(decidedUnder);
+    this.commitTags = Map.copyOf(commitTags);
   }
 
   public static Builder builder() {
@@ -141,6 +148,11 @@ public final class ChangeSet {
     return decidedUnder;
   }
 
+  /** Tags for the commit's {@code commitInfo}: what the writer tells later readers of the log (see the class comment). */
+  public Map<String, String> commitTags() {
+    return commitTags;
+  }
+
   /**
    * Checks that {@code snapshot}'s table has the properties this change set was decided under.
    *
@@ -164,7 +176,8 @@ public final class ChangeSet {
       throw new IllegalArgumentException(realignedUpserts.size() + " upserts and " + realignedAppends.size() + " appends in place of "
           + upserts.size() + " and " + appends.size());
     }
-    return new ChangeSet(realignedUpserts, deletes, realignedAppends, removals, txns, truncate, previousKeys, schema, decidedFrom, decidedUnder);
+    return new ChangeSet(realignedUpserts, deletes, realignedAppends, removals, txns, truncate, previousKeys, schema, decidedFrom, decidedUnder,
+        commitTags);
   }
 
   public boolean hasRowChanges() {
@@ -190,8 +203,15 @@ public final class ChangeSet {
     private StructType rowSchema;
     private ReadSet decidedFrom;
     private Map<String, String> decidedUnder = new LinkedHashMap<>();
+    private Map<String, String> commitTags = new LinkedHashMap<>();
 
     private Builder() {}
+
+    /** Tag {@code name} of the commit's {@code commitInfo} (see the class comment). */
+    public Builder commitTag(String name, String value) {
+      commitTags.put(name, value);
+      return this;
+    }
 
     /** The change set is decided for the table while its property {@code name} has {@code value} (null: unset); see the class comment. */
     public Builder decidedUnder(String name, String value) {
@@ -263,7 +283,7 @@ public final class ChangeSet {
 
     public ChangeSet build() {
       ChangeSet changeSet = new ChangeSet(upserts, deletes, appends, removals, txns, truncate, previousKeys, rowSchema, decidedFrom,
-          decidedUnder);
+          decidedUnder, commitTags);
       previousKeys = new HashMap<>();
       upserts = new ArrayList<>();
       deletes = new ArrayList<>();
@@ -274,6 +294,7 @@ public final class ChangeSet {
       rowSchema = null;
       decidedFrom = null;
       decidedUnder = new LinkedHashMap<>();
+      commitTags = new LinkedHashMap<>();
       return changeSet;
     }
   }

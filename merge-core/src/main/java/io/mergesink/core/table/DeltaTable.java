@@ -7,6 +7,7 @@ import io.mergesink.core.commit.Committer;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.log.Action;
+import io.mergesink.core.log.CommitInfo;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.Metadata;
 import io.mergesink.core.log.Protocol;
@@ -27,11 +28,14 @@ import io.mergesink.core.types.SchemaJson;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.core.types.TypeChanges;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -79,6 +83,18 @@ public final class DeltaTable {
     Snapshot snapshot = loader.latest(root);
     ProtocolSupport.checkReadable(root, snapshot.protocol());
     return snapshot;
+  }
+
+  /**
+   * The {@code commitInfo} of the commit of {@code version}; empty when the commit has none, or its
+   * file is gone (log clean-up removes commits older than the retention).
+   */
+  public Optional<CommitInfo> commitInfo(long version) throws IOException {
+    try {
+      return loader.readCommit(root, version).stream().filter(CommitInfo.class::isInstance).map(CommitInfo.class::cast).findFirst();
+    } catch (FileNotFoundException | NoSuchFileException e) {
+      return Optional.empty();
+    }
   }
 
   public boolean exists() throws IOException {
