@@ -122,6 +122,11 @@ public final class MergeSinkTask extends SinkTask {
     return offsets;
   }
 
+  /**
+   * Releases {@code partitions}. A storage failure while the engine re-reads the tables for the
+   * partitions it keeps does not reach Connect, which would fail the task on it: the engine re-reads
+   * them before its next commit ({@link IngestEngine#close(Collection)}).
+   */
   @Override
   public void close(Collection<TopicPartition> partitions) {
     try {

@@ -88,6 +88,8 @@ public final class IngestEngine implements AutoCloseable {
   private long lastCommitMillis = System.currentTimeMillis();
   private volatile long bufferedChanges;
   private FatalIngestException fatal;
+  /** Some open table's writer may still hold the scope of an earlier assignment: see {@link #reassignWriters()}. */
+  private boolean writersStale;
 
   /**
    * An engine for the tables under {@code options.tableRoot()}, holding no partitions yet.
@@ -223,6 +225,14 @@ public final class IngestEngine implements AutoCloseable {
     if (positions.partitions().stream().noneMatch(positions::hasUncommitted)) {
       return FlushOutcome.COMPLETE;
     }
+    if (writersStale) {
+      try {
+        reassignWriters();
+      } catch (IOException e) {
+        return new FlushOutcome(Map.of(), Optional.of(new RetriableStorageException("could not re-read the tables under "
+            + options.tableRoot() + " for the current partitions; buffered changes are kept", e)));
+      }
+    }
     followCompactions();
     Flush flush = new Flush(catalog, metrics, storage, positions, buffers, scope);
     try {
@@ -256,8 +266,12 @@ public final class IngestEngine implements AutoCloseable {
    * then forgets those partitions. What is not committed is dropped; the next owner reads it again
    * from the tables' positions.
    *
+   * <p>The writers of the remaining partitions are then re-read for their new scope. When storage
+   * fails meanwhile the release stands all the same, and the writers are re-read before the next
+   * flush, the first call that looks keys up in them: a front end such as Connect fails the task on
+   * any exception from its close, though nothing is lost by waiting.
+   *
    * @return how the last flush ended: partitions the engine keeps may have been fenced and need a seek
-   * @throws RetriableStorageException the tables could not be read again for the remaining partitions
    */
   public FlushOutcome close(Collection<KafkaPartition> revoked) {
     FlushOutcome outcome = FlushOutcome.COMPLETE;
@@ -278,7 +292,8 @@ public final class IngestEngine implements AutoCloseable {
     try {
       reassignWriters();
     } catch (IOException e) {
-      throw new RetriableStorageException("could not re-read the tables after releasing " + revoked, e);
+      LOG.warn("Could not re-read the tables after releasing {}; they are re-read before the next commit: {}", revoked,
+          e.getMessage());
     }
     Map<KafkaPartition, Long> kept = new LinkedHashMap<>(outcome.seeks());
     kept.keySet().removeAll(revoked);
@@ -437,7 +452,14 @@ public final class IngestEngine implements AutoCloseable {
     return seeks;
   }
 
+  /**
+   * Gives every open table's writer the scope of the current partitions. A writer keeps the scope it
+   * was opened with: its key index covers the files of the partitions the task held then and it tags
+   * new files with their owners, so until this completes the writers count as stale and
+   * {@link #flush} calls this again before it commits.
+   */
   private void reassignWriters() throws IOException {
+    writersStale = true;
     for (TableSink sink : catalog.open()) {
       try {
         sink.reassign(writerOptions());
@@ -446,6 +468,7 @@ public final class IngestEngine implements AutoCloseable {
         catalog.forget(sink.name());
       }
     }
+    writersStale = false;
   }
 
   /**

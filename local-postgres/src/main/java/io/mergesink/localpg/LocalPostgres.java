@@ -1,9 +1,8 @@
 package io.mergesink.localpg;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,11 +19,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 
 /**
  * A throwaway PostgreSQL server for the quickstart and the tests: its own cluster in a temp directory, listening on
- * 127.0.0.1 at a free port, with {@code wal_level=logical} so Debezium can stream from it.
+ * 127.0.0.1 at a free port ({@link ServerPorts}), with {@code wal_level=logical} so Debezium can stream from it.
  *
  * <p>It runs the server binaries of the newest {@code /usr/lib/postgresql/<major>/bin} (Debian's
  * {@code postgresql} package; {@code .ci/run} installs it). PostgreSQL refuses to run as root, so
@@ -53,22 +53,24 @@ public final class LocalPostgres implements AutoCloseable {
   private static final int MAX_REPLICATION_SLOTS = 10;
   private static final int MAX_WAL_SENDERS = 10;
   private static final int STARTUP_TIMEOUT_SECONDS = 60;
+  /** What the server logs when its port is taken (the message of {@code EADDRINUSE}). */
+  private static final String PORT_TAKEN = "Address already in use";
 
   private final Path baseDir;
   private final Path dataDir;
   private final PostgresCommands commands;
-  private final int port;
   private final String superuserPassword;
   private final String database;
   private final Thread stopOnExit = new Thread(this::close, "stop-local-postgres");
+  /** Set once the server listens: another process may take a port before the server binds it. */
+  private int port;
   private boolean closed;
 
-  private LocalPostgres(Path baseDir, PostgresCommands commands, int port, String superuserPassword, String database) {
+  private LocalPostgres(Path baseDir, PostgresCommands commands, String superuserPassword, String database) {
     this.database = database;
     this.baseDir = baseDir;
     this.dataDir = baseDir.resolve("data");
     this.commands = commands;
-    this.port = port;
     this.superuserPassword = superuserPassword;
   }
 
@@ -101,16 +103,22 @@ public final class LocalPostgres implements AutoCloseable {
    *     install them) or a server command fails (the message has its output)
    */
   public static LocalPostgres start(String database) {
+    return start(database, () -> ServerPorts.free(HOST));
+  }
+
+  /** As {@link #start(String)}, on the ports {@code ports} gives ({@link ServerPorts#start}). */
+  static LocalPostgres start(String database, IntSupplier ports) {
     Path bin = binDir().orElseThrow(() -> new IllegalStateException("no PostgreSQL server binaries: expected "
         + INSTALL_ROOT + "/<version>/bin/initdb; install them with 'apt-get install -y postgresql'"));
     Path baseDir = createBaseDir();
     PostgresCommands commands = new PostgresCommands(bin, baseDir, runAsUser());
     commands.handOver(baseDir);
-    LocalPostgres postgres = new LocalPostgres(baseDir, commands, freePort(), UUID.randomUUID().toString(), database);
+    LocalPostgres postgres = new LocalPostgres(baseDir, commands, UUID.randomUUID().toString(), database);
     try {
       // the server must not outlive the JVM, even one ended by a second Ctrl-C
       Runtime.getRuntime().addShutdownHook(postgres.stopOnExit);
-      postgres.initAndStart();
+      postgres.init();
+      postgres.port = ServerPorts.start(ports, port -> postgres.startOn(port) ? Optional.of(port) : Optional.empty());
       postgres.createUserAndDatabase();
       return postgres;
     } catch (RuntimeException e) {
@@ -227,7 +235,7 @@ public final class LocalPostgres implements AutoCloseable {
     return "LocalPostgres[" + jdbcUrl() + ", dir=" + baseDir + "]";
   }
 
-  private void initAndStart() {
+  private void init() {
     Path passwordFile = baseDir.resolve("superuser.pw");
     write(passwordFile, superuserPassword + "\n");
     commands.handOver(passwordFile);
@@ -237,7 +245,6 @@ public final class LocalPostgres implements AutoCloseable {
         "",
         "# added by " + LocalPostgres.class.getName(),
         "listen_addresses = '" + HOST + "'",
-        "port = " + port,
         "unix_socket_directories = '" + baseDir + "'",
         "wal_level = logical",
         "max_replication_slots = " + MAX_REPLICATION_SLOTS,
@@ -248,8 +255,26 @@ public final class LocalPostgres implements AutoCloseable {
         "full_page_writes = off",
         "");
     append(dataDir.resolve("postgresql.conf"), settings);
-    commands.run("pg_ctl", "start", "-D", dataDir.toString(), "-l", baseDir.resolve("server.log").toString(),
-        "-w", "-t", Integer.toString(STARTUP_TIMEOUT_SECONDS));
+  }
+
+  /**
+   * Starts the server listening on {@code port}.
+   *
+   * @return false when another process had the port: the server exited at once
+   */
+  private boolean startOn(int port) {
+    Path log = baseDir.resolve("server.log");
+    long logged = size(log);
+    try {
+      commands.run("pg_ctl", "start", "-D", dataDir.toString(), "-l", log.toString(), "-o", "-p " + port,
+          "-w", "-t", Integer.toString(STARTUP_TIMEOUT_SECONDS));
+      return true;
+    } catch (IllegalStateException e) {
+      if (readFrom(log, logged).contains(PORT_TAKEN)) {
+        return false;
+      }
+      throw e;
+    }
   }
 
   private void createUserAndDatabase() {
@@ -287,11 +312,21 @@ public final class LocalPostgres implements AutoCloseable {
     }
   }
 
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-      return socket.getLocalPort();
+  private static long size(Path file) {
+    try {
+      return Files.exists(file) ? Files.size(file) : 0;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot find a free port on " + HOST, e);
+      throw new UncheckedIOException("cannot read the size of " + file, e);
+    }
+  }
+
+  /** What {@code file} holds after its first {@code offset} bytes. */
+  private static String readFrom(Path file, long offset) {
+    try (InputStream in = Files.newInputStream(file)) {
+      in.skipNBytes(offset);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
     }
   }
 

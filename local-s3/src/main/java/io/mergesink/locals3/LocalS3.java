@@ -3,9 +3,7 @@ package io.mergesink.locals3;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,13 +12,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 
 /**
  * A throwaway S3 server for the quickstart, the tests and the benchmarks: S3Proxy
  * ({@code org.gaul:s3proxy}, the {@code jar-with-dependencies} the build resolves) started with
- * {@code java -jar} as a child process, listening on 127.0.0.1 at a free port, storing objects as
+ * {@code java -jar} as a child process, listening on 127.0.0.1 at a free port ({@link ServerPorts}), storing objects as
  * plain files under a directory ({@code jclouds.provider=filesystem-nio2}: a bucket is a directory,
  * an object the file {@code <dir>/<bucket>/<key>}). It checks SigV4 signatures against
  * {@link #ACCESS_KEY} / {@link #SECRET_KEY}, answers {@code If-None-Match: *} on an existing key with
@@ -67,7 +67,7 @@ public final class LocalS3 implements AutoCloseable {
   /** Starts a server storing its objects in a new temporary directory, deleted by {@link #close()}. */
   public static LocalS3 start() {
     try {
-      return start(Files.createTempDirectory("mergesink-s3-"), true);
+      return start(Files.createTempDirectory("mergesink-s3-"), true, () -> ServerPorts.free(HOST));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a directory for the local S3 server", e);
     }
@@ -78,16 +78,35 @@ public final class LocalS3 implements AutoCloseable {
    * {@link #close()}), so a later server on the same directory sees the same buckets and objects.
    */
   public static LocalS3 start(Path dataDir) {
-    return start(dataDir, false);
+    return start(dataDir, false, () -> ServerPorts.free(HOST));
   }
 
-  private static LocalS3 start(Path dir, boolean ownsDir) {
-    Path jar = serverJar();
-    int port = freePort();
+  /** As {@link #start()}, on the ports {@code ports} gives ({@link ServerPorts#start}). */
+  static LocalS3 start(IntSupplier ports) {
     try {
-      Path base = ownsDir ? dir : Files.createTempDirectory("mergesink-s3-");
-      Path data = ownsDir ? dir.resolve("data") : dir;
+      return start(Files.createTempDirectory("mergesink-s3-"), true, ports);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a directory for the local S3 server", e);
+    }
+  }
+
+  private static LocalS3 start(Path dir, boolean ownsDir, IntSupplier ports) {
+    Path jar = serverJar();
+    Path base;
+    Path data;
+    try {
+      base = ownsDir ? dir : Files.createTempDirectory("mergesink-s3-");
+      data = ownsDir ? dir.resolve("data") : dir;
       Files.createDirectories(data);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the directories of the local S3 server under " + dir, e);
+    }
+    return ServerPorts.start(ports, port -> launch(jar, base, data, port));
+  }
+
+  /** S3Proxy on {@code port}; empty when another process took the port first. */
+  private static Optional<LocalS3> launch(Path jar, Path base, Path data, int port) {
+    try {
       Path properties = base.resolve("s3proxy.conf");
       Files.writeString(properties, String.join("\n",
           "s3proxy.authorization=aws-v2-or-v4",
@@ -106,8 +125,11 @@ public final class LocalS3 implements AutoCloseable {
           .redirectOutput(base.resolve(LOG_FILE).toFile())
           .start();
       LocalS3 server = new LocalS3(base, data, port, process);
-      server.awaitListening();
-      return server;
+      if (!server.awaitListening()) {
+        server.stopProcess();
+        return Optional.empty();
+      }
+      return Optional.of(server);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start S3Proxy (" + jar + ")", e);
     }
@@ -152,6 +174,11 @@ public final class LocalS3 implements AutoCloseable {
       return;
     }
     closed = true;
+    stopProcess();
+    deleteRecursively(baseDir);
+  }
+
+  private void stopProcess() {
     process.destroy();
     try {
       if (!process.waitFor(STOP_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
@@ -166,17 +193,24 @@ public final class LocalS3 implements AutoCloseable {
     } catch (IllegalStateException e) {
       // the JVM is exiting: the hook runs anyway
     }
-    deleteRecursively(baseDir);
   }
 
-  private void awaitListening() {
+  /**
+   * Waits until the server answers.
+   *
+   * @return false when it exited because another process had its port
+   */
+  private boolean awaitListening() {
     Instant deadline = Instant.now().plus(STARTUP_TIMEOUT);
     while (Instant.now().isBefore(deadline)) {
       if (!process.isAlive()) {
+        if (log().contains("Failed to bind to /" + HOST + ":" + port)) { // Jetty's message, as S3Proxy logs it
+          return false;
+        }
         throw new IllegalStateException("S3Proxy exited with code " + process.exitValue() + " while starting:\n" + log());
       }
       if (answersHttp()) {
-        return;
+        return true;
       }
       try {
         process.waitFor(100, java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -227,14 +261,6 @@ public final class LocalS3 implements AutoCloseable {
       throw new IllegalStateException("no S3Proxy jar at " + jar + " (from " + source + ")");
     }
     return jar;
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free port on " + HOST, e);
-    }
   }
 
   private static void deleteRecursively(Path dir) {

@@ -48,6 +48,10 @@ class LateOpenIT {
     return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED));
   }
 
+  static Stream<Cell> closeFaultCells() {
+    return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED));
+  }
+
   static Stream<Cell> notAssignedCells() {
     return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF));
   }
@@ -116,6 +120,49 @@ class LateOpenIT {
     next.stop();
 
     TableAudit.check("open fault seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+  }
+
+  /**
+   * Connect fails a task on any exception from {@code close} too. A storage failure while the task
+   * re-reads its tables for the partitions it keeps must not: the task goes on, re-reads them before
+   * its next commit (where the failure repeats and the commit is retried), and the next owner of the
+   * revoked partition writes beside it without a key lost or doubled.
+   */
+  @ParameterizedTest(name = "[{0}]")
+  @MethodSource("closeFaultCells")
+  void aStorageFailureWhileReReadingTheTablesAfterARevocationKeepsTheTaskRunning(Cell cell) {
+    long seed = Workloads.seed("close-fault [" + cell + "]");
+    Random random = new Random(seed);
+    RecordLog log = new RecordLog(Workloads.TOPIC, 2);
+    TopicPartition p0 = new TopicPartition(Workloads.TOPIC, 0);
+    TopicPartition p1 = new TopicPartition(Workloads.TOPIC, 1);
+    Map<String, String> config = Workloads.faultyConfig(cell, tables, 100_000);
+    Map<TopicPartition, Long> group = new HashMap<>();
+    Workloads.changes(log, KEYS, 600, random);
+    TaskDriver first = new TaskDriver("task-A", config, log, group);
+    first.open(List.of(p0, p1));
+    first.runToEnd(BATCH, 100);
+
+    FaultPlan.add(Fault.of(Step.LIST, FaultPlan.LOG_DIRECTORY, 1, Effect.IO_ERROR).times(3));
+    first.close(List.of(p1));
+    assertThat(FaultPlan.fired()).as("close met the storage failure").isNotEmpty();
+    Workloads.changes(log, KEYS, 600, random);
+    first.runToEnd(BATCH, 200);
+    assertThat(FaultPlan.exhausted()).as("the task's commits after close met the failure too").isTrue();
+
+    TaskDriver next = new TaskDriver("task-B", config, log, group);
+    next.open(List.of(p1));
+    Workloads.changes(log, KEYS, 600, random);
+    first.poll(BATCH);
+    next.poll(BATCH);
+    first.preCommit();
+    next.preCommit();
+    next.runToEnd(BATCH, 200);
+    first.runToEnd(BATCH, 200);
+    first.stop();
+    next.stop();
+
+    TableAudit.check("close fault seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
   }
 
   @ParameterizedTest(name = "[{0}]")

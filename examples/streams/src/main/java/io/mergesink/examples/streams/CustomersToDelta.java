@@ -1,12 +1,12 @@
 package io.mergesink.examples.streams;
 
-import io.mergesink.ingest.IngestOptions;
+import io.mergesink.connect.config.MergeSinkConfig;
 import io.mergesink.streams.ConnectSerde;
 import io.mergesink.streams.MergeSink;
 import io.mergesink.streams.RowChange;
 import java.math.BigDecimal;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
@@ -16,7 +16,6 @@ import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.json.JsonConverterConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
@@ -33,8 +32,9 @@ import org.apache.kafka.streams.kstream.KStream;
  *       ({@code low}, {@code mid}, {@code high}), deleted with the customer.
  * </ol>
  *
- * <p>Run: {@code java -jar examples/streams/target/mergesink-streams-example.jar BOOTSTRAP TOPIC TABLE_ROOT}
- * (e.g. {@code localhost:9092 pg.public.customers /tmp/lake}).
+ * <p>Run: {@code java -jar examples/streams/target/mergesink-streams-example.jar [FILE.properties ...] [--key=value ...]}
+ * (e.g. {@code --mergesink.table.root=/tmp/lake}): Streams' settings, the topic and MergeSink's
+ * options ({@link ExampleSettings}).
  */
 public final class CustomersToDelta {
   static final Schema BAND = SchemaBuilder.struct().name("balance_band")
@@ -46,22 +46,27 @@ public final class CustomersToDelta {
 
   private CustomersToDelta() {}
 
-  /** Both sinks; positions in the tables are recorded under {@code applicationId}-mirror and -bands. */
-  public static Topology topology(String topic, String tableRoot, String applicationId) {
+  /**
+   * Both sinks, with the connector's {@code sinkOptions} ({@code table.root} at least); positions in
+   * the tables are recorded under {@code applicationId}-mirror and -bands.
+   */
+  public static Topology topology(String topic, String applicationId, Map<String, String> sinkOptions) {
     Map<String, String> json = Map.of(JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true");
     StreamsBuilder builder = new StreamsBuilder();
     KStream<SchemaAndValue, SchemaAndValue> changes = builder.stream(topic,
         Consumed.with(ConnectSerde.keys(new JsonConverter(), json), ConnectSerde.values(new JsonConverter(), json)));
 
-    changes.process(MergeSink.toDelta(IngestOptions.builder(tableRoot, applicationId + "-mirror")
-        .tableNameFormat("${source.table}")
-        .build()));
-
+    changes.process(MergeSink.toDelta(sink(sinkOptions, applicationId + "-mirror", "${source.table}")));
     changes.mapValues(CustomersToDelta::band)
-        .process(MergeSink.toDelta(IngestOptions.builder(tableRoot, applicationId + "-bands")
-            .tableNameFormat("balance_bands")
-            .build()));
+        .process(MergeSink.toDelta(sink(sinkOptions, applicationId + "-bands", "balance_bands")));
     return builder.build();
+  }
+
+  private static Map<String, String> sink(Map<String, String> shared, String txnAppId, String tableNameFormat) {
+    Map<String, String> options = new HashMap<>(shared);
+    options.put(MergeSinkConfig.TXN_APP_ID, txnAppId);
+    options.put(MergeSinkConfig.TABLE_NAME_FORMAT, tableNameFormat);
+    return options;
   }
 
   /** The band row of a Debezium change of a customer; a delete (or tombstone) deletes the customer's band. */
@@ -77,17 +82,16 @@ public final class CustomersToDelta {
   }
 
   public static void main(String[] args) throws InterruptedException {
-    if (args.length != 3) {
-      System.err.println("usage: java -jar mergesink-streams-example.jar BOOTSTRAP_SERVERS TOPIC TABLE_ROOT");
+    ExampleSettings settings;
+    try {
+      settings = ExampleSettings.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage() + "\n" + ExampleSettings.USAGE);
       System.exit(2);
+      return;
     }
-    Properties properties = new Properties();
-    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "mergesink-streams-example");
-    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
-    properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    // every Streams commit is a Delta commit per table and task: commit every 10 s, not every 100 ms
-    properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 10_000);
-    KafkaStreams streams = new KafkaStreams(topology(args[1], args[2], "mergesink-streams-example"), properties);
+    KafkaStreams streams = new KafkaStreams(topology(settings.topic(), settings.applicationId(), settings.sinkOptions()),
+        settings.streamsProperties());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       streams.close();

@@ -29,7 +29,8 @@ class CustomersToDeltaTest {
     Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "example-test");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    try (TopologyTestDriver driver = new TopologyTestDriver(CustomersToDelta.topology(TOPIC, root.toString(), "example"), properties)) {
+    Map<String, String> sinkOptions = Map.of("table.root", root.toString());
+    try (TopologyTestDriver driver = new TopologyTestDriver(CustomersToDelta.topology(TOPIC, "example", sinkOptions), properties)) {
       TestInputTopic<byte[], byte[]> input = driver.createInputTopic(TOPIC, (topic, bytes) -> bytes, (topic, bytes) -> bytes);
       input.pipeInput(key(1), value(CustomerEvents.upsert("c", 1, 1)));       // balance 1.01
       input.pipeInput(key(200), value(CustomerEvents.upsert("c", 200, 1)));   // 200.01
