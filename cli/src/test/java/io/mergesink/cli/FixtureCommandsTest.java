@@ -2,9 +2,13 @@ package io.mergesink.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.FixtureTables;
+import io.mergesink.core.testing.KernelTables;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,7 +17,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The commands on tables Spark wrote (merge-core's fixtures): {@code scan} prints what Spark
  * reads, partition columns included; compaction (per partition), vacuum and checkpoint of a
- * partitioned table keep its rows; {@code compact --dry-run} plans nothing that {@code compact}
+ * partitioned table keep its rows, and compaction of a row tracking table their row ids and
+ * commit versions; {@code compact --dry-run} plans nothing that {@code compact}
  * refuses; vacuum and checkpoint refuse tables MergeSink cannot write (vacuum checks the writer
  * protocol of every table, PROTOCOL.md "VACUUM Protocol Check").
  */
@@ -50,6 +55,19 @@ class FixtureCommandsTest {
     List<List<String>> printed = FixtureTables.parseCsv(csv.out());
     assertThat(FixtureTables.sorted(printed.subList(1, printed.size())))
         .isEqualTo(FixtureTables.sorted(FixtureTables.expectedRows("partitioned-table")));
+  }
+
+  @Test
+  void compactKeepsTheRowIdsAndCommitVersionsOfARowTrackingSparkTable() {
+    String table = FixtureTables.copy("row-tracking-table", dir.resolve("t")).toString();
+    Set<Row> before = new HashSet<>(KernelTables.readRowsWithRowTracking(table));
+
+    CliRun compact = run("compact", table, "--min-files", "2");
+
+    assertThat(compact.code()).as(compact.err()).isZero();
+    assertThat(compact.out()).startsWith("compacted ");
+    assertThat(KernelTables.latestVersion(table)).isEqualTo(4);
+    assertThat(new HashSet<>(KernelTables.readRowsWithRowTracking(table))).as("id, v, row_id, row_commit_version").isEqualTo(before);
   }
 
   @Test

@@ -7,6 +7,10 @@ import io.mergesink.connect.MergeSinkConnector;
 import io.mergesink.connect.testing.Await;
 import io.mergesink.connect.testing.ChangeStream;
 import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.maintenance.CompactionOptions;
+import io.mergesink.core.maintenance.CompactionResult;
+import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableFeatures;
@@ -25,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Table properties through Connect's REST API (docs/design.md, "Table properties"): a property
  * MergeSink cannot honour is reported by {@code validate} under its own name and the connector is
- * not created; one it honours makes a table whose protocol lists the feature and Delta Kernel reads.
+ * not created; one it honours makes a table whose protocol lists the feature and Delta Kernel reads,
+ * and with row tracking, whose rows keep their row ids through updates, deletes and compaction.
  */
 class TablePropertiesIT {
   private static final String TOPIC = MergeSinkIT.TOPIC;
@@ -82,6 +87,56 @@ class TablePropertiesIT {
     assertThat(snapshot.metadata().configuration()).containsEntry("delta.appendOnly", "true");
     assertThat(TableFeatures.supports(snapshot.protocol(), "appendOnly")).as(snapshot.protocol().toString()).isTrue();
     assertThat(KernelTables.readRows(table)).as("every event, the delete included, is a row").hasSize(21);
+  }
+
+  @Test
+  void aRowTrackingTableKeepsRowIdsThroughUpdatesDeletesAndCompaction() throws Exception {
+    Map<String, String> config = sinkConfig("upsert");
+    config.put("table.properties.delta.enableRowTracking", "true");
+    config.put("compaction.enabled", "false"); // compacted below, once, by the test
+    String table = tables.resolve(TOPIC).toString();
+    try (ChangeStream stream = new ChangeStream(connect, TOPIC, 1)) {
+      for (long id = 0; id < 20; id++) {
+        stream.upsert(id);
+      }
+      stream.flush();
+      connect.startConnector(MergeSinkIT.CONNECTOR, config, 1);
+      awaitOffset(table, 19); // the offset of the last event
+      Map<Object, List<Long>> inserted = rowTracking(table);
+
+      stream.upsert(3);
+      stream.delete(5, false);
+      stream.flush();
+      awaitOffset(table, 21);
+
+      Map<Object, List<Long>> updated = rowTracking(table);
+      Map<Object, List<Long>> others = new HashMap<>(inserted);
+      List<Long> before = others.remove(3L);
+      others.remove(5L);
+      assertThat(updated).as("the deleted row is gone, the others kept").hasSize(19).containsAllEntriesOf(others);
+      assertThat(updated.get(3L).get(0)).as("the updated row's id").isEqualTo(before.get(0));
+      assertThat(updated.get(3L).get(1)).as("the updated row's commit version").isGreaterThan(before.get(1));
+
+      CompactionResult compacted = new Compactor(new LocalStorage(), CompactionOptions.defaults().withMinSmallFiles(2))
+          .compact(DeltaTable.forPath(new LocalStorage(), table).snapshot());
+
+      assertThat(compacted).isInstanceOf(CompactionResult.Compacted.class);
+      assertThat(rowTracking(table)).isEqualTo(updated);
+    }
+  }
+
+  private static void awaitOffset(String table, long offset) {
+    Await.until("the table to hold offset " + offset, MergeSinkIT.CATCH_UP, () -> Path.of(table, "_delta_log").toFile().exists()
+        && KernelTables.txnVersion(table, MergeSinkIT.CONNECTOR + ":" + TOPIC + ":0").orElse(-1L) == offset);
+  }
+
+  /** Per key, the row's row id and row commit version as Delta Kernel reads them. */
+  private static Map<Object, List<Long>> rowTracking(String table) {
+    Map<Object, List<Long>> byKey = new HashMap<>();
+    for (Row row : KernelTables.readRowsWithRowTracking(table)) {
+      byKey.put(row.get(0), List.of((Long) row.get(row.size() - 2), (Long) row.get(row.size() - 1)));
+    }
+    return byKey;
   }
 
   private Map<String, String> sinkConfig(String writeMode) {

@@ -33,6 +33,7 @@ final class BinWriter {
   private final String tableRoot;
   private final String relativeDirectory;
   private final StructType schema;
+  private final StructType statsSchema;
   private final ParquetWriteOptions parquet;
   private final CompactionBin bin;
   private final List<AddFile> finished = new ArrayList<>();
@@ -43,15 +44,23 @@ final class BinWriter {
   /**
    * @param relativeDirectory the decoded directory of the outputs relative to the table root, ""
    *     for the root (partitioned tables keep their partition directory)
+   * @param schema the schema of the rows written, {@code statsSchema} followed by any hidden columns
+   * @param statsSchema the table's data columns, which get statistics
    */
-  BinWriter(Storage storage, String tableRoot, String relativeDirectory, StructType schema, ParquetWriteOptions parquet,
-      CompactionBin bin) {
+  BinWriter(Storage storage, String tableRoot, String relativeDirectory, StructType schema, StructType statsSchema,
+      ParquetWriteOptions parquet, CompactionBin bin) {
     this.storage = storage;
     this.tableRoot = tableRoot;
     this.relativeDirectory = relativeDirectory;
     this.schema = schema;
+    this.statsSchema = statsSchema;
     this.parquet = parquet;
     this.bin = bin;
+  }
+
+  /** The schema of the rows written. */
+  StructType schema() {
+    return schema;
   }
 
   void write(Row row) throws IOException {
@@ -60,7 +69,7 @@ final class BinWriter {
       currentRelativePath = relativeDirectory.isEmpty() ? name : relativeDirectory + "/" + name;
       String path = tableRoot + "/" + currentRelativePath;
       writtenPaths.add(path);
-      current = DataFileWriter.open(storage, path, schema, parquet);
+      current = DataFileWriter.open(storage, path, schema, statsSchema, parquet);
     }
     current.write(row);
   }

@@ -15,6 +15,7 @@ import io.mergesink.core.log.AddFile;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.RemoveFile;
 import io.mergesink.core.parquet.DataFileReader;
+import io.mergesink.core.rowtracking.MaterializedColumns;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.Storage;
@@ -25,6 +26,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 import org.slf4j.Logger;
@@ -127,6 +129,7 @@ public final class Compactor {
   private Rewrite rewrite(Snapshot snapshot, CompactionPlan plan) throws IOException {
     long start = System.nanoTime();
     DataLayout layout = DataLayout.of(snapshot);
+    Optional<MaterializedColumns> materialized = MaterializedColumns.of(snapshot.protocol(), snapshot.metadata());
     List<Action> removes = new ArrayList<>();
     List<AddFile> adds = new ArrayList<>();
     List<String> written = new ArrayList<>();
@@ -141,11 +144,12 @@ public final class Compactor {
         if (binsDone > 0 && System.nanoTime() - start > options.maxDuration().toNanos()) {
           break;
         }
-        BinWriter writer = new BinWriter(storage, snapshot.tableRoot(), directoryOf(bin.files().get(0)), layout.dataSchema(), options.parquet(),
-            bin);
+        BinWriter writer = new BinWriter(storage, snapshot.tableRoot(), directoryOf(bin.files().get(0)),
+            materialized.map(columns -> columns.appendTo(layout.dataSchema())).orElse(layout.dataSchema()), layout.dataSchema(),
+            options.parquet(), bin);
         try {
           for (AddFile file : bin.files()) {
-            rowsWritten += copyLiveRows(snapshot.tableRoot(), file, layout, writer);
+            rowsWritten += copyLiveRows(snapshot.tableRoot(), file, layout, materialized.isPresent(), writer);
             rowsPurged += file.deletedRecords();
             bytesRemoved += file.size();
             removes.add(file.toRemove(now, false));
@@ -181,17 +185,20 @@ public final class Compactor {
   /**
    * Copies the data columns of the rows of {@code file} its DV leaves live, as they are (physical
    * names, widened to the table's types); returns how many. A bin's files share one partition.
+   * With {@code preserveRowIds} (the rows of {@code writer} end in the materialized row tracking
+   * columns), each row is written with its stable row id and commit version, which it keeps.
    */
-  private long copyLiveRows(String root, AddFile file, DataLayout layout, BinWriter writer) throws IOException {
+  private long copyLiveRows(String root, AddFile file, DataLayout layout, boolean preserveRowIds, BinWriter writer) throws IOException {
     Roaring64NavigableMap deleted = file.deletionVector() == null ? null : deletionVectors.read(root, file.deletionVector());
     long rowIndex = 0;
     long copied = 0;
-    try (CloseableIterator<Row> rows = DataFileReader.read(storage, LogPaths.resolve(root, file.path()), layout.dataSchema(),
+    int dataColumns = layout.dataSchema().size();
+    try (CloseableIterator<Row> rows = DataFileReader.read(storage, LogPaths.resolve(root, file.path()), writer.schema(),
         layout.match())) {
       while (rows.hasNext()) {
         Row row = rows.next();
         if (deleted == null || !deleted.contains(rowIndex)) {
-          writer.write(row);
+          writer.write(preserveRowIds ? withStableValues(row, dataColumns, file, rowIndex) : row);
           copied++;
         }
         rowIndex++;
@@ -203,6 +210,14 @@ public final class Compactor {
           + " live rows (numRecords minus DV cardinality), found " + copied + "; not compacting it");
     }
     return copied;
+  }
+
+  /** {@code stored} (data columns, then the materialized columns as stored) with the row's stable row id and commit version materialized. */
+  private static Row withStableValues(Row stored, int dataColumns, AddFile file, long rowIndex) {
+    Object[] values = stored.toArray();
+    values[dataColumns] = MaterializedColumns.stableRowId((Long) values[dataColumns], file, rowIndex);
+    values[dataColumns + 1] = MaterializedColumns.stableCommitVersion((Long) values[dataColumns + 1], file);
+    return Row.of(values);
   }
 
   /** The decoded directory of a relative file path ("" at the root); absolute paths put outputs at the root. */

@@ -10,6 +10,7 @@ import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.ownership.FileOwners;
+import io.mergesink.core.rowtracking.MaterializedColumns;
 import io.mergesink.core.scan.LogicalFileReader;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
@@ -26,6 +27,9 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * for readers that do not support them. A history table's appends go to the new files too. A table
  * with Change Data Feed gets the {@link ChangeFeed} of the commit too, the replaced rows taken from
  * the rewrites.
+ *
+ * <p>With row tracking, the rows a rewrite carries over keep their stable row ids and commit
+ * versions, and an upserted row the row id of the row it replaces ({@link ReplacedRowIds}).
  *
  * <p>The rows a rewrite carries over keep their owners (docs/design.md, "File ownership"): a new file
  * holding survivors of a touched file is owned by that file's owners as well as the writer's, so
@@ -57,8 +61,10 @@ final class CopyOnWriteMerge implements MergeOperation {
     List<Row> upserts = changes.hasUnchangedValues()
         ? UnchangedFiller.fill(storage, snapshot, index, changes)
         : changes.upserts();
+    Long[] keptRowIds = ReplacedRowIds.of(storage, snapshot, index, touched, upserts.size());
     DataFileRoller roller = newFiles.roller(snapshot);
     LogicalFileReader reader = LogicalFileReader.of(storage, snapshot, List.of());
+    MaterializedColumns materialized = MaterializedColumns.of(snapshot.protocol(), snapshot.metadata()).orElse(null);
     try {
       List<Action> actions = new ArrayList<>();
       long now = System.currentTimeMillis();
@@ -67,12 +73,12 @@ final class CopyOnWriteMerge implements MergeOperation {
       List<Row> replacedRows = ChangeFeed.enabled(snapshot) ? new ArrayList<>() : null;
       for (Map.Entry<String, Roaring64NavigableMap> file : touched.positionsByFile().entrySet()) {
         AddFile live = TouchedFiles.live(snapshot, file.getKey());
-        copied += copySurvivors(root, reader, live, file.getValue(), roller, delta, replacedRows, touched);
+        copied += copySurvivors(root, reader, materialized, live, file.getValue(), roller, delta, replacedRows, touched);
         actions.add(live.toRemove(now, true));
         delta.fileState(live.path(), null);
       }
       for (int i = 0; i < upserts.size(); i++) {
-        roller.write(upserts.get(i));
+        roller.write(upserts.get(i), keptRowIds[i], null);
         delta.replaceRow(changes.upsertKeys()[i], touched.replacedLocation(i), roller.lastPath(), roller.lastRowIndex());
       }
       for (Row closed : changes.appends()) {
@@ -105,10 +111,12 @@ final class CopyOnWriteMerge implements MergeOperation {
 
   /**
    * Copies the rows of {@code live} that stay into the roller, which then owns them as {@code live} did; returns how many.
-   * Adds the replaced rows to {@code replacedRows} unless it is null.
+   * Adds the replaced rows to {@code replacedRows} unless it is null. With {@code materialized} row
+   * tracking columns (else null), each copied row keeps its stable row id and commit version.
    */
-  private long copySurvivors(String root, LogicalFileReader reader, AddFile live, Roaring64NavigableMap replaced, DataFileRoller roller,
-      IndexDelta delta, List<Row> replacedRows, TouchedRows touched) throws IOException {
+  private long copySurvivors(String root, LogicalFileReader reader, MaterializedColumns materialized, AddFile live,
+      Roaring64NavigableMap replaced, DataFileRoller roller, IndexDelta delta, List<Row> replacedRows, TouchedRows touched)
+      throws IOException {
     Roaring64NavigableMap gone = TouchedFiles.deletedRows(deletionVectors, root, live);
     if (touched.removesByPosition(live.path())) {
       touched.checkRemovable(root, live.path(), gone, TouchedFiles.physicalRows(storage, root, live));
@@ -117,15 +125,22 @@ final class CopyOnWriteMerge implements MergeOperation {
     // a history table's closed versions are carried over too, but stay out of the index as they were
     int flag = index.currentColumn().map(reader.schema()::indexOf).orElse(-1);
     long copied = 0;
-    try (CloseableIterator<Row> rows = reader.read(live)) {
+    try (CloseableIterator<Row> rows = reader.read(live);
+        CloseableIterator<Row> stored = materialized == null ? null : reader.readHidden(live, materialized.schema())) {
       long rowIndex = 0;
       while (rows.hasNext()) {
         Row row = rows.next();
+        Row tracking = stored == null ? null : stored.next();
         if (!gone.contains(rowIndex)) {
           if (copied == 0) {
             roller.carryRowsOf(FileOwners.of(live));
           }
-          roller.write(row);
+          if (tracking == null) {
+            roller.write(row);
+          } else {
+            roller.write(row, MaterializedColumns.stableRowId((Long) tracking.get(0), live, rowIndex),
+                MaterializedColumns.stableCommitVersion((Long) tracking.get(1), live));
+          }
           if (flag < 0 || CurrentRowColumn.isCurrent(row.get(flag))) {
             delta.replaceRow(row.project(keyOrdinals), index.location(live.path(), rowIndex), roller.lastPath(), roller.lastRowIndex());
           }

@@ -8,7 +8,9 @@ import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.parquet.DataFileWriter;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.parquet.WrittenFile;
+import io.mergesink.core.rowtracking.MaterializedColumns;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.types.StructType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,6 +36,9 @@ final class DataFileRoller {
 
   private final StartedFiles started;
   private final DataLayout layout;
+  /** The table's materialized row tracking columns, which end every data row; null when it has none. */
+  private final MaterializedColumns materialized;
+  private final StructType fileSchema;
   private final long targetFileSizeBytes;
   private FileOwners owners;
   private final boolean dataChange;
@@ -41,22 +46,33 @@ final class DataFileRoller {
   private final Map<Partition, OpenFile> open = new LinkedHashMap<>();
   private OpenFile last;
 
-  DataFileRoller(Storage storage, String tableRoot, DataLayout layout, ParquetWriteOptions parquetOptions, long targetFileSizeBytes,
-      FileOwners owners, boolean dataChange) {
+  DataFileRoller(Storage storage, String tableRoot, DataLayout layout, MaterializedColumns materialized, ParquetWriteOptions parquetOptions,
+      long targetFileSizeBytes, FileOwners owners, boolean dataChange) {
     this.started = new StartedFiles(storage, tableRoot, parquetOptions);
     this.layout = layout;
+    this.materialized = materialized;
+    this.fileSchema = materialized == null ? layout.dataSchema() : materialized.appendTo(layout.dataSchema());
     this.targetFileSizeBytes = targetFileSizeBytes;
     this.owners = owners;
     this.dataChange = dataChange;
   }
 
   /**
-   * Writes logical row {@code row} into its partition's file; afterwards {@link #lastPath()} and
-   * {@link #lastRowIndex()} say where it went.
+   * Writes logical row {@code row}, a new row, into its partition's file; afterwards
+   * {@link #lastPath()} and {@link #lastRowIndex()} say where it went.
    *
    * @throws IllegalArgumentException when its partition value cannot be written
    */
   void write(Row row) throws IOException {
+    write(row, null, null);
+  }
+
+  /**
+   * {@link #write(Row)} of a row that keeps stable row id {@code rowId} and stable commit version
+   * {@code commitVersion} (PROTOCOL.md, "Row Tracking"); a null one gets its new file's default. A
+   * table without materialized row tracking columns keeps none: its rows get the new file's.
+   */
+  void write(Row row, Long rowId, Long commitVersion) throws IOException {
     Partition partition = layout.partitionOf(row);
     OpenFile file = open.get(partition);
     if (file != null && file.writer.bytesWritten() >= targetFileSizeBytes) {
@@ -66,7 +82,8 @@ final class DataFileRoller {
     if (file == null) {
       file = start(partition);
     }
-    file.writer.write(layout.dataRow(row));
+    Row dataRow = layout.dataRow(row);
+    file.writer.write(materialized == null ? dataRow : MaterializedColumns.append(dataRow, rowId, commitVersion));
     file.rows++;
     last = file;
   }
@@ -109,7 +126,7 @@ final class DataFileRoller {
   }
 
   private OpenFile start(Partition partition) throws IOException {
-    StartedFiles.StartedFile file = started.start(partition.directory(), FILE_PREFIX, layout.dataSchema());
+    StartedFiles.StartedFile file = started.start(partition.directory(), FILE_PREFIX, fileSchema, layout.dataSchema());
     OpenFile opened = new OpenFile(partition, file.logPath(), file.writer());
     open.put(partition, opened);
     return opened;

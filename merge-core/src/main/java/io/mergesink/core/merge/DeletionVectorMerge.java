@@ -21,7 +21,8 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * Lands a change set by deletion-vector marking: the replaced rows' positions join each touched
  * file's deletion vector (union with its current one), upserted rows go to new files, and one
  * commit holds a remove/add pair per touched file, an add per new file, and the txns. A file whose
- * every row is deleted is removed instead. A history table's appends go to the new files too. A
+ * every row is deleted is removed instead. With row tracking, an upserted row keeps the row id of
+ * the row it replaces ({@link ReplacedRowIds}). A history table's appends go to the new files too. A
  * table with Change Data Feed gets the {@link ChangeFeed} of the commit too, the replaced rows read
  * back by position.
  */
@@ -58,11 +59,12 @@ final class DeletionVectorMerge implements MergeOperation {
     List<Row> upserts = changes.hasUnchangedValues()
         ? UnchangedFiller.fill(storage, snapshot, index, changes)
         : changes.upserts();
+    Long[] keptRowIds = ReplacedRowIds.of(storage, snapshot, index, touched, upserts.size());
     DataFileRoller roller = newFiles.roller(snapshot);
     List<String> written = new ArrayList<>();
     try {
       for (int i = 0; i < upserts.size(); i++) {
-        roller.write(upserts.get(i));
+        roller.write(upserts.get(i), keptRowIds[i], null);
         delta.replaceRow(changes.upsertKeys()[i], touched.replacedLocation(i), roller.lastPath(), roller.lastRowIndex());
       }
       for (Row closed : changes.appends()) {

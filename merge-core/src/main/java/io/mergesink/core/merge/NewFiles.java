@@ -3,6 +3,7 @@ package io.mergesink.core.merge;
 import io.mergesink.core.layout.DataLayout;
 import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.parquet.ParquetWriteOptions;
+import io.mergesink.core.rowtracking.MaterializedColumns;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.snapshot.Snapshot;
 
@@ -14,6 +15,7 @@ record NewFiles(Storage storage, String tableRoot, ParquetWriteOptions parquetOp
 
   /** A roller for files of {@code snapshot}'s layout holding changed rows ({@code dataChange=true}), owned by the writer. */
   DataFileRoller roller(Snapshot snapshot) {
-    return new DataFileRoller(storage, tableRoot, DataLayout.of(snapshot), parquetOptions, targetFileSizeBytes, owners, true);
+    return new DataFileRoller(storage, tableRoot, DataLayout.of(snapshot),
+        MaterializedColumns.of(snapshot.protocol(), snapshot.metadata()).orElse(null), parquetOptions, targetFileSizeBytes, owners, true);
   }
 }

@@ -39,11 +39,16 @@ final class StartedFiles {
    * ({@code a/b=1}, relative to the table root; empty for the root itself).
    */
   StartedFile start(String directory, String prefix, StructType schema) throws IOException {
+    return start(directory, prefix, schema, schema);
+  }
+
+  /** {@link #start(String, String, StructType)} with statistics for {@code statsSchema}, a prefix of {@code schema}, only. */
+  StartedFile start(String directory, String prefix, StructType schema, StructType statsSchema) throws IOException {
     String name = prefix + UUID.randomUUID() + "." + parquetOptions.compression().toLowerCase(Locale.ROOT) + FILE_SUFFIX;
     String relative = directory.isEmpty() ? name : directory + "/" + name;
     String path = tableRoot + "/" + relative;
     paths.add(path);
-    return new StartedFile(LogPaths.encode(relative), DataFileWriter.open(storage, path, schema, parquetOptions));
+    return new StartedFile(LogPaths.encode(relative), DataFileWriter.open(storage, path, schema, statsSchema, parquetOptions));
   }
 
   /** Absolute paths of every file started, for cleanup when the commit is abandoned. */

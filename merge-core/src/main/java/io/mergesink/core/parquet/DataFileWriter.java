@@ -54,6 +54,16 @@ public final class DataFileWriter implements Closeable {
    */
   public static DataFileWriter open(Storage storage, String path, StructType schema, ParquetWriteOptions options)
       throws IOException {
+    return open(storage, path, schema, schema, options);
+  }
+
+  /**
+   * {@link #open(Storage, String, StructType, ParquetWriteOptions)} with statistics for the fields
+   * of {@code statsSchema} only, a prefix of {@code schema}: columns hidden from the table's schema
+   * (materialized row tracking columns) get none, as in files Delta writes.
+   */
+  public static DataFileWriter open(Storage storage, String path, StructType schema, StructType statsSchema,
+      ParquetWriteOptions options) throws IOException {
     SizeTrackingOutputFile output = new SizeTrackingOutputFile(storage.parquetOutput(path));
     RowWriteSupport writeSupport = new RowWriteSupport(schema);
     ParquetWriter<Row> writer = new Builder(output, writeSupport)
@@ -66,7 +76,7 @@ public final class DataFileWriter implements Closeable {
         .withDictionaryEncoding(true)
         .withWriterVersion(WriterVersion.PARQUET_1_0)
         .build();
-    return new DataFileWriter(storage, path, writer, output, new FileStatistics(schema));
+    return new DataFileWriter(storage, path, writer, output, new FileStatistics(statsSchema));
   }
 
   /**

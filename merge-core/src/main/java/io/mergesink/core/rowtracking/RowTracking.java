@@ -21,8 +21,8 @@ import java.util.UUID;
  * commit makes carries a {@code baseRowId} above the table's high-water mark (fresh, unique row ids)
  * and the commit's version as {@code defaultRowCommitVersion}; the commit raises the mark in the
  * {@value #DOMAIN} domain. Re-added files (a new deletion vector) keep the values of their last
- * {@code add}. Stable row ids are the fresh ones: MergeSink writes no materialized row id columns, so
- * rows it copies (copy-on-write, compaction) get new stable ids, which the protocol allows.
+ * {@code add}. While row tracking is enabled, rows MergeSink moves or updates keep their stable row
+ * ids through the materialized columns ({@link MaterializedColumns}).
  */
 public final class RowTracking {
   public static final String FEATURE = "rowTracking";

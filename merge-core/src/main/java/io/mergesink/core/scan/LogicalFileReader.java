@@ -138,6 +138,17 @@ public final class LogicalFileReader {
   }
 
   /**
+   * The values of {@code hiddenColumns} (physical columns outside the table's schema: the
+   * materialized row tracking columns) of {@code file}'s rows, in physical order, null where the
+   * file lacks them. The caller closes the iterator.
+   *
+   * @throws IOException when the file cannot be opened
+   */
+  public CloseableIterator<Row> readHidden(AddFile file, StructType hiddenColumns) throws IOException {
+    return DataFileReader.read(storage, LogPaths.resolve(tableRoot, file.path()), hiddenColumns, match);
+  }
+
+  /**
    * The rows at {@code rowIndexes} (ascending, distinct physical positions, deleted rows counted)
    * of {@code file}; the i-th row is the one at {@code rowIndexes[i]}. Reads only the row groups
    * holding them ({@link DataFileReader#readAt}).

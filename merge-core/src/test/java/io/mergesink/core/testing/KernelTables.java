@@ -23,6 +23,7 @@ import io.delta.kernel.types.FieldMetadata;
 import io.delta.kernel.types.FloatType;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.MetadataColumnSpec;
 import io.delta.kernel.types.ShortType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.TimestampNTZType;
@@ -82,8 +83,25 @@ public final class KernelTables {
     return readRows(tablePath, snapshotAt(tablePath, version));
   }
 
+  /**
+   * Every live row of the latest snapshot followed by its stable row id and row commit version, as
+   * Kernel reconstructs them (its {@code ROW_ID} and {@code ROW_COMMIT_VERSION} metadata columns:
+   * the materialized value when not null, else the file's {@code baseRowId} plus the row's position,
+   * or its {@code defaultRowCommitVersion}; PROTOCOL.md, "Reader Requirements for Row Tracking").
+   */
+  public static List<Row> readRowsWithRowTracking(String tablePath) {
+    Snapshot snapshot = latestSnapshot(tablePath);
+    io.delta.kernel.types.StructType schema = snapshot.getSchema()
+        .addMetadataColumn("row_id", MetadataColumnSpec.ROW_ID)
+        .addMetadataColumn("row_commit_version", MetadataColumnSpec.ROW_COMMIT_VERSION);
+    return readRows(tablePath, snapshot.getScanBuilder().withReadSchema(schema).build());
+  }
+
   private static List<Row> readRows(String tablePath, Snapshot snapshot) {
-    Scan scan = snapshot.getScanBuilder().build();
+    return readRows(tablePath, snapshot.getScanBuilder().build());
+  }
+
+  private static List<Row> readRows(String tablePath, Scan scan) {
     io.delta.kernel.data.Row scanState = scan.getScanState(ENGINE);
     io.delta.kernel.types.StructType physicalReadSchema = ScanStateRow.getPhysicalDataReadSchema(scanState);
     List<Row> rows = new ArrayList<>();
