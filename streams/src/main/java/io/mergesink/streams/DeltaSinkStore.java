@@ -48,6 +48,8 @@ final class DeltaSinkStore implements StateStore, CachedStateStore<Void, Void> {
   private IngestEngine engine;
   private StreamsSinkMetrics metrics;
   private IngestException failure;
+  /** Commits to the tables since {@link #init}: how {@link HeldKeyChanges} tells what was held over one. */
+  private long commits;
 
   DeltaSinkStore(String name, IngestOptions options) {
     this.name = name;
@@ -70,6 +72,7 @@ final class DeltaSinkStore implements StateStore, CachedStateStore<Void, Void> {
       throw new StreamsException("task " + task + " cannot write tables under " + options.tableRoot() + ": " + e.getMessage(), e);
     }
     failure = null;
+    commits = 0;
     context.register(root, (key, value) -> {
       throw new IllegalStateException("store " + name + " has no changelog to restore from");
     });
@@ -138,6 +141,12 @@ final class DeltaSinkStore implements StateStore, CachedStateStore<Void, Void> {
   @Override
   public void flushCache() {
     commitToTables();
+    commits++;
+  }
+
+  /** How many times Streams committed the task since the store was opened. */
+  long commits() {
+    return commits;
   }
 
   /**
