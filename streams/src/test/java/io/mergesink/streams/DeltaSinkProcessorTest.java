@@ -24,10 +24,8 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.json.JsonConverterConfig;
-import org.apache.kafka.connect.storage.SimpleHeaderConverter;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -47,6 +45,8 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The processor in a {@link TopologyTestDriver}, which commits the task after every record: each
@@ -100,10 +100,9 @@ class DeltaSinkProcessorTest {
   }
 
   /**
-   * PostgreSQL {@code UPDATE ... SET id = 1001} of a row whose TOASTed {@code name} is unchanged, as
-   * Debezium sends it: a delete of key 3 naming the new key, its tombstone, and a create of key
-   * 1001 naming the old key, with the placeholder for {@code name}. The driver commits after each
-   * record, so commits fall between them; the create still takes {@code name} from key 3's row.
+   * A primary-key change from 3 to 1001 ({@link KeyChangeEvents}): the driver commits after each
+   * record, so commits fall between its delete, tombstone and create; the create still takes the
+   * unchanged TOAST column from key 3's row.
    */
   @Test
   void aPrimaryKeyChangeSplitByCommitsKeepsTheRowsUnchangedToastColumns() {
@@ -116,22 +115,29 @@ class DeltaSinkProcessorTest {
 
       input.pipeInput(keyChangeCreate(3, 1001));
     }
-    Row created = CustomerEvents.expectedRow(1001, 3);
-    assertThat(rows()).containsExactly(Row.of(1001L, CustomerEvents.expectedRow(3, 1).get(1), created.get(2), created.get(3)));
+    assertThat(rows()).containsExactly(KeyChangeEvents.expectedRow(3, 1001));
     assertThat(txnVersion()).contains(3L);
   }
 
-  /** A key change whose create went to another partition: its delete waits for one commit, not more. */
-  @Test
-  void aKeyChangeWhoseCreateWentElsewhereWaitsOneCommitOnly() {
-    try (TopologyTestDriver driver = debeziumDriver(options())) {
+  /**
+   * A key change whose create went to another partition: its delete waits for one commit, not
+   * more. The punctuator that releases it runs at the engine's commit interval, or, with none, at
+   * Streams' (30 s under {@code at_least_once} by default).
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {0, 30})
+  void aKeyChangeWhoseCreateWentElsewhereWaitsOneCommitOnly(long engineCommitIntervalSeconds) {
+    IngestOptions options = IngestOptions.builder(root.toString(), APP_ID)
+        .commitInterval(Duration.ofSeconds(engineCommitIntervalSeconds))
+        .build();
+    try (TopologyTestDriver driver = debeziumDriver(options)) {
       TestInputTopic<byte[], byte[]> input = debeziumInput(driver);
       input.pipeInput(key(3), envelope(CustomerEvents.upsert("c", 3, 1)));
       input.pipeInput(keyChangeDelete(3, 1001));
       input.pipeInput(key(3), (byte[]) null);
       assertThat(rows()).containsExactly(CustomerEvents.expectedRow(3, 1));
 
-      driver.advanceWallClockTime(Duration.ofSeconds(30)); // the engine's commit interval: its punctuator runs
+      driver.advanceWallClockTime(Duration.ofSeconds(30));
     }
     assertThat(rows()).isEmpty();
     assertThat(txnVersion()).contains(2L);
@@ -380,25 +386,12 @@ class DeltaSinkProcessorTest {
     return properties;
   }
 
-  /** Debezium's delete of key {@code oldId} in a primary-key change: the new key in a {@code __debezium.newkey} header. */
   private static TestRecord<byte[], byte[]> keyChangeDelete(long oldId, long newId) {
-    return new TestRecord<>(key(oldId), envelope(CustomerEvents.delete(oldId, 2)),
-        new RecordHeaders().add("__debezium.newkey", keyHeader(newId)));
+    return new TestRecord<>(key(oldId), KeyChangeEvents.deleteEnvelope(TOPIC, oldId), KeyChangeEvents.deleteHeaders(TOPIC, newId));
   }
 
-  /**
-   * Debezium's create of key {@code newId} in a primary-key change: the old key in a
-   * {@code __debezium.oldkey} header, and the placeholder of an unchanged TOAST value in {@code name}.
-   */
   private static TestRecord<byte[], byte[]> keyChangeCreate(long oldId, long newId) {
-    Struct create = CustomerEvents.upsert("c", newId, 3);
-    create.getStruct("after").put("name", "__debezium_unavailable_value");
-    return new TestRecord<>(key(newId), envelope(create), new RecordHeaders().add("__debezium.oldkey", keyHeader(oldId)));
-  }
-
-  /** A key as a Connect worker's default header converter writes it. */
-  private static byte[] keyHeader(long id) {
-    return new SimpleHeaderConverter().fromConnectHeader(TOPIC, "key", CustomerEvents.KEY, CustomerEvents.key(id));
+    return new TestRecord<>(key(newId), KeyChangeEvents.createEnvelope(TOPIC, newId), KeyChangeEvents.createHeaders(TOPIC, oldId));
   }
 
   private static byte[] key(long id) {
