@@ -1,8 +1,10 @@
 package io.mergesink.streams;
 
+import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,34 +84,38 @@ final class DeltaSinkProcessor<K, V> implements Processor<K, V, Void, Void> {
       held.hold(partition, records.held(metadata.offset(), record), store.commits());
       return;
     }
-    for (KafkaRecord released : held.releaseBelow(partition, metadata.offset())) {
-      if (!accept(released)) {
-        return;
-      }
-    }
-    accept(view);
+    List<KafkaRecord> released = new ArrayList<>(held.releaseBelow(partition, metadata.offset()));
+    released.add(view);
+    acceptAll(released);
   }
 
   /** Releases what was held over a commit to the store; returns whether there was any. */
   private boolean releaseOverdue() {
-    boolean released = false;
-    for (List<KafkaRecord> partition : held.releaseOverdue(store.commits()).values()) {
-      for (KafkaRecord record : partition) {
-        released = true;
-        if (!accept(record)) {
-          return true;
-        }
-      }
-    }
-    return released;
+    List<KafkaRecord> released = new ArrayList<>();
+    held.releaseOverdue(store.commits()).values().forEach(released::addAll);
+    acceptAll(released);
+    return !released.isEmpty();
   }
 
-  /** Hands {@code record} to the store; returns false when the store failed and a commit was requested. */
-  private boolean accept(KafkaRecord record) {
-    if (store.accept(record)) {
-      return true;
+  /**
+   * Hands {@code records} to the store in order. A released record that cannot be written must not
+   * keep the ones after it from the store (they were consumed already): the first such error is
+   * thrown after all of them, for the processing exception handler.
+   */
+  private void acceptAll(List<KafkaRecord> records) {
+    BadRecordException bad = null;
+    for (KafkaRecord record : records) {
+      try {
+        if (!store.accept(record)) {
+          context.commit(); // the store failed: the commit throws its error before any offset is committed
+          return;
+        }
+      } catch (BadRecordException e) {
+        bad = bad == null ? e : bad;
+      }
     }
-    context.commit(); // the store failed: the commit throws its error before any offset is committed
-    return false;
+    if (bad != null) {
+      throw bad;
+    }
   }
 }
