@@ -81,7 +81,8 @@ final class DeltaSinkStore implements StateStore, CachedStateStore<Void, Void> {
   /**
    * Buffers {@code record}'s change; the first record of a partition opens it at the tables' position,
    * and the engine skips what they hold already. Streams cannot seek, and needs not: it resumes at its
-   * committed offset, and every record below that offset that reached this sink is in the tables.
+   * committed offset, and every record below that offset that reached this sink is in the tables
+   * (or held in the changelogged store of {@link HeldKeyChanges}, restored before the task processes).
    *
    * @return false when the store failed (now or before) and the record was not taken: request a commit, which fails
    * @throws BadRecordException the record cannot be written; the store moved past it, for a handler that continues
