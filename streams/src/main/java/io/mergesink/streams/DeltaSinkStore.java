@@ -48,6 +48,8 @@ final class DeltaSinkStore implements StateStore, CachedStateStore<Void, Void> {
   private IngestEngine engine;
   private StreamsSinkMetrics metrics;
   private IngestException failure;
+  /** Commits to the tables since {@link #init}: how {@link HeldKeyChanges} tells what was held over one. */
+  private long commits;
 
   DeltaSinkStore(String name, IngestOptions options) {
     this.name = name;
@@ -70,6 +72,7 @@ final class DeltaSinkStore implements StateStore, CachedStateStore<Void, Void> {
       throw new StreamsException("task " + task + " cannot write tables under " + options.tableRoot() + ": " + e.getMessage(), e);
     }
     failure = null;
+    commits = 0;
     context.register(root, (key, value) -> {
       throw new IllegalStateException("store " + name + " has no changelog to restore from");
     });
@@ -78,7 +81,8 @@ final class DeltaSinkStore implements StateStore, CachedStateStore<Void, Void> {
   /**
    * Buffers {@code record}'s change; the first record of a partition opens it at the tables' position,
    * and the engine skips what they hold already. Streams cannot seek, and needs not: it resumes at its
-   * committed offset, and every record below that offset that reached this sink is in the tables.
+   * committed offset, and every record below that offset that reached this sink is in the tables
+   * (or held in the changelogged store of {@link HeldKeyChanges}, restored before the task processes).
    *
    * @return false when the store failed (now or before) and the record was not taken: request a commit, which fails
    * @throws BadRecordException the record cannot be written; the store moved past it, for a handler that continues
@@ -138,6 +142,12 @@ final class DeltaSinkStore implements StateStore, CachedStateStore<Void, Void> {
   @Override
   public void flushCache() {
     commitToTables();
+    commits++;
+  }
+
+  /** How many times Streams committed the task since the store was opened. */
+  long commits() {
+    return commits;
   }
 
   /**

@@ -51,22 +51,25 @@ public final class MergeSink {
   }
 
   /**
-   * A terminal processor writing to the tables of {@code options}, with its own state store (named
-   * {@code mergesink-<txn app id>}, so two sinks in a topology need two txn app ids).
+   * A terminal processor writing to the tables of {@code options}, with its own state stores (named
+   * {@code mergesink-<txn app id>}, so two sinks in a topology need two txn app ids): the engine's,
+   * and a changelogged one that holds the first half of a primary-key change ({@code -held-key-changes}).
    */
   public static <K, V> ProcessorSupplier<K, V, Void, Void> toDelta(IngestOptions options) {
     Objects.requireNonNull(options, "options");
     String storeName = "mergesink-" + options.txnAppId().replaceAll("[^A-Za-z0-9._-]", "_");
     StoreBuilder<DeltaSinkStore> store = new DeltaSinkStoreBuilder(storeName, options);
+    String heldStoreName = storeName + "-held-key-changes";
+    StoreBuilder<?> heldStore = HeldKeyChanges.storeBuilder(heldStoreName);
     return new ProcessorSupplier<>() {
       @Override
       public Processor<K, V, Void, Void> get() {
-        return new DeltaSinkProcessor<>(storeName, options.commitInterval());
+        return new DeltaSinkProcessor<>(storeName, heldStoreName, options.commitInterval());
       }
 
       @Override
       public Set<StoreBuilder<?>> stores() {
-        return Set.of(store);
+        return Set.of(store, heldStore);
       }
     };
   }

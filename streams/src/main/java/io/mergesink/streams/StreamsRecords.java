@@ -27,11 +27,19 @@ final class StreamsRecords {
   }
 
   KafkaRecord view(KafkaPartition partition, long offset, Record<?, ?> record) {
-    SchemaAndValue key = connectData(record.key());
+    return view(partition, held(offset, record));
+  }
+
+  /** {@code record} at {@code offset} as {@link HeldKeyChanges} keeps it: its key and value as Connect data. */
+  HeldRecords.Held held(long offset, Record<?, ?> record) {
     SchemaAndValue value = record.value() instanceof RowChange change ? connectData(change.row()) : connectData(record.value());
     long timestamp = record.timestamp() < 0 ? KafkaRecord.NO_TIMESTAMP : record.timestamp();
-    return new KafkaRecord(partition, offset, partition.topic(), timestamp, key.schema(), key.value(), value.schema(),
-        value.value(), headers(partition.topic(), record.headers()));
+    return new HeldRecords.Held(offset, timestamp, connectData(record.key()), value, record.headers());
+  }
+
+  KafkaRecord view(KafkaPartition partition, HeldRecords.Held record) {
+    return new KafkaRecord(partition, record.offset(), partition.topic(), record.timestamp(), record.key().schema(),
+        record.key().value(), record.value().schema(), record.value().value(), headers(partition.topic(), record.headers()));
   }
 
   private static SchemaAndValue connectData(Object data) {

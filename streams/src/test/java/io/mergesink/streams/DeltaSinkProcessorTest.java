@@ -31,6 +31,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
 import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.errors.TaskMigratedException;
@@ -44,6 +45,8 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The processor in a {@link TopologyTestDriver}, which commits the task after every record: each
@@ -93,6 +96,50 @@ class DeltaSinkProcessorTest {
       input.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 3)));
     }
     assertThat(rows()).containsExactly(CustomerEvents.expectedRow(1, 3));
+    assertThat(txnVersion()).contains(2L);
+  }
+
+  /**
+   * A primary-key change from 3 to 1001 ({@link KeyChangeEvents}): the driver commits after each
+   * record, so commits fall between its delete, tombstone and create; the create still takes the
+   * unchanged TOAST column from key 3's row.
+   */
+  @Test
+  void aPrimaryKeyChangeSplitByCommitsKeepsTheRowsUnchangedToastColumns() {
+    try (TopologyTestDriver driver = debeziumDriver(options())) {
+      TestInputTopic<byte[], byte[]> input = debeziumInput(driver);
+      input.pipeInput(key(3), envelope(CustomerEvents.upsert("c", 3, 1)));
+      input.pipeInput(keyChangeDelete(3, 1001));
+      input.pipeInput(key(3), (byte[]) null);
+      assertThat(rows()).as("the delete waits for its create").containsExactly(CustomerEvents.expectedRow(3, 1));
+
+      input.pipeInput(keyChangeCreate(3, 1001));
+    }
+    assertThat(rows()).containsExactly(KeyChangeEvents.expectedRow(3, 1001));
+    assertThat(txnVersion()).contains(3L);
+  }
+
+  /**
+   * A key change whose create went to another partition: its delete waits for one commit, not
+   * more. The punctuator that releases it runs at the engine's commit interval, or, with none, at
+   * Streams' (30 s under {@code at_least_once} by default).
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {0, 30})
+  void aKeyChangeWhoseCreateWentElsewhereWaitsOneCommitOnly(long engineCommitIntervalSeconds) {
+    IngestOptions options = IngestOptions.builder(root.toString(), APP_ID)
+        .commitInterval(Duration.ofSeconds(engineCommitIntervalSeconds))
+        .build();
+    try (TopologyTestDriver driver = debeziumDriver(options)) {
+      TestInputTopic<byte[], byte[]> input = debeziumInput(driver);
+      input.pipeInput(key(3), envelope(CustomerEvents.upsert("c", 3, 1)));
+      input.pipeInput(keyChangeDelete(3, 1001));
+      input.pipeInput(key(3), (byte[]) null);
+      assertThat(rows()).containsExactly(CustomerEvents.expectedRow(3, 1));
+
+      driver.advanceWallClockTime(Duration.ofSeconds(30));
+    }
+    assertThat(rows()).isEmpty();
     assertThat(txnVersion()).contains(2L);
   }
 
@@ -337,6 +384,14 @@ class DeltaSinkProcessorTest {
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "delta-sink-test");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     return properties;
+  }
+
+  private static TestRecord<byte[], byte[]> keyChangeDelete(long oldId, long newId) {
+    return new TestRecord<>(key(oldId), KeyChangeEvents.deleteEnvelope(TOPIC, oldId), KeyChangeEvents.deleteHeaders(TOPIC, newId));
+  }
+
+  private static TestRecord<byte[], byte[]> keyChangeCreate(long oldId, long newId) {
+    return new TestRecord<>(key(newId), KeyChangeEvents.createEnvelope(TOPIC, newId), KeyChangeEvents.createHeaders(TOPIC, oldId));
   }
 
   private static byte[] key(long id) {

@@ -29,21 +29,34 @@ final class StreamsApp {
 
   private StreamsApp() {}
 
-  /** The settings of one instance; every instance of a test shares {@code applicationId}. */
-  record Settings(String bootstrapServers, String topic, String applicationId, String guarantee, Path tableRoot, Path stateDir) {
+  /**
+   * The settings of one instance; every instance of a test shares {@code applicationId}.
+   * {@code engineCommitInterval} is the sink's own ({@link #COMMIT_INTERVAL} unless a test needs another).
+   */
+  record Settings(String bootstrapServers, String topic, String applicationId, String guarantee, Path tableRoot, Path stateDir,
+      Duration engineCommitInterval) {
+    Settings(String bootstrapServers, String topic, String applicationId, String guarantee, Path tableRoot, Path stateDir) {
+      this(bootstrapServers, topic, applicationId, guarantee, tableRoot, stateDir, COMMIT_INTERVAL);
+    }
+
+    Settings withEngineCommitInterval(Duration interval) {
+      return new Settings(bootstrapServers, topic, applicationId, guarantee, tableRoot, stateDir, interval);
+    }
+
     String[] args() {
-      return new String[] {bootstrapServers, topic, applicationId, guarantee, tableRoot.toString(), stateDir.toString()};
+      return new String[] {bootstrapServers, topic, applicationId, guarantee, tableRoot.toString(), stateDir.toString(),
+          engineCommitInterval.toString()};
     }
 
     static Settings of(String[] args) {
-      return new Settings(args[0], args[1], args[2], args[3], Path.of(args[4]), Path.of(args[5]));
+      return new Settings(args[0], args[1], args[2], args[3], Path.of(args[4]), Path.of(args[5]), Duration.parse(args[6]));
     }
   }
 
   static Topology topology(Settings settings) {
     Map<String, String> json = Map.of(JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true");
     IngestOptions options = IngestOptions.builder(settings.tableRoot().toString(), settings.applicationId())
-        .commitInterval(COMMIT_INTERVAL)
+        .commitInterval(settings.engineCommitInterval())
         .build();
     StreamsBuilder builder = new StreamsBuilder();
     builder.stream(settings.topic(), Consumed.with(ConnectSerde.keys(new JsonConverter(), json), ConnectSerde.values(new JsonConverter(), json)))

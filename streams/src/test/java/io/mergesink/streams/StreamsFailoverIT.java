@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mergesink.connect.reliability.TableAudit;
 import io.mergesink.connect.testing.Await;
 import io.mergesink.connect.testing.ChangeStream;
+import io.mergesink.connect.testing.CustomerEvents;
 import io.mergesink.core.testing.KernelTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,8 +22,14 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -168,6 +175,61 @@ class StreamsFailoverIT {
               .allMatch(end -> versions.get(end.getKey()).equals(Optional.of(end.getValue() - 1))));
       TableAudit.check("streams " + guarantee + ": both instances after the zombie rejoined", table, changes.model(), finalEnds,
           appId);
+    }
+  }
+
+  /**
+   * A primary-key change ({@link KeyChangeEvents}) cut by a crash: the instance committed its
+   * offsets past the old key's delete and tombstone, holding the delete (the table still has the
+   * old row), and is killed before the create arrives. The next instance restores the delete from
+   * the changelog and lands it with the create, which keeps the old row's unchanged TOAST column.
+   * The killed instance's own commit interval is long, so that it holds the delete until killed.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {StreamsConfig.AT_LEAST_ONCE, StreamsConfig.EXACTLY_ONCE_V2})
+  void aKeyChangeCutByACrashLandsWholeOnTheNextInstance(String guarantee) throws Exception {
+    String topic = "key-change-" + guarantee.replace('_', '-');
+    String appId = "key-change-" + guarantee.replace('_', '-');
+    kafka.createTopic(topic, 1);
+    Path root = dir.resolve("tables");
+    String table = root.resolve(topic).toString();
+    TopicPartition partition = new TopicPartition(topic, 0);
+    try (Producer<byte[], byte[]> producer = new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+            new ByteArraySerializer(), new ByteArraySerializer());
+        Admin admin = kafka.createAdminClient()) {
+      byte[] oldKey = KeyChangeEvents.key(topic, 3);
+      try (ChildInstance crashing = ChildInstance.start(settings(topic, appId, guarantee, root, "crashing")
+          .withEngineCommitInterval(Duration.ofHours(1)), dir.resolve("crashing.log"))) {
+        crashing.awaitRunning(TIMEOUT);
+        producer.send(new ProducerRecord<>(topic, 0, oldKey, KeyChangeEvents.envelope(topic, CustomerEvents.upsert("c", 3, 1)))).get();
+        producer.send(new ProducerRecord<>(topic, 0, null, oldKey, KeyChangeEvents.deleteEnvelope(topic, 3),
+            KeyChangeEvents.deleteHeaders(topic, 1001))).get();
+        producer.send(new ProducerRecord<>(topic, 0, oldKey, null)).get();
+        Await.until("offsets committed past the old key's tombstone", TIMEOUT, () -> committedOffset(admin, appId, partition) == 3L);
+        crashing.kill();
+      }
+      assertThat(KernelTables.readRows(table)).as("the held delete").containsExactly(CustomerEvents.expectedRow(3, 1));
+
+      producer.send(new ProducerRecord<>(topic, 0, null, KeyChangeEvents.key(topic, 1001), KeyChangeEvents.createEnvelope(topic, 1001),
+          KeyChangeEvents.createHeaders(topic, 3))).get();
+      try (KafkaStreams next = StreamsApp.start(settings(topic, appId, guarantee, root, "next"))) {
+        Await.until("the create landed", TIMEOUT, () -> KernelTables.txnVersion(table, appId + ":" + topic + ":0"),
+            version -> version.equals(Optional.of(3L)));
+      }
+    }
+    assertThat(KernelTables.readRows(table)).containsExactly(KeyChangeEvents.expectedRow(3, 1001));
+  }
+
+  /** The offset the consumer group committed for {@code partition}, or -1 for none. */
+  private static long committedOffset(Admin admin, String groupId, TopicPartition partition) {
+    try {
+      OffsetAndMetadata committed = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get().get(partition);
+      return committed == null ? -1 : committed.offset();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot list the offsets of consumer group " + groupId, e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while listing the offsets of consumer group " + groupId, e);
     }
   }
 
