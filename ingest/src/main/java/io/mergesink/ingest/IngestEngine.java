@@ -108,7 +108,7 @@ public final class IngestEngine implements AutoCloseable {
     this.limits = new BufferLimits(options.bufferMaxRecords(), options.bufferMaxBytes());
     this.storage = openStorage(options);
     // keyed or append: chosen once here, so that buffers, sinks and flushes never ask again
-    this.kind = TableKind.of(options.writeMode(), options.changeSemantics(), metrics);
+    this.kind = TableKind.of(options.writeMode(), options.changeSemantics(), options.appendTombstones(), metrics);
     this.catalog = new TableCatalog(storage, options, kind, this::writerOptions);
     this.compaction = options.compactionOptions()
         .withBudget(CompactionOptions.DEFAULT_MAX_BYTES_PER_RUN, CompactionOptions.DEFAULT_MAX_FILES_PER_RUN, COMPACTION_TIME_BUDGET);
@@ -369,7 +369,8 @@ public final class IngestEngine implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new BadRecordException(record, "table " + table + " cannot be created from it: " + e.getMessage(), e);
     }
-    if (sink != null) {
+    long previous = positions.lastProcessed(record.partition());
+    if (sink != null && !sink.changesNothing(event, previous, positions.isReplay(record.partition(), table, previous))) {
       buffer.add(table, sink.prepare(event));
     }
   }

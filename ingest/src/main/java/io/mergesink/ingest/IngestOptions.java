@@ -8,6 +8,7 @@ import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.core.table.TableProperties;
 import io.mergesink.ingest.decode.DecoderOptions;
 import io.mergesink.ingest.decode.LogicalTypes;
+import io.mergesink.ingest.options.AppendTombstones;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteImage;
 import io.mergesink.ingest.options.LookupScope;
@@ -40,6 +41,7 @@ import java.util.Objects;
  * @param deleteEnabled whether deletes and tombstones delete rows
  * @param truncateEnabled whether Debezium truncates empty tables
  * @param appendDeleteImage what the row of a delete holds in append tables
+ * @param appendTombstones whether append tables record a Kafka tombstone right after the delete of its key
  * @param unavailableValuePlaceholder Debezium's placeholder for unchanged TOAST values
  * @param schemaEvolution whether new columns of records are added to their tables (and types widened)
  * @param partitionFields the partition columns of new tables ({@code partition.fields}); tables that
@@ -69,6 +71,7 @@ public record IngestOptions(
     boolean deleteEnabled,
     boolean truncateEnabled,
     DeleteImage appendDeleteImage,
+    AppendTombstones appendTombstones,
     String unavailableValuePlaceholder,
     SchemaEvolution schemaEvolution,
     List<PartitionField> partitionFields,
@@ -99,6 +102,7 @@ public record IngestOptions(
     Objects.requireNonNull(primaryKeyMode, "primaryKeyMode");
     primaryKeyFields = List.copyOf(primaryKeyFields);
     Objects.requireNonNull(appendDeleteImage, "appendDeleteImage");
+    Objects.requireNonNull(appendTombstones, "appendTombstones");
     Objects.requireNonNull(unavailableValuePlaceholder, "unavailableValuePlaceholder");
     Objects.requireNonNull(schemaEvolution, "schemaEvolution");
     partitionFields = List.copyOf(partitionFields);
@@ -215,6 +219,7 @@ public record IngestOptions(
     private boolean deleteEnabled = true;
     private boolean truncateEnabled = false;
     private DeleteImage appendDeleteImage = DeleteImage.BEFORE;
+    private AppendTombstones appendTombstones = AppendTombstones.SKIP_AFTER_DELETE;
     private String unavailableValuePlaceholder = LogicalTypes.DEFAULT_UNAVAILABLE_VALUE_PLACEHOLDER;
     private SchemaEvolution schemaEvolution = SchemaEvolution.ADD_COLUMNS;
     private List<PartitionField> partitionFields = List.of();
@@ -275,6 +280,11 @@ public record IngestOptions(
 
     public Builder appendDeleteImage(DeleteImage value) {
       appendDeleteImage = value;
+      return this;
+    }
+
+    public Builder appendTombstones(AppendTombstones value) {
+      appendTombstones = value;
       return this;
     }
 
@@ -347,7 +357,8 @@ public record IngestOptions(
     /** @throws IllegalArgumentException naming the option that is out of range */
     public IngestOptions build() {
       return new IngestOptions(tableRoot, storage, tableNameFormat, txnAppId, writeMode, mergeStrategy, primaryKeyMode,
-          primaryKeyFields, deleteEnabled, truncateEnabled, appendDeleteImage, unavailableValuePlaceholder, schemaEvolution,
+          primaryKeyFields, deleteEnabled, truncateEnabled, appendDeleteImage, appendTombstones, unavailableValuePlaceholder,
+          schemaEvolution,
           partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, parquetCompression, fileTargetSizeBytes,
           checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties, changeSemantics);
     }

@@ -5,6 +5,7 @@ import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.ingest.IngestOptions;
 import io.mergesink.ingest.decode.LogicalTypes;
+import io.mergesink.ingest.options.AppendTombstones;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteImage;
 import io.mergesink.ingest.options.DeleteMode;
@@ -48,6 +49,7 @@ public final class MergeSinkConfig extends AbstractConfig {
   public static final String TABLE_NAME_FORMAT_DEFAULT = "${topic}";
   public static final String WRITE_MODE = "write.mode";
   public static final String APPEND_DELETE_IMAGE = "append.delete.image";
+  public static final String APPEND_TOMBSTONES = "append.tombstones";
   public static final String MERGE_STRATEGY = "merge.strategy";
   public static final String PRIMARY_KEY_MODE = "primary.key.mode";
   public static final String PRIMARY_KEY_FIELDS = "primary.key.fields";
@@ -168,6 +170,15 @@ public final class MergeSinkConfig extends AbstractConfig {
             + "IDENTITY FULL or MySQL's full row image), else the key. key: the key columns only. With PostgreSQL's "
             + "default replica identity Debezium fills the NOT NULL columns of before with '' and 0: use key there. "
             + "The other columns of a delete's row are null, so append tables keep every non-key column nullable.")
+        .define();
+    writes.option(APPEND_TOMBSTONES, Type.STRING).defaultValue(AppendTombstones.SKIP_AFTER_DELETE.configName())
+        .oneOf(AppendTombstones.class).importance(Importance.MEDIUM).displayName("Append tombstones")
+        .doc("With write.mode=append, what a Kafka tombstone (a record with a key and no value) records. "
+            + "skip-after-delete: nothing when the record before it in its partition is the delete of its key "
+            + "(Debezium's tombstones.on.delete, on by default, sends one after every delete event: the delete is "
+            + "the change's row), else a delete row of its key (a source that deletes by tombstone only). Its Kafka "
+            + "position still counts as written. record: a delete row for every tombstone, so each Debezium delete "
+            + "lands as two rows, the second holding only the key.")
         .define();
     writes.option(MERGE_STRATEGY, Type.STRING).defaultValue(MergeStrategy.DELETION_VECTORS.configName())
         .oneOf(TableMergeStrategy.class).importance(Importance.HIGH).displayName("Merge strategy")
@@ -340,6 +351,10 @@ public final class MergeSinkConfig extends AbstractConfig {
     }
   }
 
+  public AppendTombstones appendTombstones() {
+    return NamedOption.parse(AppendTombstones.class, APPEND_TOMBSTONES, getString(APPEND_TOMBSTONES));
+  }
+
   public DeleteImage appendDeleteImage() {
     return NamedOption.parse(DeleteImage.class, APPEND_DELETE_IMAGE, getString(APPEND_DELETE_IMAGE));
   }
@@ -480,6 +495,7 @@ public final class MergeSinkConfig extends AbstractConfig {
           .deleteEnabled(deleteEnabled())
           .truncateEnabled(truncateEnabled())
           .appendDeleteImage(appendDeleteImage())
+          .appendTombstones(appendTombstones())
           .unavailableValuePlaceholder(unavailableValuePlaceholder())
           .schemaEvolution(schemaEvolution())
           .partitionFields(partitionFields())

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.options.AppendTombstones;
 import io.mergesink.ingest.options.LookupScope;
 import io.mergesink.ingest.options.PrimaryKeyMode;
 import io.mergesink.ingest.options.SchemaEvolution;
@@ -117,6 +118,15 @@ class MergeSinkConfigTest {
     assertThat(withDeleteImage("append", "before").ingestOptions().decoderOptions().deleteImages()).isTrue();
     assertThat(withDeleteImage("append", "key").ingestOptions().decoderOptions().deleteImages()).isFalse();
     assertThat(withDeleteImage("upsert", "before").ingestOptions().decoderOptions().deleteImages()).isFalse();
+  }
+
+  @Test
+  void appendTablesSkipTheTombstoneAfterADeleteUnlessTold() {
+    assertThat(new MergeSinkConfig(minimal()).ingestOptions().appendTombstones()).isEqualTo(AppendTombstones.SKIP_AFTER_DELETE);
+    assertThat(new MergeSinkConfig(with(MergeSinkConfig.APPEND_TOMBSTONES, "record")).ingestOptions().appendTombstones())
+        .isEqualTo(AppendTombstones.RECORD);
+    assertThatThrownBy(() -> new MergeSinkConfig(with(MergeSinkConfig.APPEND_TOMBSTONES, "drop")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining(MergeSinkConfig.APPEND_TOMBSTONES);
   }
 
   private static MergeSinkConfig withDeleteImage(String writeMode, String deleteImage) {

@@ -14,7 +14,7 @@ import org.apache.kafka.connect.data.Struct;
 /**
  * What a table must hold at the end of a scenario, row by row, each row identified the way its
  * table kind identifies it: upsert tables by primary key (one live row per key), append tables by
- * the Kafka position of the event the row records (one row per event). Rows are column name →
+ * the Kafka position of the event the row records (one row per change event). Rows are column name →
  * value; a column the table has and a row lacks (added after the row was written) must read null.
  *
  * @param <K> what identifies a row
@@ -93,7 +93,7 @@ final class Expected<K> {
   /**
    * The row an append table holds for a record (docs/design.md, "The reliability matrix"): the new
    * row of a create or update, the {@code before} row of a delete (its key columns when it has none,
-   * and for a tombstone), no columns of the table for a truncate; then {@code _op}, {@code _ts_ms}
+   * and for a tombstone with no delete of its key just before it), no columns of the table for a truncate; then {@code _op}, {@code _ts_ms}
    * (the event's time, the record's for a tombstone) and the record's topic, partition and offset.
    */
   static Map<String, Object> eventRow(String topic, int partition, long offset, long recordTimestamp, Struct key, Struct value) {

@@ -215,7 +215,7 @@ final class RecordLog {
   }
 
   /**
-   * What the table must hold now: a row per event in append cells; in keyed cells what the cell's
+   * What the table must hold now: a row per change event in append cells ({@link #events}); in keyed cells what the cell's
    * CDC mode keeps of the source table ({@link SourceTable}): its rows (plain, change feed), with
    * their newest LSN (ordered), and the deleted keys marked (soft deletes), or every version of
    * every key (history; ordered, with the LSNs that began and ended each version).
@@ -246,19 +246,31 @@ final class RecordLog {
     return source.upserts();
   }
 
-  /** Every event of the log except bad input, as the row an append table holds for it. */
+  /**
+   * Every change event of the log except bad input, as the row an append table holds for it: each
+   * source change once, so the tombstone right after the delete of its key has none (the delete is
+   * the change's row), while a tombstone after anything else is a delete of its own.
+   */
   Expected<Position> events() {
     Map<Position, Map<String, Object>> events = new HashMap<>();
     for (int partition = 0; partition < partitions.size(); partition++) {
+      SinkRecord previous = null;
       for (SinkRecord record : records(partition, 0, Integer.MAX_VALUE)) {
         Position position = new Position(topic, partition, record.kafkaOffset());
-        if (!bad.contains(position)) {
+        if (!bad.contains(position) && !isTombstoneOfDelete(record, previous)) {
           events.put(position, Expected.eventRow(topic, partition, record.kafkaOffset(), record.timestamp(),
               (Struct) record.key(), (Struct) record.value()));
         }
+        previous = record;
       }
     }
     return Expected.events(events);
+  }
+
+  /** Whether {@code record} is the tombstone of the delete event {@code previous} (the record before it in its partition). */
+  private static boolean isTombstoneOfDelete(SinkRecord record, SinkRecord previous) {
+    return record.value() == null && previous != null && previous.value() instanceof Struct delete
+        && "d".equals(delete.getString("op")) && record.key().equals(previous.key());
   }
 
   /**

@@ -29,6 +29,8 @@ import java.util.Objects;
  *       taken from the old row; null otherwise.
  *   <li>{@code startsKeyChange}: whether this is the delete that starts a primary-key change
  *       (Debezium's {@code __debezium.newkey} header): the create of the new key follows it.
+ *   <li>{@code tombstone}: whether this is the delete of a Kafka tombstone (a record with a key and
+ *       no value), which Debezium sends after each delete event of the key.
  * </ul>
  */
 public record ChangeEvent(
@@ -45,7 +47,8 @@ public record ChangeEvent(
     long offset,
     String sourceOp,
     Row previousKey,
-    boolean startsKeyChange) {
+    boolean startsKeyChange,
+    boolean tombstone) {
 
   /** {@link #timestampMs} when neither the event nor the Kafka record has a timestamp. */
   public static final long NO_TIMESTAMP = -1L;
@@ -87,21 +90,26 @@ public record ChangeEvent(
       throw new IllegalArgumentException(op + " event at " + topic + "-" + partition + "@" + offset
           + " cannot start a primary-key change; only a delete does");
     }
+    if (tombstone && (op != Op.DELETE || value != null)) {
+      throw new IllegalArgumentException(op + " event at " + topic + "-" + partition + "@" + offset
+          + " cannot be a tombstone; only a delete without a row is");
+    }
     if (value != null && value.size() != valueSchema.size()) {
       throw new IllegalArgumentException("value of " + value.size() + " columns does not match schema " + valueSchema);
     }
   }
 
-  /** An event that is not the end of a primary-key change. */
+  /** An event that is neither the end of a primary-key change nor a tombstone. */
   public ChangeEvent(Op op, Row key, StructType keySchema, Row value, StructType valueSchema, SourceInfo source, long timestampMs,
       String sinkTopic, String topic, int partition, long offset, String sourceOp) {
-    this(op, key, keySchema, value, valueSchema, source, timestampMs, sinkTopic, topic, partition, offset, sourceOp, null, false);
+    this(op, key, keySchema, value, valueSchema, source, timestampMs, sinkTopic, topic, partition, offset, sourceOp, null, false,
+        false);
   }
 
   /** This event with its key, row and previous key replaced (e.g. aligned to a table's schema). */
   public ChangeEvent with(Op newOp, Row newKey, StructType newKeySchema, Row newValue, StructType newValueSchema, Row newPreviousKey) {
     return new ChangeEvent(newOp, newKey, newKeySchema, newValue, newValueSchema, source, timestampMs, sinkTopic, topic, partition,
-        offset, sourceOp, newPreviousKey, startsKeyChange && newOp == Op.DELETE);
+        offset, sourceOp, newPreviousKey, startsKeyChange && newOp == Op.DELETE, tombstone && newOp == Op.DELETE && newValue == null);
   }
 
   /** An event that only advances the position. */

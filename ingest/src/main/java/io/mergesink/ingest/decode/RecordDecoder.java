@@ -321,7 +321,7 @@ public final class RecordDecoder {
         row == null ? null : row.schema(), source, timestamp, record.routingTopic(), record.topic(),
         record.partition().partition(), record.offset(), sourceOp == null ? null : sourceOp.intern(),
         op == Op.UPSERT ? previousKey(record, key) : null,
-        op == Op.DELETE && record.headers().lastValue(NEW_KEY_HEADER) != null);
+        op == Op.DELETE && record.headers().lastValue(NEW_KEY_HEADER) != null, record.value() == null);
   }
 
   /**

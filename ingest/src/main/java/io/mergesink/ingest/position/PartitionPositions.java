@@ -109,6 +109,14 @@ public final class PartitionPositions {
   }
 
   /**
+   * The offset of the last record of {@code partition} processed, or, before the first one, the
+   * last one its tables all hold ({@link #NO_OFFSET} when none does).
+   */
+  public long lastProcessed(KafkaPartition partition) {
+    return position(partition).processed;
+  }
+
+  /**
    * The record at {@code offset} is processed: buffered, or known to change nothing (skipped,
    * replayed, set aside as bad). The position covers it from now on.
    *

@@ -9,6 +9,7 @@ import io.mergesink.ingest.buffer.PendingChanges;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.options.AppendTombstones;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,10 +18,18 @@ import java.util.Map;
 /**
  * Append tables ({@code write.mode=append}, docs/design.md, "Append tables"): every change event,
  * deletes and truncates included, becomes one audit row ({@link AuditColumns}); nothing is
- * replaced, so there is no key to coalesce, fit or look up.
+ * replaced, so there is no key to coalesce, fit or look up. The Kafka tombstone after a delete is
+ * the same change again: with {@link AppendTombstones#SKIP_AFTER_DELETE} it records nothing
+ * ({@link DeleteTombstones}).
  */
 final class AppendTables implements TableKind {
   private final AuditColumns audit = new AuditColumns();
+  /** Null when every tombstone is recorded. */
+  private final DeleteTombstones deleteTombstones;
+
+  AppendTables(AppendTombstones tombstones) {
+    this.deleteTombstones = tombstones == AppendTombstones.SKIP_AFTER_DELETE ? new DeleteTombstones() : null;
+  }
 
   @Override
   public PendingChanges newPendingChanges() {
@@ -58,12 +67,23 @@ final class AppendTables implements TableKind {
     return List.of();
   }
 
+  /** A tombstone right after the delete of its key, unless every tombstone is recorded. */
+  @Override
+  public boolean changesNothing(TableSink sink, ChangeEvent event, long previousOffset, boolean previousInTable)
+      throws IOException {
+    return deleteTombstones != null && event.tombstone()
+        && deleteTombstones.followsDelete(sink, event, previousOffset, previousInTable);
+  }
+
   /** Every event becomes an upsert of its audit row. */
   @Override
   public ChangeEvent prepare(TableSink sink, ChangeEvent event) throws IOException {
     StructType schema = audit.schema(event);
     sink.makeRoomFor(schema, event);
     Row row = sink.fit(schema, audit.row(event));
+    if (deleteTombstones != null) {
+      deleteTombstones.recorded(sink, event);
+    }
     return event.with(Op.UPSERT, Row.of(), StructType.of(), row, sink.schema(), null);
   }
 

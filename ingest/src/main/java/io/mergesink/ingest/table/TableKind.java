@@ -10,6 +10,7 @@ import io.mergesink.ingest.IngestMetrics;
 import io.mergesink.ingest.buffer.PendingChanges;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.options.AppendTombstones;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.WriteMode;
 import java.io.IOException;
@@ -23,19 +24,20 @@ import java.util.Map;
  * writers ({@code MergingTableWriter}, {@code AppendTableWriter}).
  */
 public sealed interface TableKind permits KeyedTables, AppendTables, HistoryTables {
-  /** The kind of the tables {@code mode} writes, in Kafka order with hard deletes. */
+  /** The kind of the tables {@code mode} writes, in Kafka order with hard deletes, each delete once in append tables. */
   static TableKind of(WriteMode mode) {
-    return of(mode, ChangeSemantics.DEFAULT, IngestMetrics.NONE);
+    return of(mode, ChangeSemantics.DEFAULT, AppendTombstones.SKIP_AFTER_DELETE, IngestMetrics.NONE);
   }
 
   /**
    * The kind of the tables {@code mode} writes; keyed and history tables apply {@code semantics} and
-   * report skipped stale changes to {@code metrics}.
+   * report skipped stale changes to {@code metrics}; append tables record Kafka tombstones as
+   * {@code tombstones} says.
    */
-  static TableKind of(WriteMode mode, ChangeSemantics semantics, IngestMetrics metrics) {
+  static TableKind of(WriteMode mode, ChangeSemantics semantics, AppendTombstones tombstones, IngestMetrics metrics) {
     return switch (mode) {
       case UPSERT -> new KeyedTables(semantics, metrics);
-      case APPEND -> new AppendTables();
+      case APPEND -> new AppendTables(tombstones);
       case HISTORY -> new HistoryTables(semantics, metrics);
     };
   }
@@ -87,6 +89,20 @@ public sealed interface TableKind permits KeyedTables, AppendTables, HistoryTabl
    * none for append tables.
    */
   List<String> keyColumns(List<String> recordedKey, List<String> configuredKey);
+
+  /**
+   * Whether {@code event} leaves {@code sink}'s table as it is because the table has its change
+   * already (an append table's Kafka tombstone right after the delete of its key, docs/design.md
+   * "Append tables"); the caller then buffers nothing for it, and its position advances as for any
+   * record. The record processed before it in its partition is at {@code previousOffset}, which the
+   * table accounts for when {@code previousInTable}.
+   *
+   * @throws IOException reading the table failed
+   */
+  default boolean changesNothing(TableSink sink, ChangeEvent event, long previousOffset, boolean previousInTable)
+      throws IOException {
+    return false;
+  }
 
   /**
    * {@code event} as a change of {@code sink}'s table, ready to buffer: key and row in the table's

@@ -7,6 +7,7 @@ import io.mergesink.core.log.CommitInfo;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.generated.GeneratedColumns;
+import io.mergesink.core.log.AddFile;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
 import io.mergesink.core.merge.LiveRows;
@@ -17,6 +18,8 @@ import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.mergeinto.MergeActions;
 import io.mergesink.core.mergeinto.MergeInto;
 import io.mergesink.core.mergeinto.MergeSpec;
+import io.mergesink.core.scan.LogicalFileReader;
+import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
@@ -38,6 +41,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -148,6 +152,29 @@ public final class TableSink {
    */
   public ChangeEvent prepare(ChangeEvent event) throws IOException {
     return kind.prepare(this, event);
+  }
+
+  /**
+   * Whether {@code event} leaves this table as it is ({@link TableKind#changesNothing}): the record
+   * before it in its partition is at {@code previousOffset}, which the table accounts for when
+   * {@code previousInTable}.
+   */
+  public boolean changesNothing(ChangeEvent event, long previousOffset, boolean previousInTable) throws IOException {
+    return kind.changesNothing(this, event, previousOffset, previousInTable);
+  }
+
+  /**
+   * A reader of {@code columns} of the latest snapshot this sink read or wrote.
+   *
+   * @throws IllegalArgumentException a column is not in the table
+   */
+  LogicalFileReader reader(List<String> columns) {
+    return LogicalFileReader.of(storage, snapshot, columns);
+  }
+
+  /** The live rows {@code reader} (of {@link #reader}) reads from the files {@code files} accepts; the caller closes them. */
+  TableScan scan(LogicalFileReader reader, Predicate<AddFile> files) {
+    return TableScan.of(storage, snapshot, reader, files);
   }
 
   /** The change set of one commit of this table ({@link TableKind#assemble}). */

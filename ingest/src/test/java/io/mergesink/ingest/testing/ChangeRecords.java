@@ -37,6 +37,12 @@ public final class ChangeRecords {
     return record(partition, offset, id, envelope(table, "d", new Struct(ROW).put("id", id), null, offset));
   }
 
+  /** The Kafka tombstone of {@code id}: its key, no value (Debezium sends one after each delete). */
+  public static KafkaRecord tombstone(int partition, long offset, long id) {
+    return new KafkaRecord(new KafkaPartition(TOPIC, partition), offset, TOPIC, offset, KEY, new Struct(KEY).put("id", id), null,
+        null, RecordHeaders.NONE);
+  }
+
   /** A truncate of {@code table}: a Debezium truncate event, without key, before or after. */
   public static KafkaRecord truncate(int partition, long offset, String table) {
     return new KafkaRecord(new KafkaPartition(TOPIC, partition), offset, TOPIC, offset, null, null, ENVELOPE,

@@ -9,10 +9,10 @@ import io.mergesink.core.storage.Storage;
 import io.mergesink.core.types.StructType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.function.Predicate;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
@@ -31,10 +31,10 @@ public final class TableScan implements CloseableIterator<Row> {
   private long rowIndex;
   private Row next;
 
-  private TableScan(Storage storage, Snapshot snapshot, LogicalFileReader reader) {
+  private TableScan(Storage storage, Snapshot snapshot, LogicalFileReader reader, Predicate<AddFile> files) {
     this.tableRoot = snapshot.tableRoot();
     this.reader = reader;
-    this.files = new ArrayList<>(snapshot.files().values()).iterator();
+    this.files = snapshot.files().values().stream().filter(files).toList().iterator();
     this.deletionVectors = new DeletionVectorStore(storage);
   }
 
@@ -43,7 +43,16 @@ public final class TableScan implements CloseableIterator<Row> {
    * @throws IllegalArgumentException see {@link LogicalFileReader#of}
    */
   public static TableScan of(Storage storage, Snapshot snapshot, List<String> columns) {
-    return new TableScan(storage, snapshot, LogicalFileReader.of(storage, snapshot, columns));
+    return new TableScan(storage, snapshot, LogicalFileReader.of(storage, snapshot, columns), file -> true);
+  }
+
+  /**
+   * The live rows {@code reader} reads (a reader of {@code snapshot}) from the files {@code files}
+   * accepts: a caller that knows which files cannot hold what it looks for (by their statistics)
+   * skips them.
+   */
+  public static TableScan of(Storage storage, Snapshot snapshot, LogicalFileReader reader, Predicate<AddFile> files) {
+    return new TableScan(storage, snapshot, reader, files);
   }
 
   /** The schema of the rows returned. */
