@@ -1,5 +1,6 @@
 package io.mergesink.ingest.buffer;
 
+import io.mergesink.core.data.Row;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
 import java.util.ArrayList;
@@ -25,8 +26,10 @@ public final class PartitionBuffer {
   private final Map<String, PendingChanges> tables = new LinkedHashMap<>();
   private long changeCount;
   private long estimatedBytes;
-  /** The newest change is the delete that starts a primary-key change: its create is not buffered yet. */
+  /** The newest change is the delete that starts a primary-key change (or its tombstone): its create is not buffered yet. */
   private boolean endsInKeyChange;
+  /** The old key of the primary-key change the buffer ends in, while {@link #endsInKeyChange}. */
+  private Row keyChangeKey;
   private boolean deferredLastFlush;
 
   /**
@@ -58,7 +61,10 @@ public final class PartitionBuffer {
     long changesBefore = pending.changeCount();
     long bytesBefore = pending.estimatedBytes();
     pending.add(event);
-    endsInKeyChange = event.startsKeyChange();
+    // Debezium sends the old key's tombstone between the delete and the create of a key change
+    boolean keyChangeTombstone = endsInKeyChange && event.tombstone() && event.key().equals(keyChangeKey);
+    endsInKeyChange = event.startsKeyChange() || keyChangeTombstone;
+    keyChangeKey = event.startsKeyChange() ? event.key() : keyChangeTombstone ? keyChangeKey : null;
     changeCount += pending.changeCount() - changesBefore;
     estimatedBytes += pending.estimatedBytes() - bytesBefore;
   }
