@@ -231,8 +231,10 @@ public final class MergeSinkConfig extends AbstractConfig {
         .validator(Range.atLeast(0)).importance(Importance.LOW).displayName("Upsert order deleted keys")
         .doc("With " + UPSERT_ORDER_BY + ", how many keys of deletes each task remembers per table with their "
             + "sequence, so that an older change of a deleted key arriving later does not bring the row back (a "
-            + "hard-deleted row no longer holds its sequence). Beyond it the oldest are forgotten; the memory is "
-            + "lost on a restart or rebalance. " + DELETE_MODE + "=soft keeps the sequence in the row instead.")
+            + "hard-deleted row no longer holds its sequence). Beyond it the oldest are forgotten. Ordered by a source "
+            + "position (and in tables whose topic grew), each commit names the keys it deleted, so a task knows every "
+            + "task's deletes, after a restart those of the last 100 commits; ordered by a column, only its own since it "
+            + "started. " + DELETE_MODE + "=soft keeps the sequence in the row instead.")
         .define();
     writes.option(DELETE_MODE, Type.STRING).defaultValue(DeleteMode.HARD.configName()).oneOf(DeleteMode.class)
         .importance(Importance.MEDIUM).displayName("Delete mode")

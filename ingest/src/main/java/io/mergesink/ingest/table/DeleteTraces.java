@@ -5,7 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.merge.ChangeSet;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -48,6 +53,30 @@ final class DeleteTraces {
       }
     });
     return tag.toString();
+  }
+
+  /**
+   * Makes {@code builder}'s change set, decided on {@code sink}'s current snapshot for {@code keys},
+   * land only while no later commit traces a delete of one of them (one that landed between this
+   * decision and its commit, which the decision could not know).
+   */
+  static void guard(ChangeSet.Builder builder, TableSink sink, Collection<Row> keys) {
+    Set<String> texts = new HashSet<>();
+    keys.forEach(key -> texts.add(DeletedKeys.text(key)));
+    builder.decidedBeforeTag(sink.version(), TAG, tag -> tracesAny(tag, texts));
+  }
+
+  private static boolean tracesAny(String tag, Set<String> keys) {
+    try {
+      for (Iterator<String> traced = JSON.readTree(tag).path(KEYS).fieldNames(); traced.hasNext(); ) {
+        if (keys.contains(traced.next())) {
+          return true;
+        }
+      }
+      return JSON.readTree(tag).path(TRUNCATED).asBoolean(false);
+    } catch (IOException e) {
+      throw new UncheckedIOException("unreadable " + TAG + " tag: " + tag, e);
+    }
   }
 
   /** Reads the traces of the commits of {@code sink}'s table up to the version the sink holds into {@code deleted}. */

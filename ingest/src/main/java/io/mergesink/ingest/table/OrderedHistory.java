@@ -113,8 +113,11 @@ final class OrderedHistory {
     txns.forEach(builder::txn);
     order.decided(sink.name());
     undecided.put(sink.name(), deletes.found());
-    if (traces != null && !deletes.found().isEmpty()) {
-      builder.commitTag(DeleteTraces.TAG, DeleteTraces.tag(false, deletes.found()));
+    if (traces != null) {
+      DeleteTraces.guard(builder, sink, histories.keySet());
+      if (!deletes.found().isEmpty()) {
+        builder.commitTag(DeleteTraces.TAG, DeleteTraces.tag(false, deletes.found()));
+      }
     }
     return builder.build();
   }
@@ -306,17 +309,22 @@ final class OrderedHistory {
       return;
     }
     int before = before(history, sequence, true);
-    if (before < 0) {
-      // before the key's first version, or the key has none yet: a version that comes later ends here
-      deletes.add(event.key(), new DeletedKeys.Delete(sequence, time));
+    Version previous = before < 0 ? null : history.get(before);
+    Version next = before + 1 < history.size() ? history.get(before + 1) : null;
+    if (previous != null && !previous.current && previous.endSequence != null && ChangeOrder.compare(previous.endSequence, sequence) == 0) {
+      order.skipped(event.position(), event.key(), sequence, previous.endSequence); // the delete that ended previous, again
       return;
     }
-    Version previous = history.get(before);
-    Version next = before + 1 < history.size() ? history.get(before + 1) : null;
-    if (previous.current || previous.closedBy(next) || endsAfter(previous.endSequence, sequence)) {
+    if (previous != null && (previous.current || previous.closedBy(next) || endsAfter(previous.endSequence, sequence))) {
+      if (!previous.current && !previous.closedBy(next)) {
+        // previous ended at a later delete, which still ends a version that lands between the two
+        deletes.add(event.key(), new DeletedKeys.Delete(previous.endSequence, previous.to()));
+      }
       previous.close(time, sequence);
     } else {
-      order.skipped(event.position(), event.key(), sequence, previous.endSequence);
+      // no version is open here (the key's versions up to it are still on their way, or it was deleted before):
+      // a version that lands before it later ends here
+      deletes.add(event.key(), new DeletedKeys.Delete(sequence, time));
     }
   }
 

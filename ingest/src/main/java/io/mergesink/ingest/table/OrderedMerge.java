@@ -143,8 +143,11 @@ final class OrderedMerge {
       }
     }
     decided(sink.name(), new DeletedKeysChange(false, deletedAsOf));
-    if (traces != null && !deletedAsOf.isEmpty()) {
-      builder.commitTag(DeleteTraces.TAG, DeleteTraces.tag(false, deletedAsOf));
+    if (traces != null) {
+      DeleteTraces.guard(builder, sink, latest.stream().map(ChangeEvent::key).toList());
+      if (!deletedAsOf.isEmpty()) {
+        builder.commitTag(DeleteTraces.TAG, DeleteTraces.tag(false, deletedAsOf));
+      }
     }
     // the actions name what they were decided from (MergeActions#decidedFrom)
     actions.addTo(builder);

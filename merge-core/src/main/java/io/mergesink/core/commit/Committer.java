@@ -70,15 +70,25 @@ public final class Committer {
    */
   public CommitOutcome commit(Snapshot base, StagedCommit staged, Map<String, TxnChange> txns)
       throws IOException, FencedException {
-    return commit(base, staged, txns, Map.of());
+    return commit(base, staged, txns, Map.of(), WinnerCheck.NONE);
+  }
+
+  /** What a writer knows beyond its plan about which concurrent commits invalidate it. */
+  @FunctionalInterface
+  public interface WinnerCheck {
+    WinnerCheck NONE = (version, winner) -> null;
+
+    /** Why {@code winner}, the entry of {@code version}, invalidates the plan; null when it does not. */
+    String invalidates(long version, List<Action> winner) throws IOException;
   }
 
   /**
    * {@link #commit(Snapshot, StagedCommit, Map)} with {@code tags} in the entry's
-   * {@code commitInfo.tags}: what the writer tells later readers of the log about this commit.
+   * {@code commitInfo.tags} (what the writer tells later readers of the log about this commit),
+   * planning again also when {@code check} says a concurrent commit invalidates the plan.
    */
-  public CommitOutcome commit(Snapshot base, StagedCommit staged, Map<String, TxnChange> txns, Map<String, String> tags)
-      throws IOException, FencedException {
+  public CommitOutcome commit(Snapshot base, StagedCommit staged, Map<String, TxnChange> txns, Map<String, String> tags,
+      WinnerCheck check) throws IOException, FencedException {
     String root = base.tableRoot();
     for (Map.Entry<String, TxnChange> txn : txns.entrySet()) {
       checkTxn(root, base.version(), txn.getKey(), txn.getValue(), base.txnVersion(txn.getKey()));
@@ -102,6 +112,9 @@ public final class Committer {
       List<Action> winner = loader.readCommit(root, version);
       checkWinner(root, version, winner, txns);
       String reason = conflictWith(version, winner, staged, base);
+      if (reason == null) {
+        reason = check.invalidates(version, winner);
+      }
       if (reason != null) {
         return new CommitOutcome.Replan(loader.update(base), reason);
       }

@@ -2,8 +2,11 @@ package io.mergesink.core.merge;
 
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.log.Action;
+import io.mergesink.core.log.CommitInfo;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.types.StructType;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -13,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Predicate;
 
 /**
  * A coalesced batch of changes for one table, committed atomically together with the offsets it
@@ -51,7 +55,9 @@ import java.util.OptionalLong;
  *
  * <p>A change set may carry {@code commitTags}, written into its commit's {@code commitInfo.tags}
  * for later readers of the log (the keys ordered hard deletes removed, so that other writers skip
- * older changes of them).
+ * older changes of them), and may be {@code decidedBeforeTag}: it lands only while no commit after
+ * the snapshot it was decided on carries such a tag that concerns it, else the writer throws
+ * {@link MovedRowsException} before it plans and the change set is decided again (knowing the tag).
  *
  * <p>An upsert that ends a primary-key change may name the key the row had before: columns it
  * marks {@link io.mergesink.core.data.Unchanged} take the values of that key's live row.
@@ -79,10 +85,17 @@ public final class ChangeSet {
   private final ReadSet decidedFrom;
   private final Map<String, String> decidedUnder;
   private final Map<String, String> commitTags;
+  private final TagGuard tagGuard;
+
+  /**
+   * A change set decided on the snapshot of {@code version} lands only while no later commit
+   * carries tag {@code tag} with a value {@code affects} accepts (see the class comment).
+   */
+  private record TagGuard(long version, String tag, Predicate<String> affects) {}
 
   private ChangeSet(List<Row> upserts, List<Row> deletes, List<Row> appends, List<RowPosition> removals, Map<String, TxnChange> txns,
       boolean truncate, Map<Integer, Row> previousKeys, StructType rowSchema, ReadSet decidedFrom, Map<String, String> decidedUnder,
-      Map<String, String> commitTags) {
+      Map<String, String> commitTags, TagGuard tagGuard) {
     this.previousKeys = Collections.unmodifiableMap(previousKeys);
     this.upserts = Collections.unmodifiableList(upserts);
     this.deletes = Collections.unmodifiableList(deletes);
@@ -94,6 +107,7 @@ public final class ChangeSet {
     this.decidedFrom = decidedFrom;
     this.decidedUnder = Collections.unmodifiableMap(decidedUnder);
     this.commitTags = Map.copyOf(commitTags);
+    this.tagGuard = tagGuard;
   }
 
   public static Builder builder() {
@@ -170,6 +184,47 @@ public final class ChangeSet {
     }
   }
 
+  /**
+   * Checks that no commit after the one this change set was decided on and up to {@code snapshot}
+   * invalidates it ({@link #invalidatedBy}); {@code commits} reads a commit's entry.
+   *
+   * @throws MovedRowsException such a commit came between: nothing is written, decide again
+   */
+  void checkTags(Snapshot snapshot, CommitReader commits) throws IOException {
+    if (tagGuard == null) {
+      return;
+    }
+    for (long version = tagGuard.version() + 1; version <= snapshot.version(); version++) {
+      String reason = invalidatedBy(version, commits.read(version));
+      if (reason != null) {
+        throw new MovedRowsException(snapshot.tableRoot(), "the change set was decided at version " + tagGuard.version() + ", and "
+            + reason);
+      }
+    }
+  }
+
+  /**
+   * Why {@code entry}, the commit of {@code version}, invalidates this change set: it carries a tag
+   * the change set must not land after ({@link Builder#decidedBeforeTag}); null when it does not.
+   */
+  String invalidatedBy(long version, List<Action> entry) {
+    if (tagGuard == null || version <= tagGuard.version()) {
+      return null;
+    }
+    for (Action action : entry) {
+      if (action instanceof CommitInfo info && info.tag(tagGuard.tag()) != null && tagGuard.affects().test(info.tag(tagGuard.tag()))) {
+        return "version " + version + " says (" + tagGuard.tag() + ") it changed what the change set was decided from";
+      }
+    }
+    return null;
+  }
+
+  /** Reads the actions of a table's commit. */
+  @FunctionalInterface
+  interface CommitReader {
+    List<Action> read(long version) throws IOException;
+  }
+
   /** This change set with other upserts and appends, in the same order (same previous keys), built for {@code schema}. */
   ChangeSet withRows(List<Row> realignedUpserts, List<Row> realignedAppends, StructType schema) {
     if (realignedUpserts.size() != upserts.size() || realignedAppends.size() != appends.size()) {
@@ -177,7 +232,7 @@ public final class ChangeSet {
           + upserts.size() + " and " + appends.size());
     }
     return new ChangeSet(realignedUpserts, deletes, realignedAppends, removals, txns, truncate, previousKeys, schema, decidedFrom, decidedUnder,
-        commitTags);
+        commitTags, tagGuard);
   }
 
   public boolean hasRowChanges() {
@@ -204,8 +259,18 @@ public final class ChangeSet {
     private ReadSet decidedFrom;
     private Map<String, String> decidedUnder = new LinkedHashMap<>();
     private Map<String, String> commitTags = new LinkedHashMap<>();
+    private TagGuard tagGuard;
 
     private Builder() {}
+
+    /**
+     * The change set is decided on the snapshot of {@code version} and lands only while no later
+     * commit carries tag {@code tag} with a value {@code affects} accepts (see the class comment).
+     */
+    public Builder decidedBeforeTag(long version, String tag, Predicate<String> affects) {
+      tagGuard = new TagGuard(version, tag, affects);
+      return this;
+    }
 
     /** Tag {@code name} of the commit's {@code commitInfo} (see the class comment). */
     public Builder commitTag(String name, String value) {
@@ -283,7 +348,7 @@ public final class ChangeSet {
 
     public ChangeSet build() {
       ChangeSet changeSet = new ChangeSet(upserts, deletes, appends, removals, txns, truncate, previousKeys, rowSchema, decidedFrom,
-          decidedUnder, commitTags);
+          decidedUnder, commitTags, tagGuard);
       previousKeys = new HashMap<>();
       upserts = new ArrayList<>();
       deletes = new ArrayList<>();
@@ -295,6 +360,7 @@ public final class ChangeSet {
       decidedFrom = null;
       decidedUnder = new LinkedHashMap<>();
       commitTags = new LinkedHashMap<>();
+      tagGuard = null;
       return changeSet;
     }
   }

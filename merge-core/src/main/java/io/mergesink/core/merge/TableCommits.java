@@ -86,10 +86,11 @@ final class TableCommits {
     }
     for (int replans = 0; replans <= MAX_REPLANS; replans++) {
       changes.checkDecidedUnder(snapshot);
+      changes.checkTags(snapshot, version -> loader.readCommit(snapshot.tableRoot(), version));
       // a concurrent schema change may have come between the change set and this plan
       ChangeSet fitted = withGeneratedValues(ChangeSetRealignment.to(snapshot.tableRoot(), snapshot.schema(), changes));
       PlannedMerge planned = plans.plan(snapshot, fitted);
-      CommitOutcome outcome = publish(planned.commit(), changes.txns(), changes.commitTags());
+      CommitOutcome outcome = publish(planned.commit(), changes.txns(), changes.commitTags(), changes::invalidatedBy);
       if (outcome instanceof CommitOutcome.Committed committed) {
         plans.landed(planned);
         boolean checkpointed = follow(committed, plans) && maybeCheckpoint();
@@ -111,11 +112,11 @@ final class TableCommits {
    * happen (fenced, conflict, re-plan); after an I/O error the outcome is unknown, and deleting
    * files a published commit references would corrupt the table, so they are left for vacuum.
    */
-  private CommitOutcome publish(StagedCommit staged, Map<String, TxnChange> txns, Map<String, String> tags)
-      throws IOException, FencedException {
+  private CommitOutcome publish(StagedCommit staged, Map<String, TxnChange> txns, Map<String, String> tags,
+      Committer.WinnerCheck check) throws IOException, FencedException {
     CommitOutcome outcome;
     try {
-      outcome = committer.commit(snapshot, staged, txns, tags);
+      outcome = committer.commit(snapshot, staged, txns, tags, check);
     } catch (FencedException | CommitConflictException e) {
       Cleanup.deleteQuietly(storage, staged.writtenFiles());
       throw e;
