@@ -49,6 +49,9 @@ final class CdcModesBenchmark {
       new Mode("upsert, blind (Kafka order)", builder -> builder),
       new Mode("upsert ordered by source.lsn", builder -> builder.changeSemantics(
           new ChangeSemantics(UpsertOrder.parse("source.lsn"), DeleteMode.HARD, ChangeSemantics.DEFAULT_DELETED_KEYS_MAX))),
+      // a table whose topic grew: the marker a task writes at a new partition, set here from the start
+      new Mode("upsert, topic grown (ordered by source.lsn)", builder -> builder.tableProperties(
+          Map.of("mergesink.lookup.tableScopeTopics", PARTITION.topic()))),
       new Mode("upsert, soft deletes", builder -> builder.changeSemantics(
           new ChangeSemantics(UpsertOrder.NONE, DeleteMode.SOFT, ChangeSemantics.DEFAULT_DELETED_KEYS_MAX))),
       new Mode("history (SCD type 2)", builder -> builder.writeMode(WriteMode.HISTORY)),
