@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
 
 /**
  * Read cost of a table that many small deletion-vector commits left behind, before and after
- * compaction (issue 7, "scan time of a table with many DVs vs after compaction"): full scans with
+ * compaction: full scans with
  * MergeSink's reader and with Delta Kernel (log replay and row materialization included), each
  * measured {@code scanRepetitions} times after one warm-up. Both readers must return the live key
  * count before and after; anything else stops the run.

@@ -129,7 +129,7 @@ class WorkerCompatibilityIT {
     }
   }
 
-  /** The worker lists the plugin, and its REST validation (where issue 15 started) explains a mistake. */
+  /** The worker lists the plugin, and its REST validation explains a mistake. */
   private static void assertPluginInstalledAndValidating(ConnectRest rest) {
     JsonNode plugins = rest.plugins();
     assertThat(plugins.findValuesAsText("class")).contains("io.mergesink.connect.MergeSinkConnector");

@@ -133,7 +133,7 @@ class ClusterFaultsIT {
   }
 
   /**
-   * The run of issue 11: one task writes every partition's rows first, then two and three tasks
+   * One task writes every partition's rows first, then two and three tasks
    * update and delete those keys while workers are stopped without waiting for their tasks and new
    * ones join; then one task again. Every rewrite must keep the rows of partitions it was not asked
    * to change visible to their owners.

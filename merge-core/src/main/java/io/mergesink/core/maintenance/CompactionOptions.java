@@ -38,7 +38,7 @@ public record CompactionOptions(
   /** 128 MiB, as {@code file.target.size.bytes}. */
   public static final long DEFAULT_TARGET_FILE_SIZE_BYTES = 128L * 1024 * 1024;
   public static final int DEFAULT_MIN_SMALL_FILES = 10;
-  /** Delta's OPTIMIZE purges DVs above 25 % deleted rows (seed 001). */
+  /** Delta's OPTIMIZE purges DVs above 25 % deleted rows. */
   public static final double DEFAULT_DELETED_RATIO = 0.25;
   /** 1 GiB of input per run. */
   public static final long DEFAULT_MAX_BYTES_PER_RUN = 1024L * 1024 * 1024;

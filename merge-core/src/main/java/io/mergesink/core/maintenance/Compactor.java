@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Rewrites small and DV-dense files (chosen by {@link CompactionPlanner}) into files of the target
  * size without their deleted rows, and commits {@code remove} + {@code add} with
- * {@code dataChange=false} (Delta's {@code OPTIMIZE}; seed 001: OPTIMIZE purges DVs).
+ * {@code dataChange=false} (as Delta's {@code OPTIMIZE}, which purges DVs).
  *
  * <p>Safe against concurrent writers: the commit names the inputs as its read files, so when a
  * sink commit marked more rows of an input deleted (or removed it) first, the {@link Committer}
