@@ -124,6 +124,16 @@ final class Expected<K> {
     return row;
   }
 
+  /**
+   * Whether a record ({@code key}, {@code value}) is the Kafka tombstone Debezium sends right after
+   * the delete of its key ({@code previousKey}, {@code previousValue}: the record before it in its
+   * partition, null for none): an append table records that change once, with the delete's row
+   * (docs/design.md, "Append tables").
+   */
+  static boolean isTombstoneOfDelete(Object key, Object value, Object previousKey, Object previousValue) {
+    return value == null && previousValue instanceof Struct delete && "d".equals(delete.getString("op")) && key.equals(previousKey);
+  }
+
   /** How rows are identified, for messages. */
   String identifiedBy() {
     return identifiedBy;

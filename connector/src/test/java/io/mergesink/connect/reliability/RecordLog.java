@@ -257,7 +257,8 @@ final class RecordLog {
       SinkRecord previous = null;
       for (SinkRecord record : records(partition, 0, Integer.MAX_VALUE)) {
         Position position = new Position(topic, partition, record.kafkaOffset());
-        if (!bad.contains(position) && !isTombstoneOfDelete(record, previous)) {
+        if (!bad.contains(position) && !Expected.isTombstoneOfDelete(record.key(), record.value(),
+            previous == null ? null : previous.key(), previous == null ? null : previous.value())) {
           events.put(position, Expected.eventRow(topic, partition, record.kafkaOffset(), record.timestamp(),
               (Struct) record.key(), (Struct) record.value()));
         }
@@ -265,12 +266,6 @@ final class RecordLog {
       }
     }
     return Expected.events(events);
-  }
-
-  /** Whether {@code record} is the tombstone of the delete event {@code previous} (the record before it in its partition). */
-  private static boolean isTombstoneOfDelete(SinkRecord record, SinkRecord previous) {
-    return record.value() == null && previous != null && previous.value() instanceof Struct delete
-        && "d".equals(delete.getString("op")) && record.key().equals(previous.key());
   }
 
   /**
