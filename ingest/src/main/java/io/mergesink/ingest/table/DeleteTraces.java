@@ -9,12 +9,12 @@ import io.mergesink.core.merge.ChangeSet;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collection;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Hard deletes of tables ordered by a source position, traced in the table's log so that every
@@ -66,14 +66,16 @@ final class DeleteTraces {
     builder.decidedBeforeTag(sink.version(), TAG, tag -> tracesAny(tag, texts));
   }
 
+  /** Whether the trace {@code tag} names one of {@code keys}, or a truncate (which deletes them all). */
   private static boolean tracesAny(String tag, Set<String> keys) {
     try {
-      for (Iterator<String> traced = JSON.readTree(tag).path(KEYS).fieldNames(); traced.hasNext(); ) {
+      JsonNode trace = JSON.readTree(tag);
+      for (Iterator<String> traced = trace.path(KEYS).fieldNames(); traced.hasNext(); ) {
         if (keys.contains(traced.next())) {
           return true;
         }
       }
-      return JSON.readTree(tag).path(TRUNCATED).asBoolean(false);
+      return trace.path(TRUNCATED).asBoolean(false);
     } catch (IOException e) {
       throw new UncheckedIOException("unreadable " + TAG + " tag: " + tag, e);
     }
