@@ -71,11 +71,6 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store) {
       return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /** Whether the options order the table's changes by a source sequence ({@code upsert.order.by}). */
-    boolean ordered() {
-      return options.containsKey("upsert.order.by");
-    }
-
     /** Whether the table is a history table ({@code write.mode=history}). */
     boolean keepsHistory() {
       return this == HISTORY || this == HISTORY_ORDERED;

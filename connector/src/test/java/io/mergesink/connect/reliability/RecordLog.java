@@ -42,8 +42,6 @@ final class RecordLog {
   private final Map<Long, Integer> versions = new HashMap<>();
   private final Set<Position> bad = new HashSet<>();
   private CustomerTable table;
-  /** Whether the topic gained partitions: tables not ordered by their options are ordered by source position since. */
-  private boolean grown;
   /** How many changes the source table has had: each change's position is the next one ({@link SourcePosition#of}). */
   private long changes;
 
@@ -158,7 +156,6 @@ final class RecordLog {
     while (partitions.size() < partitionCount) {
       partitions.add(new ArrayList<>());
     }
-    grown = true;
   }
 
   /** Appends a record the sink must land as it is (no change to the source table's model). */
@@ -224,20 +221,16 @@ final class RecordLog {
     if (cell.isAppend()) {
       return events();
     }
-    if (grown && !cell.mode().ordered()) {
-      // ordered by source position since the topic grew; rows written before hold no position (docs/design.md, "Topics that grow")
-      return switch (cell.mode()) {
-        case PLAIN, CHANGE_FEED -> source.ordered().nullableIn(Set.of(SourceTable.SOURCE_LSN));
-        case SOFT_DELETES -> source.softDeletes(true).nullableIn(Set.of(SourceTable.SOURCE_LSN));
-        default -> source.history(true).nullableIn(Set.of(SourceTable.SOURCE_LSN, SourceTable.VALID_TO_SOURCE_LSN));
-      };
-    }
+    // Without upsert.order.by a table is ordered by source position once it lists the topic as grown (a topic that grew, or a
+    // partition that had not committed to it yet: docs/design.md, "Topics that grow"); then it keeps the positions, null in the
+    // rows no change has written since. A table that never did has no such columns, which the model lets read as null.
+    Set<String> positions = Set.of(SourceTable.SOURCE_LSN, SourceTable.VALID_TO_SOURCE_LSN);
     return switch (cell.mode()) {
-      case PLAIN, CHANGE_FEED -> source.upserts();
+      case PLAIN, CHANGE_FEED -> source.ordered().nullableIn(positions);
       case ORDERED -> source.ordered();
-      case SOFT_DELETES -> source.softDeletes(false);
-      case HISTORY -> source.history(false);
-      case HISTORY_ORDERED -> source.history(true);
+      case SOFT_DELETES -> source.softDeletes().nullableIn(positions);
+      case HISTORY -> source.history().nullableIn(positions);
+      case HISTORY_ORDERED -> source.history();
     };
   }
 

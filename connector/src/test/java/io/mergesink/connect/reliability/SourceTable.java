@@ -40,15 +40,13 @@ final class SourceTable {
       this.lsn = lsn;
     }
 
-    private Map<String, Object> row(boolean ordered) {
+    private Map<String, Object> row() {
       Map<String, Object> row = new LinkedHashMap<>(columns);
       row.put(VALID_FROM, validFrom);
       row.put(VALID_TO, validTo);
       row.put(CURRENT, validTo == null);
-      if (ordered) {
-        row.put(SOURCE_LSN, lsn);
-        row.put(VALID_TO_SOURCE_LSN, endLsn);
-      }
+      row.put(SOURCE_LSN, lsn);
+      row.put(VALID_TO_SOURCE_LSN, endLsn);
       return row;
     }
   }
@@ -125,16 +123,14 @@ final class SourceTable {
    * it keeps the last version that landed before the delete, which coalescing decides; and a key
    * whose delete landed before any version of it has no row (without {@code upsert.order.by} a
    * delete of a key the table does not hold keeps nothing, docs/design.md "Ordering and soft
-   * deletes"). A key that never existed has none either way. {@code ordered} (by {@code source.lsn}),
-   * live rows with the newest LSN of their key.
+   * deletes"). A key that never existed has none either way. Live rows hold the newest LSN of
+   * their key.
    */
-  Expected<Long> softDeletes(boolean ordered) {
+  Expected<Long> softDeletes() {
     Map<Long, Map<String, Object>> soft = new HashMap<>();
     rows.forEach((id, columns) -> {
       Map<String, Object> row = new LinkedHashMap<>(columns);
-      if (ordered) {
-        row.put(SOURCE_LSN, lsns.get(id));
-      }
+      row.put(SOURCE_LSN, lsns.get(id));
       row.put(DELETED, false);
       row.put(DELETED_AT, null);
       soft.put(id, row);
@@ -155,12 +151,11 @@ final class SourceTable {
 
   /**
    * The rows of a history table: every version of every key, closed when the key next changed, the
-   * last one current unless deleted; {@code ordered} (by {@code source.lsn}), with the LSNs that
-   * began and ended each version.
+   * last one current unless deleted, with the LSNs that began and ended each version.
    */
-  Expected<VersionId> history(boolean ordered) {
+  Expected<VersionId> history() {
     Map<VersionId, Map<String, Object>> all = new HashMap<>();
-    versions.forEach((id, list) -> list.forEach(version -> all.put(new VersionId(id, version.validFrom), version.row(ordered))));
+    versions.forEach((id, list) -> list.forEach(version -> all.put(new VersionId(id, version.validFrom), version.row())));
     return Expected.versions(all);
   }
 
