@@ -3,6 +3,7 @@ package io.mergesink.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.mergesink.connect.reliability.TableAudit;
 import io.mergesink.connect.testing.Await;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
@@ -13,9 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -112,10 +111,9 @@ final class Workers {
     return true;
   }
 
-  /** Whether Delta Kernel reads exactly the model's rows from {@code table} and every txn version is its end offset − 1. */
+  /** Whether Delta Kernel reads the model's rows from {@code table}, each once, and every txn version is its end offset − 1. */
   static boolean converged(String table, Map<Long, Row> model, Map<TopicPartition, Long> endOffsets, String connector) {
-    List<Row> rows = KernelTables.readRows(table);
-    if (rows.size() != model.size() || !new HashSet<>(rows).equals(new HashSet<>(model.values()))) {
+    if (!TableAudit.holds(table, model)) {
       return false;
     }
     return endOffsets.entrySet().stream().filter(end -> end.getValue() > 0).allMatch(end ->

@@ -161,6 +161,28 @@ public final class TableAudit {
    * each expected row exactly once and equal, no other row. Prints the counts, then asserts them.
    */
   static <K> Result rows(String scenario, String table, Expected<K> expected, Predicate<Map<String, Object>> view) {
+    Comparison comparison = compare(table, expected, view);
+    Result result = comparison.result();
+    System.out.printf("RELIABILITY audit scenario=\"%s\" %s%n", scenario, result);
+    assertThat(result).as(scenario + " (table " + table + ", rows by " + expected.identifiedBy() + "): expected every row once "
+        + "and as the model says; e.g. " + comparison.examples()).isEqualTo(new Result(result.rowsChecked(), 0, 0, 0, 0));
+    return result;
+  }
+
+  /**
+   * Whether {@code table} holds the rows of a {@link ChangeStream}'s {@code model} (primary key → row), each once,
+   * compared as {@link #check(String, String, Map, Map, String)} compares them: for tests that wait for a table to
+   * catch up.
+   */
+  public static boolean holds(String table, Map<Long, Row> model) {
+    Result result = compare(table, Expected.upserts(CustomerEvents.COLUMNS, model), row -> true).result();
+    return result.equals(new Result(result.rowsChecked(), 0, 0, 0, 0));
+  }
+
+  /** The counts of a comparison, and examples of its differences. */
+  private record Comparison(Result result, List<String> examples) {}
+
+  private static <K> Comparison compare(String table, Expected<K> expected, Predicate<Map<String, Object>> view) {
     Map<K, List<Map<String, Object>>> found = new LinkedHashMap<>();
     long checked = 0;
     for (Map<String, Object> row : readRows(table)) {
@@ -195,11 +217,7 @@ public final class TableAudit {
         example(examples, id + " is missing, expected " + wanted.get(id));
       }
     }
-    Result result = new Result(checked, lost, duplicated, stale, extra);
-    System.out.printf("RELIABILITY audit scenario=\"%s\" %s%n", scenario, result);
-    assertThat(result).as(scenario + " (table " + table + ", rows by " + expected.identifiedBy() + "): expected every row once "
-        + "and as the model says; e.g. " + examples).isEqualTo(new Result(checked, 0, 0, 0, 0));
-    return result;
+    return new Comparison(new Result(checked, lost, duplicated, stale, extra), examples);
   }
 
   /** Every live row of the latest snapshot as Delta Kernel reads it, column name → value. */
