@@ -60,7 +60,7 @@ record BenchConfig(
    */
   record FlushTable(long rows, int files, int opens) {}
 
-  /** The figures of README.md: about 10 minutes on 2 cores with {@code -Xmx8g}. */
+  /** The figures of bench/README.md: about 10 minutes on 2 cores with {@code -Xmx8g}. */
   static BenchConfig full() {
     List<FlushTable> flushTables = List.of(new FlushTable(100_000, 1, 1), new FlushTable(10_000_000, 8, 3),
         new FlushTable(100_000_000, 80, 1));
@@ -68,7 +68,7 @@ record BenchConfig(
         10_000_000);
   }
 
-  /** A smoke test of every workload in about a minute; its ratios are not the README figures. */
+  /** A smoke test of every workload in about a minute; its ratios are not the published figures. */
   static BenchConfig quick() {
     List<FlushTable> flushTables = List.of(new FlushTable(20_000, 1, 1), new FlushTable(1_000_000, 4, 2),
         new FlushTable(2_000_000, 8, 1));

@@ -13,7 +13,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.storage.Converter;
 
 /**
- * The {@code memory} suite (README "Performance", memory): heap per buffered change. The e2e
+ * The {@code memory} suite (bench/README.md, "Memory"): heap per buffered change. The e2e
  * suite's change events, as JSON bytes through the worker's converter (DebeziumJsonConverter),
  * decoded as the task decodes them, go into one partition buffer with no limits; the settled heap
  * after minus before, per buffered change, against the buffer's own estimate (what

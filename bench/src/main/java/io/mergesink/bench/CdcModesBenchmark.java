@@ -23,7 +23,7 @@ import java.util.function.UnaryOperator;
 import org.apache.kafka.connect.data.Struct;
 
 /**
- * README "CDC semantics": what each way of landing changes costs against a blind upsert, in one
+ * bench/README.md, "CDC modes": what each way of landing changes costs against a blind upsert, in one
  * run. The same Debezium change events (90% updates, 5% inserts, 5% deletes on a preloaded table,
  * one flush per batch) go through the ingest engine of each mode, each into its own table on local
  * disk: blind upsert (Kafka order wins, nothing read from the target), ordered by

@@ -19,7 +19,7 @@ import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The {@code e2e} suite (README "Performance"): Debezium-shaped change events in a 4-partition topic, as JSON
+ * The {@code e2e} suite (bench/README.md): Debezium-shaped change events in a 4-partition topic, as JSON
  * with schemas and as Avro ({@link RecordFormat}), MergeSink in an embedded Connect worker with 1
  * and 2 tasks.
  *

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * README "Performance", "Flush cost grows with the batch, not the table", "Key index ≤ 48 bytes of heap per
+ * bench/README.md, "Targets", "Flush cost grows with the batch, not the table", "Key index ≤ 48 bytes of heap per
  * key" and "≥ 300k coalesced upserts/s into a 10M-row table", on deletion-vector tables of
  * growing size (100k, 10M and 100M rows in the full run).
  *

@@ -3,7 +3,7 @@ package io.mergesink.bench;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 
-/** The JVM a suite ran in, for its report's header: the heap options change e2e rates by up to 1.8× (README, "A fresh JVM's heap"). */
+/** The JVM a suite ran in, for its report's header: the heap options change e2e rates by up to 1.8× (bench/README.md, "A fresh JVM's heap"). */
 final class JvmDescription {
   private static final long MIB = 1024 * 1024;
 

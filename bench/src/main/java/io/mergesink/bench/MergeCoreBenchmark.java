@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Runs the merge-core benchmarks of the README's "Performance" in one JVM and prints a Markdown table of the
+ * Runs the merge-core benchmarks of bench/README.md in one JVM and prints a Markdown table of the
  * results on standard output (progress goes to standard error).
  *
  * <pre>
@@ -23,7 +23,7 @@ import java.util.Set;
  * </pre>
  *
  * <ul>
- *   <li>{@code --quick}: small sizes, a smoke test (the README figures come from the full run)
+ *   <li>{@code --quick}: small sizes, a smoke test (the published figures come from the full run)
  *   <li>{@code --only}: a comma-separated subset of {@value UpsertVsAppend#NAME}, {@value FlushCost#NAME},
  *       {@value WriteAmplification#NAME}, {@value TableOpen#NAME}, {@value ScanCost#NAME}, {@value WideKeys#NAME},
  *       {@value MergeIntoCost#NAME}, {@value HistoryCost#NAME}

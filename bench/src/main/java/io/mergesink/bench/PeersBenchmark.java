@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The {@code peers} suite (README "Performance"): the e2e suite's Debezium change stream fed
+ * The {@code peers} suite (bench/README.md): the e2e suite's Debezium change stream fed
  * through MergeSink and through the sinks a user would run instead, in one embedded Connect worker,
  * one after the other, on the same machine in the same run: MergeSink upserts (JsonConverter and
  * its own DebeziumJsonConverter) and appends, the Debezium JDBC sink upserting into PostgreSQL

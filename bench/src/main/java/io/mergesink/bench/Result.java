@@ -6,7 +6,7 @@ package io.mergesink.bench;
  * @param metric what was measured
  * @param values the measured values, with units and spread
  * @param ratio the figure the target applies to, formatted; "" when there is none
- * @param target the README "Performance" target, or "" when the line is informational
+ * @param target the bench/README.md target, or "" when the line is informational
  * @param met whether the target is met; ignored when there is no target
  */
 record Result(String metric, String values, String ratio, String target, boolean met) {

@@ -30,7 +30,7 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * README "Storage" and "Performance": the same workload on local disk and on S3 (a local S3Proxy) in
+ * docs/storage.md and bench/README.md, "S3 against local disk": the same workload on local disk and on S3 (a local S3Proxy) in
  * one run: commit latency and requests per commit of deletion-vector upserts into a table of
  * {@value #FILES} files, and the time and requests of a table open after {@value #COMMITS} commits
  * (checkpoint every 10). S3Proxy runs on the same machine (no network latency): the figures show

@@ -17,7 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * README "Performance", "Opening a table with 10k commits of history: bounded by the last checkpoint, not by
+ * bench/README.md, "Targets", "Opening a table with 10k commits of history: bounded by the last checkpoint, not by
  * history": {@code DeltaTable.snapshot()} on a fresh {@code DeltaTable} for a table with a long and
  * one with a short history of txn-only commits (four Kafka partitions each) with a checkpoint every
  * ten commits, so both latest checkpoints hold the same actions. The history is written straight

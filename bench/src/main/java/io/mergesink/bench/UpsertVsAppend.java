@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * README "Performance", "Upsert with deletion vectors ≥ 0.8 × plain append": the same change sets (90%
+ * bench/README.md, "Targets", "Upsert with deletion vectors ≥ 0.8 × plain append": the same change sets (90%
  * updates of existing keys, 10% inserts) committed to a deletion-vector table and to an append
  * table that start with the same rows. Rounds alternate which table goes first, so drift in the
  * machine hits both alike.

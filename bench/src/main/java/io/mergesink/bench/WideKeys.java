@@ -19,7 +19,7 @@ import java.util.UUID;
 import java.util.function.LongFunction;
 
 /**
- * README "Performance", key index heap per key for keys wider than a BIGINT: a composite
+ * bench/README.md, "Targets", key index heap per key for keys wider than a BIGINT: a composite
  * {@code (id bigint, region string)} key and a 36-character UUID string key. Each table is
  * bulk-loaded with {@code wideKeyRows} rows in {@value #FILES} files, then a deletion-vector
  * writer is opened (it builds the key index from the key columns) and the settled heap is taken

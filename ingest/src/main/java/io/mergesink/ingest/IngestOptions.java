@@ -26,7 +26,7 @@ import java.util.Objects;
 /**
  * How an {@link IngestEngine} lands records: where the tables are, how records
  * become rows, when buffers are committed, how files are written and maintained. Immutable; made
- * with {@link #builder}, whose defaults are the connector's (the README's configuration reference
+ * with {@link #builder}, whose defaults are the connector's (docs/configuration.md
  * documents each option under its connector name).
  *
  * @param tableRoot the directory under which every table lives ({@code table.root})

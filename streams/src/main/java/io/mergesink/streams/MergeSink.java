@@ -34,7 +34,7 @@ public final class MergeSink {
   /**
    * A terminal processor configured with the connector's options ({@code table.root},
    * {@code txn.app.id}, {@code table.name.format}, {@code primary.key.mode}, {@code merge.strategy},
-   * {@code commit.interval.ms}, {@code buffer.max.records}, ...: the README's configuration
+   * {@code commit.interval.ms}, {@code buffer.max.records}, ...: the configuration
    * reference), with the connector's defaults. {@code txn.app.id} is required (the connector
    * defaults it to its name). Options of Connect's error handling ({@code errors.tolerance}, the
    * dead letter queue) do not apply: records that cannot be written go to the application's

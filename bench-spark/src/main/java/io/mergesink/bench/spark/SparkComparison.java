@@ -22,7 +22,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The {@code spark} suite (README "Performance"): the alternative users run today, Spark with Delta Lake
+ * The {@code spark} suite (bench/README.md): the alternative users run today, Spark with Delta Lake
  * ({@code MERGE INTO}, deletion vectors enabled, {@code local[2]}), against merge-core's writer,
  * on the same change batches (90% updates / 5% inserts / 5% deletes, coalesced: one change per
  * key) into two tables that start with the same rows. Each batch goes to both, alternating which

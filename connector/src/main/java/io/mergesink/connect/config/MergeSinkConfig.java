@@ -29,7 +29,7 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * The connector's configuration (the README's configuration reference). {@code topics} / {@code topics.regex} and
+ * The connector's configuration (docs/configuration.md). {@code topics} / {@code topics.regex} and
  * {@code errors.*} are Connect's own and not defined here; {@link #errorTolerance()} reads
  * {@code errors.tolerance} from the originals.
  *

@@ -201,8 +201,8 @@ final class Workloads {
   /**
    * {@code config} with {@code truncate.enabled=true}; in history cells also {@code
    * lookup.scope=table}: a history truncate closes the current rows its task's key index covers, so
-   * only with the table in scope does it close every current row as the source's TRUNCATE did (README
-   * "Limits").
+   * only with the table in scope does it close every current row as the source's TRUNCATE did
+   * (docs/cdc-semantics.md, "Limits").
    */
   static Map<String, String> truncating(Cell cell, Map<String, String> config) {
     Map<String, String> truncating = with(config, "truncate.enabled", "true");

@@ -18,7 +18,7 @@ import org.apache.kafka.connect.data.Schema;
 
 /**
  * Maps Connect schemas, including Connect and Debezium logical types, to Delta types. The table
- * of record is in the connector's README; in short:
+ * of record is in docs/cdc-semantics.md, "Type mapping"; in short:
  *
  * <table>
  *   <caption>Connect / Debezium type → Delta type</caption>

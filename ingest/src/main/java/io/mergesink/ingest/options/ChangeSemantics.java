@@ -14,7 +14,7 @@ import java.util.Objects;
  */
 public record ChangeSemantics(UpsertOrder orderBy, DeleteMode deleteMode, int deletedKeysMax) {
   public static final int DEFAULT_DELETED_KEYS_MAX = 100_000;
-  /** Kafka order, hard deletes: what MergeSink always did. */
+  /** Kafka order, hard deletes: blind upserts and deletes, the default. */
   public static final ChangeSemantics DEFAULT = new ChangeSemantics(UpsertOrder.NONE, DeleteMode.HARD, DEFAULT_DELETED_KEYS_MAX);
 
   public ChangeSemantics {

@@ -5,7 +5,7 @@
  *
  * <ul>
  *   <li>{@link io.mergesink.core.index.KeyIndex}: the index; exact (full keys are compared, never
- *       only hashes), compact (≤ 48 heap bytes per single BIGINT key, README "Performance"), keeps all
+ *       only hashes), compact (≤ 48 heap bytes per single BIGINT key, bench/README.md), keeps all
  *       locations of a key that occurs in several live rows.
  *   <li>{@link io.mergesink.core.index.RowLocation}: a location packed into one {@code long}.
  *   <li>{@link io.mergesink.core.index.FileRegistry}: data file path ↔ small int id.

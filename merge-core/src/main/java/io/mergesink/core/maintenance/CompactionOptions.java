@@ -8,7 +8,7 @@ import java.util.function.Predicate;
 
 /**
  * What a compaction run rewrites and how much it may do (config {@code file.target.size.bytes} and
- * {@code compaction.*}, the README's configuration reference).
+ * {@code compaction.*}, docs/configuration.md).
  *
  * @param targetFileSizeBytes files below this size are "small"; bins of small files are packed up
  *     to this many (estimated live) bytes, and output files roll over at it

@@ -6,7 +6,7 @@ import io.mergesink.core.types.PrimitiveType;
 import org.junit.jupiter.api.Test;
 
 /**
- * README "Performance": at most 48 heap bytes per indexed single BIGINT key. Sizes, not times: the estimate
+ * bench/README.md, "Targets": at most 48 heap bytes per indexed single BIGINT key. Sizes, not times: the estimate
  * is computed from the index's array lengths (KeyIndexMemoryProbe compares it with measured heap).
  */
 class KeyIndexMemoryTest {

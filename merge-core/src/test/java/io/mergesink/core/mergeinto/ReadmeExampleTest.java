@@ -20,7 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's "MERGE in merge-core" example, as it stands there, on a table of (id, qty). */
+/** The "MERGE in merge-core" example of docs/table-formats.md, as it stands there, on a table of (id, qty). */
 class ReadmeExampleTest {
   @TempDir Path dir;
 
@@ -33,7 +33,7 @@ class ReadmeExampleTest {
     DeltaTable.forPath(new LocalStorage(), root).newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS))
         .commit(ChangeSet.builder().upsert(Row.of(1L, 10)).upsert(Row.of(2L, 20)).upsert(Row.of(3L, 300)).build());
 
-    // from the README
+    // from docs/table-formats.md
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), root);
     TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS));
     StructType source = StructType.of(
@@ -52,7 +52,7 @@ class ReadmeExampleTest {
         .build();
 
     MergeResult result = MergeInto.on(writer).execute(spec, List.of(Row.of(1L, 5, "u"), Row.of(2L, null, "d")));
-    // end of the README's code
+    // end of the page's code
 
     MergeResult more = MergeInto.on(writer).execute(spec, List.of(Row.of(3L, 1, "u"), Row.of(4L, 4, "u")));
     assertThat(KernelTables.readRows(root)).containsExactlyInAnyOrder(Row.of(1L, 15), Row.of(3L, 300), Row.of(4L, 4));

@@ -99,7 +99,7 @@ class CheckpointLookupTest {
     assertMatchesKernel(root, snapshot, Map.of(APP, (long) COMMITS));
   }
 
-  /** Delta Kernel refuses both tables ("Missing checkpoint at version N"); MergeSink lists, as it always did. */
+  /** Delta Kernel refuses both tables ("Missing checkpoint at version N"); MergeSink lists the log and reads them. */
   @Test
   void missingOrIncompleteHintedCheckpointFallsBackToListing() throws Exception {
     String root = table("missing");

@@ -19,8 +19,8 @@ import org.apache.kafka.streams.StreamsConfig;
  *
  * <ul>
  *   <li>{@value #TOPIC}: the Debezium topic of the customers table;
- *   <li>{@value #SINK_PREFIX}{@code <option>}: an option of the connector (the README's
- *       configuration reference) for both sinks, {@code mergesink.table.root} required; the example
+ *   <li>{@value #SINK_PREFIX}{@code <option>}: an option of the connector (docs/configuration.md)
+ *       for both sinks, {@code mergesink.table.root} required; the example
  *       names each sink's {@code txn.app.id} and {@code table.name.format} itself;
  *   <li>anything else: Kafka Streams' and its clients' settings ({@code application.id},
  *       {@code bootstrap.servers}, {@code state.dir}, {@code session.timeout.ms}, ...).
