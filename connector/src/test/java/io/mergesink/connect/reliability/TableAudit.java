@@ -179,6 +179,15 @@ public final class TableAudit {
     return result.equals(new Result(result.rowsChecked(), 0, 0, 0, 0));
   }
 
+  /**
+   * Asserts that {@code table} holds the rows of a {@link ChangeStream}'s {@code model}, each once, compared on the
+   * model's columns: a table the sink orders by source position after it took its topic for grown also holds the
+   * position column, which is not the source's.
+   */
+  public static void assertHolds(String scenario, String table, Map<Long, Row> model) {
+    rows(scenario, table, Expected.upserts(CustomerEvents.COLUMNS, model), row -> true);
+  }
+
   /** The counts of a comparison, and examples of its differences. */
   private record Comparison(Result result, List<String> examples) {}
 

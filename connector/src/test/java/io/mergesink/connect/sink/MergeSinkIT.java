@@ -1,8 +1,8 @@
 package io.mergesink.connect.sink;
 
-import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
+import io.mergesink.connect.reliability.TableAudit;
 import io.mergesink.connect.testing.Await;
 import io.mergesink.connect.testing.ChangeStream;
 import io.mergesink.connect.testing.ConnectHarness;
@@ -11,8 +11,6 @@ import io.mergesink.core.testing.KernelTables;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -126,8 +124,6 @@ class MergeSinkIT {
   }
 
   void assertTableEquals(Map<Long, Row> model, String context) {
-    List<Row> rows = KernelTables.readRows(tablePath());
-    assertThat(rows).as(context + ": one live row per key").hasSize(model.size());
-    assertThat(new HashSet<>(rows)).as(context).isEqualTo(new HashSet<>(model.values()));
+    TableAudit.assertHolds(context, tablePath(), model);
   }
 }
