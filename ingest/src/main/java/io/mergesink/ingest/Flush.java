@@ -6,10 +6,10 @@ import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
 import io.mergesink.core.merge.MovedRowsException;
 import io.mergesink.core.storage.RequestCounts;
-import io.mergesink.core.storage.Storage;
 import io.mergesink.ingest.buffer.PartitionBuffer;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.errors.FatalIngestException;
+import io.mergesink.ingest.format.TableFormat;
 import io.mergesink.ingest.position.FlushPlan;
 import io.mergesink.ingest.position.PartitionPositions;
 import io.mergesink.ingest.position.TableTxns;
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One flush: executes the {@link FlushPlan} {@link PartitionPositions} makes (docs/design.md,
- * "Exactly once"). Anchors first; then one Delta commit per table, carrying the table's buffered
+ * "Exactly once"). Anchors first; then one commit per table, carrying the table's buffered
  * changes and the txns of the partitions it covers. A partition whose anchor did not land, or that
  * another task fenced, takes no part in the commits that follow; a partition counts as flushed once
  * every commit it takes part in landed.
@@ -45,7 +45,7 @@ final class Flush {
 
   private final TableCatalog catalog;
   private final IngestMetrics metrics;
-  private final Storage storage;
+  private final TableFormat format;
   private final PartitionPositions positions;
   private final Map<KafkaPartition, PartitionBuffer> buffers;
   private final FlushScope scope;
@@ -53,11 +53,11 @@ final class Flush {
   private final Set<String> committedTables = new LinkedHashSet<>();
   private IOException failure;
 
-  Flush(TableCatalog catalog, IngestMetrics metrics, Storage storage, PartitionPositions positions,
+  Flush(TableCatalog catalog, IngestMetrics metrics, TableFormat format, PartitionPositions positions,
       Map<KafkaPartition, PartitionBuffer> buffers, FlushScope scope) {
     this.catalog = catalog;
     this.metrics = metrics;
-    this.storage = storage;
+    this.format = format;
     this.positions = positions;
     this.buffers = buffers;
     this.scope = scope;
@@ -138,7 +138,7 @@ final class Flush {
       Map<String, TxnChange> txns = new LinkedHashMap<>();
       commit.txns().forEach((partition, change) -> txns.put(positions.appId(partition), change));
       long start = System.nanoTime();
-      RequestCounts requestsBefore = storage.requests();
+      RequestCounts requestsBefore = format.requests();
       ChangeSet changeSet;
       CommitResult result;
       for (int attempt = 1; ; attempt++) {
@@ -156,7 +156,7 @@ final class Flush {
         }
       }
       long millis = (System.nanoTime() - start) / 1_000_000;
-      RequestCounts requests = storage.requests().minus(requestsBefore);
+      RequestCounts requests = format.requests().minus(requestsBefore);
       metrics.committed(millis, result.counts().rowsWritten(), requests);
       LOG.info("Committed table {} version {}: {} upserts, {} deletes{}{}, {} rows written, {} deleted, {} files added, {} removed, "
               + "{} deletion vectors updated, positions {} ({} ms, {} attempts, {} replans, storage requests {})",

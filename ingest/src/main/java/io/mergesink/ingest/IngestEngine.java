@@ -1,13 +1,7 @@
 package io.mergesink.ingest;
 
-import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.merge.InvalidChangeSetException;
-import io.mergesink.core.merge.WriterOptions;
-import io.mergesink.core.ownership.FileOwners;
-import io.mergesink.core.snapshot.TableNotFoundException;
 import io.mergesink.core.storage.RequestCounts;
-import io.mergesink.core.storage.Storage;
-import io.mergesink.core.storage.Storages;
 import io.mergesink.core.table.UnsupportedTableException;
 import io.mergesink.ingest.align.SchemaMismatchException;
 import io.mergesink.ingest.buffer.BufferLimits;
@@ -19,6 +13,8 @@ import io.mergesink.ingest.decode.SourceInfo;
 import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.errors.RetriableStorageException;
+import io.mergesink.ingest.format.TableFormat;
+import io.mergesink.ingest.format.TableFormats;
 import io.mergesink.ingest.maintenance.BackgroundCompaction;
 import io.mergesink.ingest.position.PartitionPositions;
 import io.mergesink.ingest.position.TxnAppIds;
@@ -26,13 +22,11 @@ import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
 import io.mergesink.ingest.route.RoutingException;
 import io.mergesink.ingest.route.TableRouter;
-import io.mergesink.ingest.table.PartitionOwners;
 import io.mergesink.ingest.table.TableCatalog;
 import io.mergesink.ingest.table.TableKind;
 import io.mergesink.ingest.table.TableSink;
 import io.mergesink.ingest.table.TopicGrowth;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -45,7 +39,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Lands the change events of a task's Kafka partitions in Delta tables, exactly once
+ * Lands the change events of a task's Kafka partitions in tables of one table format, exactly once
  * (docs/design.md, "Data flow", "Exactly once"), for any front end: it knows Kafka positions (topic,
  * partition, offset) but neither Connect nor Streams. The front end drives it:
  *
@@ -68,8 +62,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class IngestEngine implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(IngestEngine.class);
-  /** Compaction runs beside ingestion; this bounds how much one run rewrites before the next commit's tables get theirs. */
-  private static final Duration COMPACTION_TIME_BUDGET = Duration.ofSeconds(10);
 
   private final IngestOptions options;
   private final IngestMetrics metrics;
@@ -79,8 +71,7 @@ public final class IngestEngine implements AutoCloseable {
   private final BufferLimits limits;
   private final TableKind kind;
   private final TableCatalog catalog;
-  private final Storage storage;
-  private final CompactionOptions compaction;
+  private final TableFormat format;
   private final BackgroundCompaction compactions;
   private final TopicGrowth topicGrowth;
   private final PartitionPositions positions;
@@ -106,12 +97,10 @@ public final class IngestEngine implements AutoCloseable {
     this.positions = new PartitionPositions(appIds);
     this.topicGrowth = new TopicGrowth(appIds);
     this.limits = new BufferLimits(options.bufferMaxRecords(), options.bufferMaxBytes());
-    this.storage = openStorage(options);
-    // keyed or append: chosen once here, so that buffers, sinks and flushes never ask again
+    // the table format and the table kind: chosen once here, so that buffers, sinks and flushes never ask again
+    this.format = TableFormats.of(options);
     this.kind = TableKind.of(options.writeMode(), options.changeSemantics(), options.appendTombstones(), metrics);
-    this.catalog = new TableCatalog(storage, options, kind, this::writerOptions);
-    this.compaction = options.compactionOptions()
-        .withBudget(CompactionOptions.DEFAULT_MAX_BYTES_PER_RUN, CompactionOptions.DEFAULT_MAX_FILES_PER_RUN, COMPACTION_TIME_BUDGET);
+    this.catalog = new TableCatalog(format, options, kind, positions::partitions);
     this.compactions = new BackgroundCompaction(options.txnAppId());
   }
 
@@ -234,7 +223,7 @@ public final class IngestEngine implements AutoCloseable {
       }
     }
     followCompactions();
-    Flush flush = new Flush(catalog, metrics, storage, positions, buffers, scope);
+    Flush flush = new Flush(catalog, metrics, format, positions, buffers, scope);
     try {
       flush.run();
     } catch (FatalIngestException e) {
@@ -307,7 +296,7 @@ public final class IngestEngine implements AutoCloseable {
   @Override
   public void close() {
     compactions.close();
-    storage.close();
+    format.close();
   }
 
   /** Changes buffered and not yet committed; may be read from any thread. */
@@ -317,15 +306,7 @@ public final class IngestEngine implements AutoCloseable {
 
   /** The requests the engine's storage made so far, by kind; may be read from any thread. */
   public RequestCounts storageRequests() {
-    return storage.requests();
-  }
-
-  private static Storage openStorage(IngestOptions options) {
-    try {
-      return Storages.forRoot(options.tableRoot(), options.storage());
-    } catch (IllegalArgumentException e) {
-      throw new FatalIngestException(e.getMessage(), e);
-    }
+    return format.requests();
   }
 
   private void failIfFatal() {
@@ -381,7 +362,7 @@ public final class IngestEngine implements AutoCloseable {
       try {
         TableSink sink = catalog.existing(table);
         if (sink != null) {
-          sink.compaction(compaction).ifPresent(run -> compactions.schedule(table, run));
+          sink.compaction().ifPresent(run -> compactions.schedule(table, run));
         }
       } catch (IOException | RuntimeException e) {
         LOG.warn("Could not prepare a compaction of table {}; it is retried after the next commit: {}", table, e.toString());
@@ -420,10 +401,9 @@ public final class IngestEngine implements AutoCloseable {
     Map<KafkaPartition, Map<String, Long>> recorded = new HashMap<>();
     for (String table : catalog.discover()) {
       TableSink sink = catalog.existing(table);
-      if (sink == null) {
+      if (sink == null || !sink.reassign(positions.partitions())) {
         continue; // deleted since it was listed
       }
-      sink.reassign(writerOptions());
       for (KafkaPartition partition : assigned) {
         sink.recordedOffset(appIds.of(partition))
             .ifPresent(offset -> recorded.computeIfAbsent(partition, p -> new HashMap<>()).put(table, offset));
@@ -462,22 +442,11 @@ public final class IngestEngine implements AutoCloseable {
   private void reassignWriters() throws IOException {
     writersStale = true;
     for (TableSink sink : catalog.open()) {
-      try {
-        sink.reassign(writerOptions());
-      } catch (TableNotFoundException e) {
+      if (!sink.reassign(positions.partitions())) {
         LOG.warn("Table {} is gone from the table root; it is created again by its next record", sink.name());
         catalog.forget(sink.name());
       }
     }
     writersStale = false;
-  }
-
-  /**
-   * Writer options for the current assignment (docs/design.md, "File ownership"): the task's rows
-   * are owned by its partitions, and its key index covers the files that may hold rows of them.
-   */
-  private WriterOptions writerOptions() {
-    FileOwners owners = PartitionOwners.of(positions.partitions());
-    return options.writerOptions().withOwners(owners, PartitionOwners.scope(owners, options.lookupScope()));
   }
 }

@@ -8,6 +8,7 @@ import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.core.table.TableProperties;
 import io.mergesink.ingest.decode.DecoderOptions;
 import io.mergesink.ingest.decode.LogicalTypes;
+import io.mergesink.ingest.format.TableFormatName;
 import io.mergesink.ingest.options.AppendTombstones;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteImage;
@@ -149,6 +150,11 @@ public record IngestOptions(
   /** Options with the connector's defaults for tables under {@code tableRoot}, positions recorded under {@code txnAppId}. */
   public static Builder builder(String tableRoot, String txnAppId) {
     return new Builder(tableRoot, txnAppId);
+  }
+
+  /** The table format of every table ({@code table.format}). */
+  public TableFormatName tableFormat() {
+    return TableFormatName.DELTA;
   }
 
   /** The strategy writers apply: {@link MergeStrategy#APPEND} for append tables, else {@link #mergeStrategy()}. */

@@ -1,6 +1,5 @@
 package io.mergesink.ingest.table;
 
-import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.types.StructField;
@@ -9,11 +8,11 @@ import io.mergesink.ingest.buffer.PendingChanges;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.format.WriteKind;
 import io.mergesink.ingest.options.AppendTombstones;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Append tables ({@code write.mode=append}, docs/design.md, "Append tables"): every change event,
@@ -29,6 +28,11 @@ final class AppendTables implements TableKind {
 
   AppendTables(AppendTombstones tombstones) {
     this.deleteTombstones = tombstones == AppendTombstones.SKIP_AFTER_DELETE ? new DeleteTombstones() : null;
+  }
+
+  @Override
+  public WriteKind writeKind() {
+    return WriteKind.APPEND;
   }
 
   @Override
@@ -89,7 +93,7 @@ final class AppendTables implements TableKind {
 
   /** Every buffered row, partition after partition, each in offset order. */
   @Override
-  public ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) {
+  public ChangeSet.Builder assemble(TableSink sink, List<TableChanges> changes) {
     // rows are re-fitted to the sink's current schema; the writer pads them if the table gains columns before they land
     ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema());
     for (TableChanges partition : changes) {
@@ -97,7 +101,6 @@ final class AppendTables implements TableKind {
         builder.upsert(sink.refit(event.valueSchema(), event.value()));
       }
     }
-    txns.forEach(builder::txn);
-    return builder.build();
+    return builder;
   }
 }

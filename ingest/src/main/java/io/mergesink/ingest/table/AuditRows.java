@@ -1,17 +1,13 @@
 package io.mergesink.ingest.table;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.log.AddFile;
-import io.mergesink.core.scan.LogicalFileReader;
-import io.mergesink.core.scan.TableScan;
-import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.format.RowScan;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -19,7 +15,6 @@ import java.util.Objects;
  * the files whose statistics allow its partition and offset are read.
  */
 final class AuditRows {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final int TOPIC = 0;
   private static final int PARTITION = 1;
   private static final int OFFSET = 2;
@@ -38,14 +33,13 @@ final class AuditRows {
       throws IOException {
     List<String> columns = new ArrayList<>(List.of(AuditColumns.TOPIC, AuditColumns.PARTITION, AuditColumns.OFFSET, AuditColumns.OP));
     columns.addAll(keySchema.fieldNames());
-    LogicalFileReader reader;
+    RowScan rows;
     try {
-      reader = sink.reader(columns);
+      rows = sink.scan(columns, Map.of(AuditColumns.PARTITION, (long) partition, AuditColumns.OFFSET, offset));
     } catch (IllegalArgumentException e) {
       return false; // the table has no column of that key: none of its rows is a delete of it
     }
-    try (TableScan rows = sink.scan(reader, file -> mayHold(file, reader.dataField(PARTITION), partition)
-        && mayHold(file, reader.dataField(OFFSET), offset))) {
+    try (rows) {
       while (rows.hasNext()) {
         Row row = rows.next();
         if (topic.equals(row.get(TOPIC)) && partition == ((Number) row.get(PARTITION)).intValue()
@@ -76,20 +70,5 @@ final class AuditRows {
 
   private static boolean isIntegral(Object value) {
     return value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte;
-  }
-
-  /** Whether {@code file}'s statistics of {@code column} (null: a partition column) allow {@code value}. */
-  private static boolean mayHold(AddFile file, StructField column, long value) {
-    if (column == null || file.stats() == null) {
-      return true;
-    }
-    try {
-      JsonNode stats = JSON.readTree(file.stats());
-      JsonNode min = stats.path("minValues").path(column.name());
-      JsonNode max = stats.path("maxValues").path(column.name());
-      return !min.isIntegralNumber() || !max.isIntegralNumber() || (min.longValue() <= value && value <= max.longValue());
-    } catch (IOException e) {
-      return true;
-    }
   }
 }

@@ -86,7 +86,7 @@ final class DeleteTraces {
     long version = sink.version();
     Long through = readThrough.get(sink.name());
     for (long next = through == null ? Math.max(0, version - LOOKBACK + 1) : through + 1; next <= version; next++) {
-      Optional<String> tag = sink.commitInfo(next).map(info -> info.tag(TAG));
+      Optional<String> tag = sink.commitTag(next, TAG);
       if (tag.isPresent()) {
         apply(tag.get(), deleted);
       }

@@ -1,6 +1,5 @@
 package io.mergesink.ingest.table;
 
-import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.data.Unchanged;
 import io.mergesink.core.index.CurrentRowColumn;
@@ -12,6 +11,8 @@ import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.IngestMetrics;
 import io.mergesink.ingest.errors.FatalIngestException;
+import io.mergesink.ingest.format.TableScopeTopics;
+import io.mergesink.ingest.format.WriteKind;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.UpsertOrder;
 import io.mergesink.ingest.buffer.PendingChanges;
@@ -87,6 +88,11 @@ final class HistoryTables implements TableKind {
     String sequence = order.column();
     return List.of(new StructField(sequence, PrimitiveType.LONG, true),
         new StructField(HistoryColumns.endColumn(sequence), PrimitiveType.LONG, true));
+  }
+
+  @Override
+  public WriteKind writeKind() {
+    return WriteKind.BY_KEY;
   }
 
   /** Every event in offset order: history keeps every version. */
@@ -185,16 +191,16 @@ final class HistoryTables implements TableKind {
    * TOASTed ({@link Unchanged}) columns take the values of the version it follows.
    */
   @Override
-  public ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
+  public ChangeSet.Builder assemble(TableSink sink, List<TableChanges> changes) throws IOException {
     String movedKeyTopics = sink.movedKeyTopics();
     OrderedHistory history = ordered != null ? ordered : movedKeyTopics == null ? null : movedKeys(sink, movedKeyTopics, changes);
     if (history != null) {
       decided.put(sink.name(), history);
-      return history.assemble(sink, changes, txns);
+      return history.assemble(sink, changes);
     }
     LiveRows live = sink.liveRows(); // opens the writer first, which may read a newer schema
     // a change set in Kafka order lands only while no other topic's keys moved (docs/design.md, "Topics that grow")
-    ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema()).decidedUnder(PartitionOwners.TABLE_SCOPE_TOPICS,
+    ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema()).decidedUnder(TableScopeTopics.PROPERTY,
         movedKeyTopics);
     Versions versions = new Versions(sink.schema());
     Map<Row, Row> tableRows = currentRows(live, sink.schema(), changes);
@@ -258,8 +264,7 @@ final class HistoryTables implements TableKind {
     }
     // decided from the current rows read: lands only while they are where they were (docs/design.md, "History tables")
     builder.decidedFrom(live.reads());
-    txns.forEach(builder::txn);
-    return builder.build();
+    return builder;
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.mergesink.ingest.table;
 
-import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.types.PrimitiveType;
@@ -13,6 +12,8 @@ import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.IngestMetrics;
 import io.mergesink.ingest.errors.FatalIngestException;
+import io.mergesink.ingest.format.TableScopeTopics;
+import io.mergesink.ingest.format.WriteKind;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.UpsertOrder;
@@ -66,6 +67,11 @@ final class KeyedTables implements TableKind {
     this.semantics = semantics;
     this.metrics = metrics;
     this.configured = Landing.of(semantics, metrics);
+  }
+
+  @Override
+  public WriteKind writeKind() {
+    return WriteKind.BY_KEY;
   }
 
   @Override
@@ -130,7 +136,7 @@ final class KeyedTables implements TableKind {
   }
 
   @Override
-  public ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
+  public ChangeSet.Builder assemble(TableSink sink, List<TableChanges> changes) throws IOException {
     Landing landing = configured;
     String movedKeyTopics = sink.movedKeyTopics();
     if (!semantics.ordered() && movedKeyTopics != null) {
@@ -147,7 +153,7 @@ final class KeyedTables implements TableKind {
     // rows are re-fitted to the sink's current schema; the writer pads them if the table gains columns before they land
     ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema());
     if (!landing.semantics().ordered()) {
-      builder.decidedUnder(PartitionOwners.TABLE_SCOPE_TOPICS, movedKeyTopics);
+      builder.decidedUnder(TableScopeTopics.PROPERTY, movedKeyTopics);
     }
     landing.order().deciding();
     Map<Row, ChangeEvent> latest = new LinkedHashMap<>();
@@ -163,7 +169,7 @@ final class KeyedTables implements TableKind {
       }
     }
     if (landing.semantics().merges()) {
-      return landing.merge().assemble(sink, builder, new ArrayList<>(latest.values()), truncated, txns);
+      return landing.merge().assemble(sink, builder, new ArrayList<>(latest.values()), truncated);
     }
     for (ChangeEvent event : latest.values()) {
       if (event.op() == Op.UPSERT) {
@@ -172,8 +178,7 @@ final class KeyedTables implements TableKind {
         builder.delete(event.key());
       }
     }
-    txns.forEach(builder::txn);
-    return builder.build();
+    return builder;
   }
 
   /** Of two changes of a key from different partitions: by sequence when ordered ({@link ChangeOrder#replaces}), else the later timestamp. */

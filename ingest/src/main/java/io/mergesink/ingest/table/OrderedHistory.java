@@ -1,6 +1,5 @@
 package io.mergesink.ingest.table;
 
-import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.data.Unchanged;
 import io.mergesink.core.merge.ChangeSet;
@@ -70,7 +69,7 @@ final class OrderedHistory {
     this.traces = order.order().sinkColumn() ? new DeleteTraces() : null;
   }
 
-  ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
+  ChangeSet.Builder assemble(TableSink sink, List<TableChanges> changes) throws IOException {
     order.deciding();
     LiveRows live = sink.liveRows(); // opens the writer first, which may read a newer schema
     StructType schema = sink.schema();
@@ -110,7 +109,6 @@ final class OrderedHistory {
     histories.forEach((key, history) -> land(places, key, history, builder));
     // decided from the versions read: lands only while the current rows are where they were (docs/design.md, "History tables")
     builder.decidedFrom(live.reads());
-    txns.forEach(builder::txn);
     order.decided(sink.name());
     undecided.put(sink.name(), deletes.found());
     if (traces != null) {
@@ -119,7 +117,7 @@ final class OrderedHistory {
         builder.commitTag(DeleteTraces.TAG, DeleteTraces.tag(false, deletes.found()));
       }
     }
-    return builder.build();
+    return builder;
   }
 
   /** The deletes of a table that found no version to close: those remembered, and those this decision found. */

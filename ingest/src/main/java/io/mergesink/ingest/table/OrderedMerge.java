@@ -1,6 +1,5 @@
 package io.mergesink.ingest.table;
 
-import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.mergeinto.Assignment;
@@ -98,10 +97,10 @@ final class OrderedMerge {
 
   /**
    * The change set of {@code latest} (one change per key) for {@code sink}'s table, decided against
-   * the table the writer holds, with {@code txns}, built by {@code builder}.
+   * the table the writer holds, in {@code builder}.
    */
-  ChangeSet assemble(TableSink sink, ChangeSet.Builder builder, List<ChangeEvent> latest, boolean truncated,
-      Map<String, TxnChange> txns) throws IOException {
+  ChangeSet.Builder assemble(TableSink sink, ChangeSet.Builder builder, List<ChangeEvent> latest, boolean truncated)
+      throws IOException {
     StructType schema = sink.schema();
     DeletedKeys deleted = deletedKeys(sink.name());
     if (traces != null) {
@@ -112,7 +111,7 @@ final class OrderedMerge {
       if (traces != null) {
         builder.commitTag(DeleteTraces.TAG, DeleteTraces.tag(true, Map.of()));
       }
-      return truncating(sink, builder, schema, latest, txns);
+      return truncating(sink, builder, schema, latest);
     }
     List<Row> source = new ArrayList<>(latest.size());
     List<ChangeEvent> deletes = new ArrayList<>();
@@ -151,8 +150,7 @@ final class OrderedMerge {
     }
     // the actions name what they were decided from (MergeActions#decidedFrom)
     actions.addTo(builder);
-    txns.forEach(builder::txn);
-    return builder.build();
+    return builder;
   }
 
   /** The change set last assembled for {@code table} landed: what deciding it found takes effect. */
@@ -178,8 +176,7 @@ final class OrderedMerge {
   }
 
   /** After a truncate: the upserts land on an empty table, deletes have nothing to delete (hard deletes are still sent). */
-  private ChangeSet truncating(TableSink sink, ChangeSet.Builder builder, StructType schema, List<ChangeEvent> latest,
-      Map<String, TxnChange> txns) {
+  private ChangeSet.Builder truncating(TableSink sink, ChangeSet.Builder builder, StructType schema, List<ChangeEvent> latest) {
     builder.rowSchema(schema).truncate();
     for (ChangeEvent event : latest) {
       if (event.op() == Op.UPSERT) {
@@ -188,8 +185,7 @@ final class OrderedMerge {
         builder.delete(event.key());
       }
     }
-    txns.forEach(builder::txn);
-    return builder.build();
+    return builder;
   }
 
   private MergeSpec spec(TableSink sink, StructType schema, Map<Row, Object> deletedRowSequences) {

@@ -1,6 +1,5 @@
 package io.mergesink.ingest.table;
 
-import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.table.UnsupportedTableException;
@@ -10,6 +9,7 @@ import io.mergesink.ingest.IngestMetrics;
 import io.mergesink.ingest.buffer.PendingChanges;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.format.WriteKind;
 import io.mergesink.ingest.options.AppendTombstones;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.WriteMode;
@@ -49,6 +49,9 @@ public sealed interface TableKind permits KeyedTables, AppendTables, HistoryTabl
   default List<StructField> ownColumns() {
     return List.of();
   }
+
+  /** The writer tables of this kind need: by key, or append only. */
+  WriteKind writeKind();
 
   /** How a partition's buffer keeps the changes of one table. */
   PendingChanges newPendingChanges();
@@ -114,13 +117,13 @@ public sealed interface TableKind permits KeyedTables, AppendTables, HistoryTabl
   ChangeEvent prepare(TableSink sink, ChangeEvent event) throws IOException;
 
   /**
-   * The change set of one commit: the buffered changes of several partitions for {@code sink}'s
-   * table, re-fitted to its current schema, with {@code txns}.
+   * The change set of one commit, without its txns ({@link TableSink#changeSet} attaches those): the
+   * buffered changes of several partitions for {@code sink}'s table, re-fitted to its current schema.
    *
    * @throws IOException reading the table failed (history tables read the current rows they close; ordered
    *     and soft-delete keyed tables the rows they decide against)
    */
-  ChangeSet assemble(TableSink sink, List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException;
+  ChangeSet.Builder assemble(TableSink sink, List<TableChanges> changes) throws IOException;
 
   /**
    * The change set last assembled for {@code sink}'s table landed. A change set can be assembled

@@ -3,27 +3,12 @@ package io.mergesink.ingest.table;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.log.CommitInfo;
-import io.mergesink.core.maintenance.CompactionOptions;
-import io.mergesink.core.maintenance.Compactor;
-import io.mergesink.core.generated.GeneratedColumns;
-import io.mergesink.core.log.AddFile;
 import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.CommitResult;
 import io.mergesink.core.merge.LiveRows;
-import io.mergesink.core.merge.MergingTableWriter;
 import io.mergesink.core.merge.RowValidator;
-import io.mergesink.core.merge.TableWriter;
-import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.mergeinto.MergeActions;
-import io.mergesink.core.mergeinto.MergeInto;
 import io.mergesink.core.mergeinto.MergeSpec;
-import io.mergesink.core.scan.LogicalFileReader;
-import io.mergesink.core.scan.TableScan;
-import io.mergesink.core.snapshot.Snapshot;
-import io.mergesink.core.storage.Storage;
-import io.mergesink.core.table.DeltaTable;
-import io.mergesink.core.table.KeyColumns;
 import io.mergesink.core.types.DataType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
@@ -31,68 +16,61 @@ import io.mergesink.ingest.align.RowAligner;
 import io.mergesink.ingest.align.SchemaMismatchException;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.format.FormatTable;
+import io.mergesink.ingest.format.RowScan;
+import io.mergesink.ingest.format.TableScopeTopics;
 import io.mergesink.ingest.maintenance.CompactionRun;
 import io.mergesink.ingest.options.SchemaEvolution;
+import io.mergesink.ingest.record.KafkaPartition;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One table as a task writes it: turns decoded events into rows of the table's schema (adding
- * columns when the table allows it), and commits change sets through a {@link TableWriter} opened
- * for the task's current partitions.
+ * columns when the table allows it), and commits change sets with the positions they account for
+ * through its {@link FormatTable}, whatever the table format.
  */
 public final class TableSink {
   private static final Logger LOG = LoggerFactory.getLogger(TableSink.class);
   private final String name;
-  private final DeltaTable table;
+  private final FormatTable table;
   private final SchemaEvolution evolution;
-  private final List<String> configuredKey;
   private final AlignerCache valueAligners;
   private final AlignerCache keyAligners;
-  private final Storage storage;
   private final TableKind kind;
   private final List<String> keyColumns;
-  private WriterOptions writerOptions;
   private SchemaDerived derived;
-  private TableWriter writer;
-  private Snapshot snapshot;
 
   /**
    * @param configuredKey {@code primary.key.fields}, for tables that record no key
-   * @param kind keyed or append: how events become rows of this table
+   * @param kind keyed, append or history: how events become rows of this table
    */
-  TableSink(String name, Storage storage, DeltaTable table, Snapshot snapshot, SchemaEvolution evolution,
-      List<String> configuredKey, TableKind kind, WriterOptions writerOptions) {
+  TableSink(String name, FormatTable table, SchemaEvolution evolution, List<String> configuredKey, TableKind kind) {
     this.name = name;
     this.valueAligners = new AlignerCache(name);
     this.keyAligners = new AlignerCache(name);
-    this.storage = storage;
     this.table = table;
-    this.snapshot = snapshot;
     this.evolution = evolution;
-    this.configuredKey = configuredKey;
     this.kind = kind;
-    this.writerOptions = writerOptions;
-    List<String> recordedKey = KeyColumns.of(snapshot.metadata());
-    this.keyColumns = kind.keyColumns(recordedKey, configuredKey);
+    this.keyColumns = kind.keyColumns(table.recordedKey(), configuredKey);
   }
 
   public String name() {
     return name;
   }
 
-  /** The txn app ids of the latest snapshot this sink read or wrote. */
+  /** The txn app ids of the positions the table records, as of the latest state this sink read or wrote. */
   public Set<String> txnAppIds() {
-    return snapshot.txnVersions().keySet();
+    return table.positionIds();
   }
 
   /**
@@ -102,47 +80,47 @@ public final class TableSink {
    * @return whether the table did not say so yet (two tasks racing may both see that)
    */
   boolean lookUpTopicInEveryPartition(String topic) throws IOException {
-    snapshot = table.snapshot();
-    if (PartitionOwners.tableScopeTopics(snapshot.metadata()).contains(topic)) {
+    table.refresh();
+    if (TableScopeTopics.of(table.properties()).contains(topic)) {
       return false;
     }
-    snapshot = table.changeConfiguration(configuration -> PartitionOwners.withTableScopeTopic(configuration, topic));
+    table.changeProperties(properties -> TableScopeTopics.with(properties, topic));
     return true;
   }
 
   /**
    * The topics whose keys the table says may be in the files of any of their partitions (they grew;
-   * {@value PartitionOwners#TABLE_SCOPE_TOPICS}), as of the snapshot the writer holds (opened if
-   * needed), which this sink follows from then on; null when the table names none.
+   * {@value TableScopeTopics#PROPERTY}), as of the state the writer holds (opened if needed),
+   * which this sink follows from then on; null when the table names none.
    */
   String movedKeyTopics() throws IOException {
-    snapshot = writer().snapshot();
-    return snapshot.metadata().configuration().get(PartitionOwners.TABLE_SCOPE_TOPICS);
+    table.followWriter();
+    return table.properties().get(TableScopeTopics.PROPERTY);
   }
 
   /** Adds {@code column}, one the sink keeps itself, unless the table has it (whatever {@code schema.evolution} says). */
   void addOwnColumn(StructField column, String why) throws IOException {
-    if (snapshot.schema().indexOf(column.name()) >= 0) {
+    if (table.schema().indexOf(column.name()) >= 0) {
       return;
     }
+    table.followWriter();
     table.addColumns(List.of(column));
-    snapshot = writer().refresh();
-    LOG.info("Table {}: added column {} at version {}: {}", name, column.name(), snapshot.version(), why);
+    LOG.info("Table {}: added column {} at version {}: {}", name, column.name(), table.version(), why);
   }
 
-  /** The version of the latest snapshot this sink read or wrote. */
+  /** The version of the latest state this sink read or wrote. */
   long version() {
-    return snapshot.version();
+    return table.version();
   }
 
-  /** The {@code commitInfo} of the table's commit of {@code version}, if it has one and it is still in the log. */
-  Optional<CommitInfo> commitInfo(long version) throws IOException {
-    return table.commitInfo(version);
+  /** The tag {@code name} of the table's commit of {@code version}, if it has one and the table still knows that commit. */
+  Optional<String> commitTag(long version, String name) throws IOException {
+    return table.commitTag(version, name);
   }
 
-  /** The txn version of {@code appId} in the latest snapshot this sink read or wrote. */
+  /** The position recorded under {@code appId}, as of the latest state this sink read or wrote. */
   public OptionalLong recordedOffset(String appId) {
-    return snapshot.txnVersion(appId);
+    return table.position(appId);
   }
 
   /**
@@ -164,30 +142,32 @@ public final class TableSink {
   }
 
   /**
-   * A reader of {@code columns} of the latest snapshot this sink read or wrote.
+   * The live rows of {@code columns} of the latest state this sink read or wrote, from the files
+   * whose statistics allow the integer values of {@code equalTo}; the caller closes them.
    *
    * @throws IllegalArgumentException a column is not in the table
    */
-  LogicalFileReader reader(List<String> columns) {
-    return LogicalFileReader.of(storage, snapshot, columns);
+  RowScan scan(List<String> columns, Map<String, Long> equalTo) throws IOException {
+    return table.scan(columns, equalTo);
   }
 
-  /** The live rows {@code reader} (of {@link #reader}) reads from the files {@code files} accepts; the caller closes them. */
-  TableScan scan(LogicalFileReader reader, Predicate<AddFile> files) {
-    return TableScan.of(storage, snapshot, reader, files);
-  }
-
-  /** The change set of one commit of this table ({@link TableKind#assemble}). */
+  /**
+   * The change set of one commit of this table: what its kind makes of {@code changes}
+   * ({@link TableKind#assemble}), with {@code txns}, the positions of the partitions it accounts for
+   * (docs/design.md, "Exactly once"); attached here, for every kind.
+   */
   public ChangeSet changeSet(List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
-    return kind.assemble(this, changes, txns);
+    ChangeSet.Builder builder = kind.assemble(this, changes);
+    txns.forEach(builder::txn);
+    return builder.build();
   }
 
   /**
    * What {@code spec} does with {@code source} against the table the writer holds, opening the
-   * writer first if needed; nothing is committed ({@link MergeInto#decide}).
+   * writer first if needed; nothing is committed ({@link FormatTable#decide}).
    */
   MergeActions decide(MergeSpec spec, List<Row> source) throws IOException {
-    return MergeInto.on(writer()).decide(spec, source);
+    return table.decide(spec, source);
   }
 
   /**
@@ -195,20 +175,17 @@ public final class TableSink {
    * if needed); valid until the next commit.
    */
   LiveRows liveRows() throws IOException {
-    if (!(writer() instanceof MergingTableWriter merging)) {
-      throw new IllegalStateException("table " + name + " has no key index: it is written by " + writer().getClass().getSimpleName());
-    }
-    return merging.liveRows();
+    return table.liveRows();
   }
 
-  /** The table's properties, as of the latest snapshot this sink read or wrote. */
+  /** The table's properties, as of the latest state this sink read or wrote. */
   Map<String, String> properties() {
-    return snapshot.metadata().configuration();
+    return table.properties();
   }
 
-  /** The table schema rows are prepared and re-fitted for: that of the latest snapshot this sink read or wrote. */
+  /** The table schema rows are prepared and re-fitted for: that of the latest state this sink read or wrote. */
   public StructType schema() {
-    return snapshot.schema();
+    return table.schema();
   }
 
   /**
@@ -216,7 +193,7 @@ public final class TableSink {
    * the new columns read as null.
    */
   public Row refit(StructType rowSchema, Row row) {
-    return rowSchema.equals(snapshot.schema()) ? row : valueAligners.get(rowSchema, snapshot.schema()).align(row);
+    return rowSchema.equals(table.schema()) ? row : valueAligners.get(rowSchema, table.schema()).align(row);
   }
 
   /**
@@ -226,54 +203,34 @@ public final class TableSink {
    *     task took that partition over
    */
   public CommitResult commit(ChangeSet changes) throws IOException, FencedException {
-    TableWriter writer = writer();
-    CommitResult result = writer.commit(changes);
-    snapshot = writer.snapshot();
+    CommitResult result = table.commit(changes);
     kind.landed(this);
     return result;
   }
 
   /**
-   * A compaction of the files of this task's partitions (docs/design.md, "Maintenance"): it rewrites
-   * files whose deletion vectors hide too many rows and bin-packs small files, within the options'
-   * budget, in a commit of its own. Prepared here, on the snapshot the writer holds now, to run
-   * anywhere: it shares nothing with the writer.
+   * Maintenance of the files of this task's partitions (docs/design.md, "Maintenance"), prepared on
+   * the state the writer holds now, to run anywhere ({@link FormatTable#compaction}).
    *
    * @return empty before the first commit of this assignment (no writer, no scope yet)
    */
-  public Optional<CompactionRun> compaction(CompactionOptions options) {
-    if (writer == null) {
-      return Optional.empty();
-    }
-    Snapshot current = writer.snapshot();
-    CompactionOptions scoped = options.withScope(writerOptions.scope().files(current)).withParquet(writerOptions.parquet());
-    return Optional.of(() -> new Compactor(storage, scoped).compact(current));
+  public Optional<CompactionRun> compaction() {
+    return table.compaction();
   }
 
   /** A compaction of the table committed: the writer reads it, so its key index points into the new files. */
   public void compacted() throws IOException {
-    if (writer != null) {
-      snapshot = writer.refresh();
-    }
+    table.compacted();
   }
 
   /**
    * Drops the writer (and its key index): the task's partitions changed, so file tags and index
-   * scope do too. The next commit opens a writer with {@code options}.
+   * scope do too. The next commit opens a writer for {@code partitions}.
+   *
+   * @return false when the table is gone (deleted by an operator while the task ran)
    */
-  public void reassign(WriterOptions options) throws IOException {
-    writerOptions = options;
-    writer = null;
-    snapshot = table.snapshot();
-  }
-
-  private TableWriter writer() throws IOException {
-    if (writer == null) {
-      // the key for a table that records none; the writer checks a recorded one against it
-      writer = table.newWriter(writerOptions, kind.keyColumns(List.of(), configuredKey));
-      snapshot = writer.snapshot();
-    }
-    return writer;
+  public boolean reassign(Collection<KafkaPartition> partitions) throws IOException {
+    return table.reassign(partitions);
   }
 
   /**
@@ -283,12 +240,12 @@ public final class TableSink {
    * @throws SchemaMismatchException the row does not fit and the table may not change for it
    */
   Row fit(StructType schema, Row row) throws IOException {
-    RowAligner aligner = valueAligners.get(schema, snapshot.schema());
+    RowAligner aligner = valueAligners.get(schema, table.schema());
     if (aligner.hasExtraColumns() || (evolution == SchemaEvolution.WIDEN_TYPES && !aligner.mismatchedColumns().isEmpty())) {
       aligner = evolve(schema, aligner);
     }
-    Row aligned = derived().generated().fill(aligner.align(row));
-    String problem = RowValidator.problem(snapshot.schema(), aligned, true);
+    Row aligned = table.complete(aligner.align(row));
+    String problem = RowValidator.problem(table.schema(), aligned, true);
     if (problem != null) {
       throw new SchemaMismatchException("table " + name + ": " + problem);
     }
@@ -309,7 +266,7 @@ public final class TableSink {
           + " (schema.evolution=none)");
     }
     if (aligner.hasExtraColumns()) {
-      snapshot = table.addColumns(aligner.extraColumns());
+      table.addColumns(aligner.extraColumns());
     }
     if (evolution == SchemaEvolution.WIDEN_TYPES && !aligner.mismatchedColumns().isEmpty()) {
       Map<String, DataType> widened = new LinkedHashMap<>();
@@ -317,23 +274,20 @@ public final class TableSink {
         if (keyColumns.contains(column.name())) {
           // buffered changes of the old key type would not coalesce with those of the new one
           throw new SchemaMismatchException("table " + name + ": primary key column '" + column.name() + "' is "
-              + snapshot.schema().field(column.name()).orElseThrow().type() + " but the record has " + column.type()
+              + table.schema().field(column.name()).orElseThrow().type() + " but the record has " + column.type()
               + "; MergeSink does not widen primary key columns (stop the connector, widen the column with ALTER TABLE ... ALTER"
               + " COLUMN ... TYPE in Spark, and start it again)");
         }
         widened.put(column.name(), column.type());
       }
       try {
-        snapshot = table.widenColumns(widened);
+        table.widenColumns(widened);
       } catch (IllegalArgumentException e) {
         throw new SchemaMismatchException(e.getMessage() + " (schema.evolution=widen-types)");
       }
-      LOG.info("Table {}: widened column(s) {} at version {}", name, widened, snapshot.version());
+      LOG.info("Table {}: widened column(s) {} at version {}", name, widened, table.version());
     }
-    if (writer != null) {
-      snapshot = writer.refresh();
-    }
-    return valueAligners.get(schema, snapshot.schema());
+    return valueAligners.get(schema, table.schema());
   }
 
   /**
@@ -344,11 +298,11 @@ public final class TableSink {
    * @throws SchemaMismatchException the table has such columns and may not change (schema.evolution=none)
    */
   void makeRoomFor(StructType schema, ChangeEvent event) throws IOException {
-    if (valueAligners.has(schema, snapshot.schema())) {
+    if (valueAligners.has(schema, table.schema())) {
       return; // an aligner exists only for rows that fit the current schema
     }
     List<String> missing = new ArrayList<>();
-    for (StructField column : snapshot.schema().fields()) {
+    for (StructField column : table.schema().fields()) {
       if (!column.nullable() && schema.indexOf(column.name()) < 0) {
         missing.add(column.name());
       }
@@ -361,12 +315,9 @@ public final class TableSink {
           + event.sourceOp() + "' event has no value for them (a delete holds its key when it has no full before image); make them "
           + "nullable, or set schema.evolution=add-columns to let MergeSink do it");
     }
-    snapshot = table.makeNullable(missing);
-    if (writer != null) {
-      snapshot = writer.refresh();
-    }
+    table.makeNullable(missing);
     LOG.info("Append table {}: made column(s) {} nullable at version {}, so that rows of deletes without them fit", name, missing,
-        snapshot.version());
+        table.version());
   }
 
   /** A record key of {@code schema} as a key of this table. */
@@ -381,14 +332,14 @@ public final class TableSink {
 
   /** What rows of the current table schema need, computed once per schema. */
   private SchemaDerived derived() {
-    if (derived == null || derived.schema() != snapshot.schema()) {
-      derived = new SchemaDerived(snapshot.schema(), snapshot.schema().select(keyColumns), GeneratedColumns.of(snapshot.schema()));
+    if (derived == null || derived.schema() != table.schema()) {
+      derived = new SchemaDerived(table.schema(), table.schema().select(keyColumns));
     }
     return derived;
   }
 
-  /** The key columns and generated columns of {@code schema}. */
-  private record SchemaDerived(StructType schema, StructType keySchema, GeneratedColumns generated) {}
+  /** The key columns of {@code schema}. */
+  private record SchemaDerived(StructType schema, StructType keySchema) {}
 
   private static List<String> names(RowAligner aligner) {
     return aligner.extraColumns().stream().map(field -> field.name()).toList();

@@ -1,5 +1,6 @@
 package io.mergesink.ingest.table;
 
+import io.mergesink.ingest.format.TableScopeTopics;
 import io.mergesink.ingest.position.TxnAppIds;
 import io.mergesink.ingest.record.KafkaPartition;
 import java.io.IOException;
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * partitions of T but none of this one, T has (most likely) grown, and the producer's hashing now
  * sends keys of T to other partitions than before, old keys included. Every writer of the table must
  * then look a key of T up in the files of all of T's partitions, so the decision is written into the
- * table ({@value PartitionOwners#TABLE_SCOPE_TOPICS}), where the tasks that got no new partition
+ * table ({@value TableScopeTopics#PROPERTY}), where the tasks that got no new partition
  * find it too: the metadata commit makes them plan again against it.
  *
  * <p>A partition that never committed before (empty until now) looks the same: the table's lookup
@@ -48,7 +49,7 @@ public final class TopicGrowth {
         if (topicCommitted && !neverCommitted.isEmpty() && sink.lookUpTopicInEveryPartition(topic.getKey())) {
           LOG.warn("Table {} holds positions of topic {} but none of {}: the topic has probably grown, so its keys may have moved "
               + "between partitions; every task now looks up the keys of {} in the files of all its partitions (table property {})",
-              sink.name(), topic.getKey(), neverCommitted, topic.getKey(), PartitionOwners.TABLE_SCOPE_TOPICS);
+              sink.name(), topic.getKey(), neverCommitted, topic.getKey(), TableScopeTopics.PROPERTY);
         }
       }
     }

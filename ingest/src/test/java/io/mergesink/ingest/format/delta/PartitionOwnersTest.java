@@ -1,4 +1,4 @@
-package io.mergesink.ingest.table;
+package io.mergesink.ingest.format.delta;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,6 +13,7 @@ import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.format.TableScopeTopics;
 import io.mergesink.ingest.options.LookupScope;
 import io.mergesink.ingest.record.KafkaPartition;
 import java.nio.file.Path;
@@ -44,12 +45,12 @@ class PartitionOwnersTest {
     assertThat(narrow.test(file("orders:0,orders:1"))).isFalse();
     assertThat(narrow.test(file(null))).as("a file of another tool may hold any key").isTrue();
 
-    Snapshot grown = table.changeConfiguration(configuration -> PartitionOwners.withTableScopeTopic(configuration, "orders"));
+    Snapshot grown = table.changeConfiguration(configuration -> TableScopeTopics.with(configuration, "orders"));
     Predicate<AddFile> wide = scope.files(grown);
     assertThat(wide.test(file("orders:0,orders:1"))).isTrue();
     assertThat(wide.test(file("payments:0"))).as("other topics keep their scope").isFalse();
-    assertThat(PartitionOwners.tableScopeTopics(grown.metadata())).containsExactly("orders");
-    assertThat(table.changeConfiguration(configuration -> PartitionOwners.withTableScopeTopic(configuration, "orders")).version())
+    assertThat(TableScopeTopics.of(grown.metadata().configuration())).containsExactly("orders");
+    assertThat(table.changeConfiguration(configuration -> TableScopeTopics.with(configuration, "orders")).version())
         .as("adding a topic twice commits nothing").isEqualTo(grown.version());
   }
 

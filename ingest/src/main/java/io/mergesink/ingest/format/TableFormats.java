@@ -1,0 +1,20 @@
+package io.mergesink.ingest.format;
+
+import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.format.delta.DeltaFormat;
+
+/** The one place a connector's {@code table.format} becomes a {@link TableFormat}. */
+public final class TableFormats {
+  private TableFormats() {}
+
+  /**
+   * The format {@code options.tableFormat()} names, for the tables under {@code options.tableRoot()}.
+   *
+   * @throws io.mergesink.ingest.errors.FatalIngestException the root's storage cannot hold tables
+   */
+  public static TableFormat of(IngestOptions options) {
+    return switch (options.tableFormat()) {
+      case DELTA -> new DeltaFormat(options);
+    };
+  }
+}
