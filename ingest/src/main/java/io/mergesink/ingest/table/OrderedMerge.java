@@ -14,7 +14,6 @@ import io.mergesink.ingest.buffer.ChangeOrder;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.options.ChangeSemantics;
-import io.mergesink.ingest.options.DeleteMode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -54,8 +53,6 @@ import java.util.Map;
  * remembered and counted when the change set lands ({@link #landed}).
  */
 final class OrderedMerge {
-  static final String DELETED = "__deleted";
-  static final String DELETED_AT = "__deleted_at";
   /** The source-only column that tells deletes from upserts; never a table column. */
   private static final String IS_DELETE = "__mergesink_is_delete";
   /**
@@ -67,6 +64,7 @@ final class OrderedMerge {
 
   private final ChangeSemantics semantics;
   private final SequenceOrder order;
+  private final DeleteHandling deletes;
   private final Map<String, DeletedKeys> deletedKeys = new HashMap<>();
   /** With hard deletes ordered by a source position: the deletes other tasks' commits traced. */
   private final DeleteTraces traces;
@@ -79,7 +77,8 @@ final class OrderedMerge {
   OrderedMerge(ChangeSemantics semantics, SequenceOrder order) {
     this.semantics = semantics;
     this.order = order;
-    this.traces = semantics.orderBy().sinkColumn() && semantics.deleteMode() == DeleteMode.HARD ? new DeleteTraces() : null;
+    this.deletes = DeleteHandling.of(semantics.deleteMode());
+    this.traces = semantics.orderBy().sinkColumn() && deletes.removesRows() ? new DeleteTraces() : null;
   }
 
   /** The columns the sink adds to keyed tables: the source position it orders by, the soft-delete marks. */
@@ -88,10 +87,7 @@ final class OrderedMerge {
     if (semantics.orderBy().sinkColumn()) {
       columns.add(new StructField(semantics.orderBy().column(), PrimitiveType.LONG, true));
     }
-    if (semantics.deleteMode() == DeleteMode.SOFT) {
-      columns.add(new StructField(DELETED, PrimitiveType.BOOLEAN, true));
-      columns.add(new StructField(DELETED_AT, PrimitiveType.TIMESTAMP, true));
-    }
+    columns.addAll(deletes.ownColumns());
     return columns;
   }
 
@@ -114,7 +110,7 @@ final class OrderedMerge {
       return truncating(sink, builder, schema, latest);
     }
     List<Row> source = new ArrayList<>(latest.size());
-    List<ChangeEvent> deletes = new ArrayList<>();
+    List<ChangeEvent> orderedDeletes = new ArrayList<>();
     for (ChangeEvent event : latest) {
       if (event.op() == Op.UPSERT) {
         DeletedKeys.Delete delete = deleted.deletedAt(event.key());
@@ -127,7 +123,7 @@ final class OrderedMerge {
       } else {
         source.add(sourceRow(schema, deleteRow(sink, schema, event), true, event.source().tsMs() == null));
         if (semantics.ordered()) {
-          deletes.add(event);
+          orderedDeletes.add(event);
         }
       }
     }
@@ -135,7 +131,7 @@ final class OrderedMerge {
     MergeActions actions = sink.decide(spec(sink, schema, deletedRowSequences), source);
     // soft deletes too: a delete of a key the table does not hold leaves no row to keep its sequence
     Map<Row, DeletedKeys.Delete> deletedAsOf = new LinkedHashMap<>();
-    for (ChangeEvent event : deletes) {
+    for (ChangeEvent event : orderedDeletes) {
       Object sequence = newest(order.sequence(event), deletedRowSequences.get(event.key()));
       if (sequence != null) {
         deletedAsOf.put(event.key(), new DeletedKeys.Delete(sequence, null));
@@ -181,8 +177,8 @@ final class OrderedMerge {
     for (ChangeEvent event : latest) {
       if (event.op() == Op.UPSERT) {
         builder.upsert(tableRow(sink, schema, event), event.previousKey());
-      } else if (semantics.deleteMode() == DeleteMode.HARD) {
-        builder.delete(event.key());
+      } else {
+        deletes.afterTruncate(builder, event.key());
       }
     }
     return builder;
@@ -193,17 +189,17 @@ final class OrderedMerge {
         .add(new StructField(IS_TOMBSTONE, PrimitiveType.BOOLEAN, false));
     List<String> key = sink.keySchema().fieldNames();
     String sequence = semantics.ordered() ? semantics.orderBy().column() : null;
-    boolean soft = semantics.deleteMode() == DeleteMode.SOFT;
+    List<Assignment> sequenceKept = semantics.orderBy().sinkColumn() ? List.of(keepingTarget(sequence)) : List.of();
     MergeSpec.Builder spec = MergeSpec.builder(sourceSchema, key);
     Condition delete;
     Condition upsert;
     if (sequence == null) {
-      delete = Condition.onSource(row -> isDelete(row) && !(soft && isTombstone(row)));
+      delete = Condition.onSource(row -> isDelete(row) && deletes.matchedByDeleteClause(isTombstone(row)));
       upsert = Condition.onSource(row -> !isDelete(row));
     } else {
       // the op is tested first, so each matched row's sequences are compared (and a stale one counted) once
       delete = Condition.withTarget(List.of(sequence), (s, t) -> {
-        if (!isDelete(s) || (soft && isTombstone(s))) {
+        if (!isDelete(s) || !deletes.matchedByDeleteClause(isTombstone(s))) {
           return false;
         }
         deletedRowSequences.put(key(s, key), t.get(sequence));
@@ -211,11 +207,7 @@ final class OrderedMerge {
       });
       upsert = Condition.withTarget(List.of(sequence), (s, t) -> !isDelete(s) && notOlder(s, t, sequence, key));
     }
-    if (soft) {
-      spec.whenMatched(delete).thenUpdate(marks(sequence));
-    } else {
-      spec.whenMatched(delete).thenDelete();
-    }
+    deletes.onMatchedDelete(spec.whenMatched(delete), sequenceKept);
     List<Assignment> all = new ArrayList<>();
     for (StructField field : schema.fields()) {
       if (key.contains(field.name())) {
@@ -225,29 +217,14 @@ final class OrderedMerge {
           : Assignment.fromSource(field.name()));
     }
     spec.whenMatched(upsert).thenUpdate(all);
-    if (soft) {
-      // A tombstone marks a live row (a source that sends its deletes as tombstones only) but never
-      // re-marks a deleted one: the Debezium delete before it set __deleted_at to the delete's
-      // source time. After the upsert clause, so that upserts are decided without reading the table.
-      List<String> read = sequence == null ? List.of(DELETED) : List.of(DELETED, sequence);
-      spec.whenMatched(Condition.withTarget(read, (s, t) -> isDelete(s) && isTombstone(s) && !Boolean.TRUE.equals(t.get(DELETED))
-          && (sequence == null || notOlder(s, t, sequence, key)))).thenUpdate(marks(sequence));
-    }
+    deletes.addLateClauses(spec, sequence, row -> isDelete(row) && isTombstone(row),
+        (s, t) -> sequence == null || notOlder(s, t, sequence, key), sequenceKept);
     spec.whenNotMatched(Condition.onSource(row -> !isDelete(row))).thenInsert(fromSource(all));
-    if (semantics.orderBy().sinkColumn() && semantics.deleteMode() == DeleteMode.SOFT && tombstonesFit(schema, key)) {
-      // a deleted row that never landed is kept too, with its sequence: ordering stays exact after a restart
-      spec.whenNotMatched(Condition.onSource(OrderedMerge::isDelete)).thenInsert(fromSource(marks(sequence)));
+    if (semantics.orderBy().sinkColumn() && tombstonesFit(schema, key)) {
+      // a delete of a key the table does not hold keeps its sequence where the handling keeps a row: ordering stays exact after a restart
+      deletes.keepUnmatchedDeletes(spec, Condition.onSource(OrderedMerge::isDelete), fromSource(sequenceKept));
     }
     return spec.build();
-  }
-
-  /** What a soft delete sets: the marks, and the sink's sequence column. */
-  private List<Assignment> marks(String sequence) {
-    List<Assignment> marks = new ArrayList<>(List.of(Assignment.fromSource(DELETED), Assignment.fromSource(DELETED_AT)));
-    if (semantics.orderBy().sinkColumn()) {
-      marks.add(keepingTarget(sequence));
-    }
-    return marks;
   }
 
   /** {@code assignments} for an INSERT: every value from the source (there is no target row). */
@@ -306,10 +283,7 @@ final class OrderedMerge {
     if (semantics.orderBy().sinkColumn()) {
       values[schema.indexOf(semantics.orderBy().column())] = order.sequence(event);
     }
-    if (semantics.deleteMode() == DeleteMode.SOFT) {
-      values[schema.indexOf(DELETED)] = false;
-      values[schema.indexOf(DELETED_AT)] = null;
-    }
+    deletes.markLive(values, schema);
     return Row.of(values);
   }
 
@@ -323,12 +297,7 @@ final class OrderedMerge {
     if (semantics.orderBy().sinkColumn()) {
       values[schema.indexOf(semantics.orderBy().column())] = order.sequence(event);
     }
-    if (semantics.deleteMode() == DeleteMode.SOFT) {
-      values[schema.indexOf(DELETED)] = true;
-      Long millis = event.source().tsMs() != null ? event.source().tsMs()
-          : event.timestampMs() == ChangeEvent.NO_TIMESTAMP ? null : event.timestampMs();
-      values[schema.indexOf(DELETED_AT)] = millis == null ? null : millis * 1000;
-    }
+    deletes.markDeleted(values, schema, event);
     return Row.of(values);
   }
 
