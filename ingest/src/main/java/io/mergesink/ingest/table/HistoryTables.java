@@ -52,8 +52,8 @@ final class HistoryTables implements TableKind {
   private final KeyedTables keyed = new KeyedTables();
   private final ChangeSemantics semantics;
   private final IngestMetrics metrics;
-  /** With {@code upsert.order.by}: where each change lands in its key's history; null in Kafka order. */
-  private final OrderedHistory ordered;
+  /** Where each change lands in its key's history: by {@code upsert.order.by}, else in Kafka order. */
+  private final OrderedHistory configured;
   /** In Kafka order, the histories of tables whose keys moved between partitions, by the source position that orders them. */
   private final Map<UpsertOrder, OrderedHistory> movedKeys = new HashMap<>();
   /** Per table, the ordered history that decided its last change set, which {@link #landed} completes. */
@@ -68,7 +68,8 @@ final class HistoryTables implements TableKind {
   HistoryTables(ChangeSemantics semantics, IngestMetrics metrics) {
     this.semantics = semantics;
     this.metrics = metrics;
-    this.ordered = semantics.ordered() ? new OrderedHistory(new SequenceOrder(semantics.orderBy(), metrics), semantics.deletedKeysMax()) : null;
+    VersionOrder order = semantics.ordered() ? new SequenceOrder(semantics.orderBy(), metrics) : new KafkaOrder();
+    this.configured = new OrderedHistory(order, semantics.deletedKeysMax());
   }
 
   /**
@@ -158,7 +159,7 @@ final class HistoryTables implements TableKind {
    */
   @Override
   public ChangeEvent prepare(TableSink sink, ChangeEvent event) throws IOException {
-    if (ordered != null) {
+    if (semantics.ordered()) {
       String sequence = semantics.orderBy().column();
       for (String column : List.of(sequence, HistoryColumns.endColumn(sequence))) {
         if (sink.schema().indexOf(column) < 0) {
@@ -186,187 +187,38 @@ final class HistoryTables implements TableKind {
   }
 
   /**
-   * Walks the changes in order over the current rows of their keys (read by position through the
-   * key index, all columns): each change closes the key's open version and opens its own, whose
-   * TOASTed ({@link Unchanged}) columns take the values of the version it follows.
+   * The change set of the changes in the table's order ({@link OrderedHistory}); a change set in
+   * Kafka order lands only while no other topic's keys moved (docs/design.md, "Topics that grow").
    */
   @Override
   public ChangeSet.Builder assemble(TableSink sink, List<TableChanges> changes) throws IOException {
     String movedKeyTopics = sink.movedKeyTopics();
-    OrderedHistory history = ordered != null ? ordered : movedKeyTopics == null ? null : movedKeys(sink, movedKeyTopics, changes);
-    if (history != null) {
-      decided.put(sink.name(), history);
-      return history.assemble(sink, changes);
+    OrderedHistory history = configured;
+    if (configured.inKafkaOrder() && movedKeyTopics != null) {
+      history = movedKeys(sink, movedKeyTopics, changes).orElse(configured);
     }
-    LiveRows live = sink.liveRows(); // opens the writer first, which may read a newer schema
-    // a change set in Kafka order lands only while no other topic's keys moved (docs/design.md, "Topics that grow")
-    ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema()).decidedUnder(TableScopeTopics.PROPERTY,
-        movedKeyTopics);
-    Versions versions = new Versions(sink.schema());
-    Map<Row, Row> tableRows = currentRows(live, sink.schema(), changes);
-    Map<Row, Row> open = new LinkedHashMap<>(tableRows);
-    Map<Row, Row> last = new HashMap<>(tableRows);
-    boolean scanned = false;
-    for (TableChanges partition : changes) {
-      for (ChangeEvent event : partition.changes()) {
-        Long time = HistoryColumns.time(event);
-        switch (event.op()) {
-          case UPSERT -> {
-            Row previous = open.get(event.key());
-            Row base = previous != null || event.previousKey() == null ? previous : last.get(event.previousKey());
-            Row version = versions.opened(sink.refit(event.valueSchema(), event.value()), base, time);
-            if (previous != null && versions.sameValues(previous, version)) {
-              continue; // a re-snapshot of the row, or an update that changed nothing: the open version stays
-            }
-            if (previous != null) {
-              builder.append(versions.closed(previous, time));
-            }
-            open.put(event.key(), version);
-            last.put(event.key(), version);
-          }
-          case DELETE -> {
-            Row previous = open.remove(event.key());
-            if (previous != null) {
-              builder.append(versions.closed(previous, time));
-            }
-          }
-          case TRUNCATE -> {
-            if (!scanned) {
-              for (Row row : live.readAll()) {
-                Row key = versions.key(row, sink.keySchema());
-                if (!last.containsKey(key)) {
-                  tableRows.put(key, row);
-                  open.put(key, row);
-                  last.put(key, row);
-                }
-              }
-              scanned = true;
-            }
-            for (Row previous : open.values()) {
-              builder.append(versions.closed(previous, time));
-            }
-            open.clear();
-          }
-          default -> throw new IllegalStateException("a " + event.op() + " event was buffered at " + event.position());
-        }
-      }
+    decided.put(sink.name(), history);
+    ChangeSet.Builder builder = history.assemble(sink, changes);
+    if (history.inKafkaOrder()) {
+      builder.decidedUnder(TableScopeTopics.PROPERTY, movedKeyTopics);
     }
-    Set<Row> touched = new LinkedHashSet<>(tableRows.keySet());
-    touched.addAll(last.keySet());
-    for (Row key : touched) {
-      Row version = open.get(key);
-      Row inTable = tableRows.get(key);
-      if (version != null && version != inTable) {
-        builder.upsert(version);
-      } else if (version == null && inTable != null) {
-        builder.delete(key);
-      }
-    }
-    // decided from the current rows read: lands only while they are where they were (docs/design.md, "History tables")
-    builder.decidedFrom(live.reads());
     return builder;
   }
 
   /**
    * The history of a table in Kafka order whose topics {@code movedKeyTopics} grew: ordered by the
    * source position the changes carry ({@link MovedKeysOrder}), whose columns the table gets now;
-   * null when there is none (Kafka order stays).
+   * empty when there is none (Kafka order stays).
    */
-  private OrderedHistory movedKeys(TableSink sink, String movedKeyTopics, List<TableChanges> changes) throws IOException {
+  private Optional<OrderedHistory> movedKeys(TableSink sink, String movedKeyTopics, List<TableChanges> changes) throws IOException {
     Optional<UpsertOrder> byPosition = MovedKeysOrder.of(sink.schema(), changes);
     if (byPosition.isEmpty()) {
-      return null;
+      return Optional.empty();
     }
     UpsertOrder order = byPosition.get();
     for (StructField column : ownColumns(order)) {
       sink.addOwnColumn(column, "topic(s) " + movedKeyTopics + " grew, so the versions of a key are ordered by " + order.configValue());
     }
-    return movedKeys.computeIfAbsent(order, o -> new OrderedHistory(new SequenceOrder(o, metrics), semantics.deletedKeysMax()));
-  }
-
-  /** The current rows of the keys {@code changes} change or take TOASTed values from, by key. */
-  private static Map<Row, Row> currentRows(LiveRows live, StructType schema, List<TableChanges> changes) throws IOException {
-    Set<Row> wanted = new LinkedHashSet<>();
-    for (TableChanges partition : changes) {
-      for (ChangeEvent event : partition.changes()) {
-        if (event.key() != null) {
-          wanted.add(event.key());
-        }
-        if (event.previousKey() != null) {
-          wanted.add(event.previousKey());
-        }
-      }
-    }
-    Row[] keys = wanted.toArray(new Row[0]);
-    Row[] rows = keys.length == 0 ? new Row[0] : live.read(keys, schema.fieldNames());
-    Map<Row, Row> current = new LinkedHashMap<>();
-    for (int i = 0; i < keys.length; i++) {
-      if (rows[i] != null) {
-        current.put(keys[i], rows[i]);
-      }
-    }
-    return current;
-  }
-
-  /** Sets the version columns of rows of one table schema. */
-  private static final class Versions {
-    private final StructType schema;
-    private final int from;
-    private final int to;
-    private final int current;
-
-    Versions(StructType schema) {
-      this.schema = schema;
-      this.from = ordinal(schema, HistoryColumns.VALID_FROM);
-      this.to = ordinal(schema, HistoryColumns.VALID_TO);
-      this.current = ordinal(schema, HistoryColumns.CURRENT);
-    }
-
-    /** Whether two versions hold the same values, their version columns aside. */
-    boolean sameValues(Row version, Row other) {
-      return withoutVersionColumns(version).equals(withoutVersionColumns(other));
-    }
-
-    private Row withoutVersionColumns(Row row) {
-      Object[] values = row.toArray();
-      values[from] = null;
-      values[to] = null;
-      values[current] = null;
-      return Row.of(values);
-    }
-
-    /** {@code row}, ended at {@code time}. */
-    Row closed(Row row, Long time) {
-      Object[] values = row.toArray();
-      values[to] = time;
-      values[current] = Boolean.FALSE;
-      return Row.of(values);
-    }
-
-    /** {@code row} as the current version from {@code time}, its unchanged columns from {@code base} (null where there is none). */
-    Row opened(Row row, Row base, Long time) {
-      Object[] values = row.toArray();
-      for (int i = 0; i < values.length; i++) {
-        if (values[i] == Unchanged.VALUE) {
-          values[i] = base == null ? null : base.get(i);
-        }
-      }
-      values[from] = time;
-      values[to] = null;
-      values[current] = Boolean.TRUE;
-      return Row.of(values);
-    }
-
-    Row key(Row row, StructType keySchema) {
-      return row.project(keySchema.fieldNames().stream().mapToInt(schema::indexOf).toArray());
-    }
-
-    private static int ordinal(StructType schema, String column) {
-      int ordinal = schema.indexOf(column);
-      if (ordinal < 0) {
-        throw new IllegalStateException("a history table without its column '" + column + "': " + schema.fieldNames());
-      }
-      return ordinal;
-    }
+    return Optional.of(movedKeys.computeIfAbsent(order, o -> new OrderedHistory(new SequenceOrder(o, metrics), semantics.deletedKeysMax())));
   }
 }

@@ -23,10 +23,14 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The change sets of history tables with {@code upsert.order.by} (docs/design.md, "History tables"):
- * every version keeps its sequence, and the sequence of the change that ended it
- * ({@link HistoryColumns#endColumn}), so that a change lands where its sequence puts it in its
- * key's history, whenever it is delivered.
+ * The change sets of history tables (docs/design.md, "History tables"), in the {@link VersionOrder}
+ * the table is written in. With {@code upsert.order.by} every version keeps its sequence, and the
+ * sequence of the change that ended it ({@link HistoryColumns#endColumn}), so that a change lands
+ * where its sequence puts it in its key's history, whenever it is delivered. In Kafka order
+ * ({@link KafkaOrder}) versions keep no sequence: every change lands after the versions the table
+ * holds, so only the current rows are read, a delete that finds no version to close is forgotten,
+ * and a change whose values equal the open version's (a re-snapshot, an update that set nothing
+ * new) leaves that version open, as no later change is ordered against its sequence.
  *
  * <p>Per flush, the versions of the keys it changes are read: the current rows through the key
  * index, and, for the keys whose changes may land before their current version or that have none
@@ -54,7 +58,7 @@ import java.util.Set;
  * commit with the txns, so that a replayed batch finds its sequences in place and changes nothing.
  */
 final class OrderedHistory {
-  private final SequenceOrder order;
+  private final VersionOrder order;
   private final int deletedKeysMax;
   /** Per table, the deletes that found no version to close. */
   private final Map<String, DeletedKeys> unplaced = new HashMap<>();
@@ -63,14 +67,19 @@ final class OrderedHistory {
   /** Ordered by a source position: the deletes other tasks' commits traced. */
   private final DeleteTraces traces;
 
-  OrderedHistory(SequenceOrder order, int deletedKeysMax) {
+  OrderedHistory(VersionOrder order, int deletedKeysMax) {
     this.order = order;
     this.deletedKeysMax = deletedKeysMax;
-    this.traces = order.order().sinkColumn() ? new DeleteTraces() : null;
+    this.traces = order.tracesDeletes() ? new DeleteTraces() : null;
+  }
+
+  /** Whether versions keep no sequence: the table is written in Kafka order. */
+  boolean inKafkaOrder() {
+    return order.column() == null;
   }
 
   ChangeSet.Builder assemble(TableSink sink, List<TableChanges> changes) throws IOException {
-    order.deciding();
+    order.deciding(changes);
     LiveRows live = sink.liveRows(); // opens the writer first, which may read a newer schema
     StructType schema = sink.schema();
     DeletedKeys remembered = unplaced.computeIfAbsent(sink.name(), name -> new DeletedKeys(deletedKeysMax));
@@ -78,22 +87,13 @@ final class OrderedHistory {
       traces.catchUp(sink, remembered);
     }
     Unplaced deletes = new Unplaced(remembered, new LinkedHashMap<>());
-    Places places = new Places(schema, sink.keySchema(), order.order().column());
+    Places places = new Places(schema, sink.keySchema(), order.column());
     List<List<ChangeEvent>> segments = segments(changes);
     Map<Row, List<Version>> histories = load(live, places, segments);
     for (List<ChangeEvent> segment : segments) {
-      Map<Row, List<ChangeEvent>> byKey = new LinkedHashMap<>();
-      ChangeEvent truncate = null;
-      for (ChangeEvent event : segment) {
-        if (event.op() == Op.TRUNCATE) {
-          truncate = event;
-        } else {
-          byKey.computeIfAbsent(event.key(), key -> new ArrayList<>()).add(event);
-        }
-      }
-      for (Map.Entry<Row, List<ChangeEvent>> key : byKey.entrySet()) {
-        List<Version> history = histories.get(key.getKey());
-        for (ChangeEvent event : inSequenceOrder(key.getValue())) {
+      for (List<ChangeEvent> run : runs(segment)) {
+        List<Version> history = histories.get(run.get(0).key());
+        for (ChangeEvent event : run) {
           if (event.op() == Op.UPSERT) {
             upsert(sink, places, histories, history, event, deletes);
           } else {
@@ -101,8 +101,9 @@ final class OrderedHistory {
           }
         }
       }
-      if (truncate != null) {
-        truncate(live, places, histories, truncate);
+      ChangeEvent last = segment.isEmpty() ? null : segment.get(segment.size() - 1);
+      if (last != null && last.op() == Op.TRUNCATE) {
+        truncate(live, places, histories, last);
       }
     }
     ChangeSet.Builder builder = ChangeSet.builder().rowSchema(schema);
@@ -147,6 +148,30 @@ final class OrderedHistory {
     }
     segments.add(segment);
     return segments;
+  }
+
+  /**
+   * The changes of a segment but its truncate as runs of one key's changes in the order they apply. Ordered by a sequence, one run per key, sorted ({@link #inSequenceOrder}). In Kafka
+   * order, the changes as they came, each run the consecutive changes of a key: a key change's new
+   * key takes its TOASTed values from the old key's version as of the change.
+   */
+  private List<List<ChangeEvent>> runs(List<ChangeEvent> segment) {
+    List<List<ChangeEvent>> runs = new ArrayList<>();
+    Map<Row, List<ChangeEvent>> byKey = new LinkedHashMap<>();
+    for (ChangeEvent event : segment) {
+      if (event.op() == Op.TRUNCATE) {
+        continue; // the last of its segment: it applies after the runs
+      }
+      if (!inKafkaOrder()) {
+        byKey.computeIfAbsent(event.key(), key -> new ArrayList<>()).add(event);
+      } else if (!runs.isEmpty() && runs.get(runs.size() - 1).get(0).key().equals(event.key())) {
+        runs.get(runs.size() - 1).add(event);
+      } else {
+        runs.add(new ArrayList<>(List.of(event)));
+      }
+    }
+    byKey.values().forEach(events -> runs.add(inSequenceOrder(events)));
+    return runs;
   }
 
   /** The change set last assembled for {@code table} landed: its skipped changes count now. */
@@ -208,7 +233,7 @@ final class OrderedHistory {
       if (current[i] != null) {
         history.add(Version.stored(current[i], null, places));
       }
-      if (current[i] == null || mayLandBefore(byKey.get(keys[i]), places.sequence(current[i]))) {
+      if (places.keepsSequences() && (current[i] == null || mayLandBefore(byKey.get(keys[i]), places.sequence(current[i])))) {
         scanned.add(keys[i]);
       }
     }
@@ -270,6 +295,9 @@ final class OrderedHistory {
       }
     } else if (previous.current) {
       version = Version.fresh(value, sequence, time, previous, places);
+      if (!places.keepsSequences() && version.sameValues(previous)) {
+        return; // a re-snapshot of the row, or an update that changed nothing: the open version stays
+      }
       previous.close(time, sequence);
     } else if (previous.closedBy(next) || endsAfter(previous.endSequence, sequence)) {
       // between previous and what ended it (a version or a delete): previous ends here now
@@ -319,7 +347,7 @@ final class OrderedHistory {
         deletes.add(event.key(), new DeletedKeys.Delete(previous.endSequence, previous.to()));
       }
       previous.close(time, sequence);
-    } else {
+    } else if (!inKafkaOrder()) {
       // no version is open here (the key's versions up to it are still on their way, or it was deleted before):
       // a version that lands before it later ends here
       deletes.add(event.key(), new DeletedKeys.Delete(sequence, time));
@@ -396,6 +424,8 @@ final class OrderedHistory {
 
   /** Where the version columns and the key are in rows of one table schema. */
   private static final class Places {
+    /** The ordinal of a sequence column versions do not keep. */
+    private static final int NONE = -1;
     final StructType schema;
     final int[] key;
     final int from;
@@ -404,14 +434,19 @@ final class OrderedHistory {
     final int sequence;
     final int end;
 
+    /** @param sequenceColumn null when versions keep no sequence */
     Places(StructType schema, StructType keySchema, String sequenceColumn) {
       this.schema = schema;
       this.key = keySchema.fieldNames().stream().mapToInt(schema::indexOf).toArray();
       this.from = ordinal(schema, HistoryColumns.VALID_FROM);
       this.to = ordinal(schema, HistoryColumns.VALID_TO);
       this.current = ordinal(schema, HistoryColumns.CURRENT);
-      this.sequence = ordinal(schema, sequenceColumn);
-      this.end = ordinal(schema, HistoryColumns.endColumn(sequenceColumn));
+      this.sequence = sequenceColumn == null ? NONE : ordinal(schema, sequenceColumn);
+      this.end = sequenceColumn == null ? NONE : ordinal(schema, HistoryColumns.endColumn(sequenceColumn));
+    }
+
+    boolean keepsSequences() {
+      return sequence != NONE;
     }
 
     Row key(Row row) {
@@ -419,7 +454,16 @@ final class OrderedHistory {
     }
 
     Object sequence(Row row) {
-      return row.get(sequence);
+      return sequence == NONE ? null : row.get(sequence);
+    }
+
+    Object endSequence(Row row) {
+      return end == NONE ? null : row.get(end);
+    }
+
+    /** Whether {@code column} is a version column (or a sequence column), which no change sets directly. */
+    boolean isVersionColumn(int column) {
+      return column == from || column == to || column == current || column == sequence || column == end;
     }
 
     boolean isCurrent(Row row) {
@@ -429,7 +473,7 @@ final class OrderedHistory {
     private static int ordinal(StructType schema, String column) {
       int ordinal = schema.indexOf(column);
       if (ordinal < 0) {
-        throw new IllegalStateException("an ordered history table without its column '" + column + "': " + schema.fieldNames());
+        throw new IllegalStateException("a history table without its column '" + column + "': " + schema.fieldNames());
       }
       return ordinal;
     }
@@ -449,19 +493,19 @@ final class OrderedHistory {
     Object endSequence;
     boolean current;
 
-    private Version(Places places, Object[] values, Row stored, RowPosition position) {
+    private Version(Places places, Object[] values, Row stored, RowPosition position, Object sequence, Object endSequence) {
       this.places = places;
       this.values = values;
       this.stored = stored;
       this.position = position;
       this.storedCurrent = stored != null && places.isCurrent(stored);
-      this.sequence = values[places.sequence];
-      this.endSequence = values[places.end];
+      this.sequence = sequence;
+      this.endSequence = endSequence;
       this.current = Boolean.TRUE.equals(values[places.current]);
     }
 
     static Version stored(Row row, RowPosition position, Places places) {
-      return new Version(places, row.toArray(), row, position);
+      return new Version(places, row.toArray(), row, position, places.sequence(row), places.endSequence(row));
     }
 
     /** A version of {@code value} from {@code time}, current, its TOASTed columns from {@code base} (null where there is none). */
@@ -472,18 +516,22 @@ final class OrderedHistory {
           values[i] = base == null ? null : base.values[i];
         }
       }
-      values[places.sequence] = sequence;
+      if (places.keepsSequences()) {
+        values[places.sequence] = sequence;
+        values[places.end] = null;
+      }
       values[places.from] = time;
       values[places.to] = null;
-      values[places.end] = null;
       values[places.current] = Boolean.TRUE;
-      return new Version(places, values, null, null);
+      return new Version(places, values, null, null, sequence, null);
     }
 
     /** Ends this version at {@code time} by a change at {@code sequence}. */
     void close(Long time, Object sequence) {
       values[places.to] = time;
-      values[places.end] = sequence;
+      if (places.keepsSequences()) {
+        values[places.end] = sequence;
+      }
       values[places.current] = Boolean.FALSE;
       endSequence = sequence;
       current = false;
@@ -496,13 +544,27 @@ final class OrderedHistory {
     boolean takeValues(Row value, Places places) {
       boolean changed = false;
       for (int i = 0; i < values.length; i++) {
-        if (i != places.from && i != places.to && i != places.current && i != places.end && i != places.sequence
-            && value.get(i) != Unchanged.VALUE && !Objects.equals(values[i], value.get(i))) {
+        if (!places.isVersionColumn(i) && value.get(i) != Unchanged.VALUE && !Objects.equals(values[i], value.get(i))) {
           values[i] = value.get(i);
           changed = true;
         }
       }
       return changed;
+    }
+
+    /** Whether this version holds the values of {@code other}, their version columns aside. */
+    boolean sameValues(Version other) {
+      return withoutVersionColumns().equals(other.withoutVersionColumns());
+    }
+
+    private Row withoutVersionColumns() {
+      Object[] data = values.clone();
+      for (int i = 0; i < data.length; i++) {
+        if (places.isVersionColumn(i)) {
+          data[i] = null;
+        }
+      }
+      return Row.of(data);
     }
 
     /** Whether {@code next}, the version after this one, is what ended it (not a delete before it). */

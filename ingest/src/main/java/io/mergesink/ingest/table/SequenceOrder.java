@@ -3,10 +3,12 @@ package io.mergesink.ingest.table;
 import io.mergesink.core.data.Unchanged;
 import io.mergesink.ingest.IngestMetrics;
 import io.mergesink.ingest.buffer.ChangeOrder;
+import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.options.UpsertOrder;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * debug and counted: in a buffer at once, while a change set is decided only once it lands ({@link #landed}), since a
  * change set a concurrent commit moved is decided again.
  */
-final class SequenceOrder implements ChangeOrder {
+final class SequenceOrder implements VersionOrder {
   private static final Logger LOG = LoggerFactory.getLogger(SequenceOrder.class);
   private final UpsertOrder order;
   private final IngestMetrics metrics;
@@ -32,8 +34,16 @@ final class SequenceOrder implements ChangeOrder {
     this.metrics = metrics;
   }
 
-  UpsertOrder order() {
-    return order;
+  /** The named column, or the sink's column of the source position. */
+  @Override
+  public String column() {
+    return order.column();
+  }
+
+  /** With a source position, which the sink keeps in a column of its own. */
+  @Override
+  public boolean tracesDeletes() {
+    return order.sinkColumn();
   }
 
   @Override
@@ -86,7 +96,8 @@ final class SequenceOrder implements ChangeOrder {
    * While deciding a change set: a change of {@code key} with {@code sequence} was skipped, its key
    * has a change with {@code newer}. Counted when the change set lands ({@link #landed}).
    */
-  void skipped(String where, Object key, Object sequence, Object newer) {
+  @Override
+  public void skipped(String where, Object key, Object sequence, Object newer) {
     skipsOfDecision++;
     log(where, key, sequence, newer);
   }
@@ -96,14 +107,21 @@ final class SequenceOrder implements ChangeOrder {
     skipsOfDecision = 0;
   }
 
+  @Override
+  public void deciding(List<TableChanges> changes) {
+    deciding();
+  }
+
   /** The change set of {@code table} was decided: its skips count when it lands, in place of an earlier decision's. */
-  void decided(String table) {
+  @Override
+  public void decided(String table) {
     undecidedSkips.put(table, skipsOfDecision);
     skipsOfDecision = 0;
   }
 
   /** The change set last decided for {@code table} landed: its skips count now. */
-  void landed(String table) {
+  @Override
+  public void landed(String table) {
     Long skips = undecidedSkips.remove(table);
     if (skips != null && skips > 0) {
       metrics.staleChangesSkipped(skips);
