@@ -15,7 +15,6 @@ import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.format.TableScopeTopics;
 import io.mergesink.ingest.format.WriteKind;
 import io.mergesink.ingest.options.ChangeSemantics;
-import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.UpsertOrder;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -76,7 +75,7 @@ final class KeyedTables implements TableKind {
 
   @Override
   public PendingChanges newPendingChanges() {
-    return semantics.ordered() || semantics.deleteMode() == DeleteMode.SOFT ? PendingChanges.coalescedByKey(configured.order())
+    return semantics.merges() ? PendingChanges.coalescedByKey(configured.order())
         : PendingChanges.coalescedByKey();
   }
 
