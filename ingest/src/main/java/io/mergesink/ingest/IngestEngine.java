@@ -1,8 +1,8 @@
 package io.mergesink.ingest;
 
-import io.mergesink.core.merge.InvalidChangeSetException;
+import io.mergesink.core.changes.InvalidChangeSetException;
 import io.mergesink.core.storage.RequestCounts;
-import io.mergesink.core.table.UnsupportedTableException;
+import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.ingest.align.SchemaMismatchException;
 import io.mergesink.ingest.buffer.BufferLimits;
 import io.mergesink.ingest.buffer.PartitionBuffer;
@@ -16,6 +16,7 @@ import io.mergesink.ingest.errors.RetriableStorageException;
 import io.mergesink.ingest.format.TableFormat;
 import io.mergesink.ingest.format.TableFormats;
 import io.mergesink.ingest.maintenance.BackgroundCompaction;
+import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.position.PartitionPositions;
 import io.mergesink.ingest.position.TxnAppIds;
 import io.mergesink.ingest.record.KafkaPartition;

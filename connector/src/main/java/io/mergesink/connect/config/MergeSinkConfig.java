@@ -1,6 +1,6 @@
 package io.mergesink.connect.config;
 
-import io.mergesink.core.generated.GenerationExpression;
+import io.mergesink.core.generatedcolumns.GenerationExpression;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.ingest.IngestOptions;

@@ -2,9 +2,9 @@ package io.mergesink.ingest.format;
 
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.merge.ChangeSet;
-import io.mergesink.core.merge.CommitResult;
-import io.mergesink.core.merge.LiveRows;
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.writer.CommitResult;
+import io.mergesink.core.writer.LiveRows;
 import io.mergesink.core.mergeinto.MergeActions;
 import io.mergesink.core.mergeinto.MergeSpec;
 import io.mergesink.core.types.DataType;
@@ -106,7 +106,7 @@ public interface FormatTable {
    *
    * @throws FencedException a position of the change set is not where it expects it: another task
    *     took that partition over
-   * @throws io.mergesink.core.merge.MovedRowsException a concurrent commit moved rows the change set
+   * @throws io.mergesink.core.changes.MovedRowsException a concurrent commit moved rows the change set
    *     was decided from; decide it again
    */
   CommitResult commit(ChangeSet changes) throws IOException, FencedException;

@@ -23,7 +23,7 @@ public interface TableFormat extends AutoCloseable {
    * and checks a recorded key against it; with an empty one it only adds rows, or takes the key the
    * table records.
    *
-   * @throws io.mergesink.core.table.UnsupportedTableException the table needs a feature the format
+   * @throws io.mergesink.core.protocol.UnsupportedTableException the table needs a feature the format
    *     cannot honour; the task fails naming table and feature
    */
   Optional<FormatTable> open(String table, List<String> writerKey, Collection<KafkaPartition> partitions) throws IOException;

@@ -1,15 +1,12 @@
 package io.mergesink.ingest.table;
 
-import io.mergesink.core.data.Row;
-import io.mergesink.core.data.Unchanged;
 import io.mergesink.core.index.CurrentRowColumn;
-import io.mergesink.core.merge.ChangeSet;
-import io.mergesink.core.merge.LiveRows;
-import io.mergesink.core.table.UnsupportedTableException;
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
-import io.mergesink.ingest.IngestMetrics;
+import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.format.TableScopeTopics;
 import io.mergesink.ingest.format.WriteKind;
@@ -20,14 +17,10 @@ import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * History tables ({@code write.mode=history}, SCD type 2; docs/design.md, "History tables"): every

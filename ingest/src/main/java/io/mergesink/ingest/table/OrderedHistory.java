@@ -2,10 +2,10 @@ package io.mergesink.ingest.table;
 
 import io.mergesink.core.data.Row;
 import io.mergesink.core.data.Unchanged;
-import io.mergesink.core.merge.ChangeSet;
-import io.mergesink.core.merge.LiveRows;
-import io.mergesink.core.merge.RowPosition;
-import io.mergesink.core.merge.StoredRow;
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.writer.LiveRows;
+import io.mergesink.core.changes.RowPosition;
+import io.mergesink.core.changes.StoredRow;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.buffer.ChangeOrder;
 import io.mergesink.ingest.buffer.TableChanges;

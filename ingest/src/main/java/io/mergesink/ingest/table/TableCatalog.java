@@ -1,6 +1,6 @@
 package io.mergesink.ingest.table;
 
-import io.mergesink.core.table.UnsupportedTableException;
+import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.types.StructField;
 import io.mergesink.ingest.IngestOptions;
 import io.mergesink.ingest.decode.ChangeEvent;

@@ -1,17 +1,17 @@
 package io.mergesink.ingest.format.delta;
 
-import io.mergesink.core.generated.GeneratedColumns;
+import io.mergesink.core.generatedcolumns.GeneratedColumns;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.storage.Storages;
 import io.mergesink.core.table.DeltaTable;
-import io.mergesink.core.table.ProtocolSupport;
+import io.mergesink.core.protocol.ProtocolSupport;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.IngestOptions;
@@ -120,7 +120,7 @@ public final class DeltaFormat implements TableFormat {
   }
 
   /**
-   * @throws io.mergesink.core.table.UnsupportedTableException the table needs a feature MergeSink
+   * @throws io.mergesink.core.protocol.UnsupportedTableException the table needs a feature MergeSink
    *     cannot honour: the task fails at once, naming table and feature, instead of at its first commit
    */
   private FormatTable open(DeltaTable delta, Snapshot snapshot, List<String> writerKey, Collection<KafkaPartition> partitions) {

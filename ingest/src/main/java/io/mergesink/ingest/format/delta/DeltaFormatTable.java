@@ -4,16 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.generated.GeneratedColumns;
+import io.mergesink.core.generatedcolumns.GeneratedColumns;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.maintenance.Compactor;
-import io.mergesink.core.merge.ChangeSet;
-import io.mergesink.core.merge.CommitResult;
-import io.mergesink.core.merge.LiveRows;
-import io.mergesink.core.merge.MergingTableWriter;
-import io.mergesink.core.merge.TableWriter;
-import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.writer.CommitResult;
+import io.mergesink.core.writer.LiveRows;
+import io.mergesink.core.writer.MergingTableWriter;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.mergeinto.MergeActions;
 import io.mergesink.core.mergeinto.MergeInto;
 import io.mergesink.core.mergeinto.MergeSpec;
@@ -23,7 +23,7 @@ import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.TableNotFoundException;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
-import io.mergesink.core.table.KeyColumns;
+import io.mergesink.core.table.PrimaryKeyProperty;
 import io.mergesink.core.types.DataType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
@@ -101,7 +101,7 @@ final class DeltaFormatTable implements FormatTable {
 
   @Override
   public List<String> recordedKey() {
-    return KeyColumns.of(snapshot.metadata());
+    return PrimaryKeyProperty.of(snapshot.metadata());
   }
 
   @Override
