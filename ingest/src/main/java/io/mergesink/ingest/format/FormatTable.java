@@ -123,7 +123,7 @@ public interface FormatTable {
   void compacted() throws IOException;
 
   /**
-   * Drops the writer: the task now holds {@code partitions}; the next commit opens a writer for
+   * Drops the writer: the task holds {@code partitions} from this call on; the next commit opens a writer for
    * them. Reads the latest state of the table.
    *
    * @return false when the table is gone (deleted while the task ran)

@@ -37,7 +37,7 @@ public final class TableCatalog {
 
   /**
    * @param kind the kind of every table of the task (keyed, append or history), from {@code options.writeMode()}
-   * @param partitions the task's current partitions, whose rows the writers opened from now on own
+   * @param partitions the task's current partitions, whose rows the writers opened from then on own
    */
   public TableCatalog(TableFormat format, IngestOptions options, TableKind kind, Supplier<Collection<KafkaPartition>> partitions) {
     this.format = format;

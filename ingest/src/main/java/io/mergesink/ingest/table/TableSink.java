@@ -210,7 +210,7 @@ public final class TableSink {
 
   /**
    * Maintenance of the files of this task's partitions (docs/design.md, "Maintenance"), prepared on
-   * the state the writer holds now, to run anywhere ({@link FormatTable#compaction}).
+   * the state the writer holds at this call, to run anywhere ({@link FormatTable#compaction}).
    *
    * @return empty before the first commit of this assignment (no writer, no scope yet)
    */

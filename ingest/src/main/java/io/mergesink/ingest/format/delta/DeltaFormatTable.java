@@ -212,7 +212,7 @@ final class DeltaFormatTable implements FormatTable {
   /**
    * A compaction of the files of this task's partitions (docs/design.md, "Maintenance"): it rewrites
    * files whose deletion vectors hide too many rows and bin-packs small files, within the options'
-   * budget, in a commit of its own. Prepared here, on the snapshot the writer holds now, to run
+   * budget, in a commit of its own. Prepared here, on the snapshot the writer holds at this call, to run
    * anywhere: it shares nothing with the writer.
    */
   @Override
