@@ -1,17 +1,17 @@
 package io.mergesink.ingest.table;
 
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.changes.RowValidator;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.changes.ChangeSet;
-import io.mergesink.core.writer.CommitResult;
-import io.mergesink.core.writer.LiveRows;
-import io.mergesink.core.changes.RowValidator;
 import io.mergesink.core.mergeinto.MergeActions;
 import io.mergesink.core.mergeinto.MergeSpec;
 import io.mergesink.core.types.DataType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.CommitResult;
+import io.mergesink.core.writer.LiveRows;
 import io.mergesink.ingest.align.RowAligner;
 import io.mergesink.ingest.align.SchemaMismatchException;
 import io.mergesink.ingest.buffer.TableChanges;
