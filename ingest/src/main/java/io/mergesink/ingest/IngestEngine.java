@@ -1,8 +1,8 @@
 package io.mergesink.ingest;
 
 import io.mergesink.core.changes.InvalidChangeSetException;
-import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.protocol.UnsupportedTableException;
+import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.ingest.align.SchemaMismatchException;
 import io.mergesink.ingest.buffer.BufferLimits;
 import io.mergesink.ingest.buffer.PartitionBuffer;

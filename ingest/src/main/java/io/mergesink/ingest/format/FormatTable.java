@@ -1,15 +1,15 @@
 package io.mergesink.ingest.format;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.changes.ChangeSet;
-import io.mergesink.core.writer.CommitResult;
-import io.mergesink.core.writer.LiveRows;
 import io.mergesink.core.mergeinto.MergeActions;
 import io.mergesink.core.mergeinto.MergeSpec;
 import io.mergesink.core.types.DataType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.CommitResult;
+import io.mergesink.core.writer.LiveRows;
 import io.mergesink.ingest.maintenance.CompactionRun;
 import io.mergesink.ingest.record.KafkaPartition;
 import java.io.IOException;
