@@ -12,6 +12,7 @@ import io.mergesink.core.table.UnsupportedTableException;
 import io.mergesink.ingest.align.SchemaMismatchException;
 import io.mergesink.ingest.buffer.BufferLimits;
 import io.mergesink.ingest.buffer.PartitionBuffer;
+import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.decode.RecordDecoder;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mergesink.connect.testing.CustomerEvents;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
-import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.options.PrimaryKeyMode;
 import java.nio.file.Files;

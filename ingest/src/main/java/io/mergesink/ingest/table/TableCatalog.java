@@ -11,7 +11,7 @@ import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.table.UnsupportedTableException;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
-import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.options.PartitionField;
