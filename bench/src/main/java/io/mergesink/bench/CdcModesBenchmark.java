@@ -1,8 +1,8 @@
 package io.mergesink.bench;
 
 import io.mergesink.ingest.IngestEngine;
-import io.mergesink.ingest.IngestMetrics;
 import io.mergesink.ingest.config.IngestOptions;
+import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.UpsertOrder;

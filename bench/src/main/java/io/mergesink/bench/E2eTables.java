@@ -3,17 +3,17 @@ package io.mergesink.bench;
 import io.mergesink.connect.config.MergeSinkConfig;
 import io.mergesink.connect.sink.SinkRecords;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.merge.TableWriter;
-import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.ownership.OwnerScope;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.table.DeltaTable;
-import io.mergesink.core.table.KeyColumns;
+import io.mergesink.core.table.PrimaryKeyProperty;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.decode.ChangeEvent;
@@ -42,7 +42,7 @@ final class E2eTables {
    */
   static TableSpec specOf(DeltaTable table, MergeStrategy strategy) throws IOException {
     Snapshot snapshot = table.snapshot();
-    return new TableSpec(snapshot.schema(), KeyColumns.of(snapshot.metadata()), strategy, snapshot.metadata().configuration());
+    return new TableSpec(snapshot.schema(), PrimaryKeyProperty.of(snapshot.metadata()), strategy, snapshot.metadata().configuration());
   }
 
   /**

@@ -1,9 +1,9 @@
 package io.mergesink.bench;
 
 import io.mergesink.bench.BenchConfig.FlushTable;
-import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.merge.MergingTableWriter;
+import io.mergesink.core.writer.MergingTableWriter;
 import io.mergesink.core.table.DeltaTable;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.mergesink.bench;
 
-import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.changes.ChangeSet;
 import java.util.BitSet;
 import java.util.SplittableRandom;
 

@@ -2,9 +2,9 @@ package io.mergesink.bench;
 
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.merge.TableWriter;
+import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.mergeinto.Assignment;
 import io.mergesink.core.mergeinto.Condition;
 import io.mergesink.core.mergeinto.MergeInto;

@@ -1,9 +1,9 @@
 package io.mergesink.bench;
 
-import io.mergesink.core.merge.ChangeSet;
-import io.mergesink.core.merge.CommitResult;
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.writer.CommitResult;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.merge.TableWriter;
+import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.table.DeltaTable;
 import java.io.IOException;
 

@@ -4,7 +4,7 @@ import io.mergesink.core.log.AddFile;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.maintenance.FileHealth;
 import io.mergesink.core.snapshot.Snapshot;
-import io.mergesink.core.table.KeyColumns;
+import io.mergesink.core.table.PrimaryKeyProperty;
 import io.mergesink.core.types.StructField;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -81,7 +81,7 @@ final class DescribeCommand extends TableCommand {
       columns.add(column);
     }
     d.put("schema", columns);
-    d.put("primaryKey", KeyColumns.of(snapshot.metadata()));
+    d.put("primaryKey", PrimaryKeyProperty.of(snapshot.metadata()));
     d.put("partitionColumns", snapshot.metadata().partitionColumns());
     Map<String, Object> protocol = new LinkedHashMap<>();
     protocol.put("minReaderVersion", snapshot.protocol().minReaderVersion());

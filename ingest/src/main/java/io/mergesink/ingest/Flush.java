@@ -1,15 +1,16 @@
 package io.mergesink.ingest;
 
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.changes.MovedRowsException;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.TxnChange;
-import io.mergesink.core.merge.ChangeSet;
-import io.mergesink.core.merge.CommitResult;
-import io.mergesink.core.merge.MovedRowsException;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.writer.CommitResult;
 import io.mergesink.ingest.buffer.PartitionBuffer;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.errors.FatalIngestException;
+import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.position.FlushPlan;
 import io.mergesink.ingest.position.PartitionPositions;
 import io.mergesink.ingest.position.TableTxns;

@@ -1,14 +1,14 @@
 package io.mergesink.ingest;
 
+import io.mergesink.core.changes.InvalidChangeSetException;
 import io.mergesink.core.maintenance.CompactionOptions;
-import io.mergesink.core.merge.InvalidChangeSetException;
-import io.mergesink.core.merge.WriterOptions;
 import io.mergesink.core.ownership.FileOwners;
+import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.snapshot.TableNotFoundException;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.storage.Storages;
-import io.mergesink.core.table.UnsupportedTableException;
+import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.ingest.align.SchemaMismatchException;
 import io.mergesink.ingest.buffer.BufferLimits;
 import io.mergesink.ingest.buffer.PartitionBuffer;
@@ -21,6 +21,7 @@ import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.errors.RetriableStorageException;
 import io.mergesink.ingest.maintenance.BackgroundCompaction;
+import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.position.PartitionPositions;
 import io.mergesink.ingest.position.TxnAppIds;
 import io.mergesink.ingest.record.KafkaPartition;

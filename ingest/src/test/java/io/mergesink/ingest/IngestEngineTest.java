@@ -9,6 +9,7 @@ import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.errors.BadRecordException;
+import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
 import io.mergesink.ingest.testing.ChangeRecords;

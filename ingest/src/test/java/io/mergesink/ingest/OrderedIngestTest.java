@@ -8,6 +8,7 @@ import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.decode.LogicalTypes;
+import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.PartitionField;
@@ -25,12 +26,12 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import java.util.stream.Stream;
 
 /**
  * {@code upsert.order.by} on real tables, read back with Delta Kernel: a PostgreSQL history (a

@@ -1,7 +1,7 @@
 package io.mergesink.streams;
 
 import io.mergesink.core.storage.RequestCounts;
-import io.mergesink.ingest.IngestMetrics;
+import io.mergesink.ingest.metrics.IngestMetrics;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.MetricName;

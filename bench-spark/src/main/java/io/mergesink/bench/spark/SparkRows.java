@@ -1,7 +1,7 @@
 package io.mergesink.bench.spark;
 
 import io.mergesink.bench.CdcRows;
-import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.changes.ChangeSet;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

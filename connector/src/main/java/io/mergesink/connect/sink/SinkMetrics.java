@@ -3,7 +3,7 @@ package io.mergesink.connect.sink;
 import io.mergesink.connect.metrics.MetricsRegistry;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.RequestKind;
-import io.mergesink.ingest.IngestMetrics;
+import io.mergesink.ingest.metrics.IngestMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package io.mergesink.connect.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.core.data.Row;
-import io.mergesink.core.generated.GeneratedColumns;
+import io.mergesink.core.generatedcolumns.GeneratedColumns;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.LocalStorage;

@@ -13,7 +13,7 @@ import io.mergesink.core.maintenance.CompactionResult;
 import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
-import io.mergesink.core.table.TableFeatures;
+import io.mergesink.core.protocol.TableFeatures;
 import io.mergesink.core.testing.KernelTables;
 import java.nio.file.Path;
 import java.util.HashMap;

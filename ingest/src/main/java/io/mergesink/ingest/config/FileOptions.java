@@ -1,7 +1,7 @@
 package io.mergesink.ingest.config;
 
 import io.mergesink.core.maintenance.CompactionOptions;
-import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.writer.WriterOptions;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;

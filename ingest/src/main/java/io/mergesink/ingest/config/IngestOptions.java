@@ -2,7 +2,7 @@ package io.mergesink.ingest.config;
 
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.core.table.TableProperties;

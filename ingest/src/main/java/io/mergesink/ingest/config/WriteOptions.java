@@ -1,6 +1,6 @@
 package io.mergesink.ingest.config;
 
-import io.mergesink.core.generated.GenerationExpression;
+import io.mergesink.core.generatedcolumns.GenerationExpression;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.ingest.options.AppendTombstones;
 import io.mergesink.ingest.options.ChangeSemantics;

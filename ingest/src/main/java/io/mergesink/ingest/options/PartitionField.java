@@ -1,6 +1,6 @@
 package io.mergesink.ingest.options;
 
-import io.mergesink.core.generated.GenerationExpression;
+import io.mergesink.core.generatedcolumns.GenerationExpression;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.changes.ChangeSet;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Collection;

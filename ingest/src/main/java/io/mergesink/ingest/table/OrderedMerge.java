@@ -2,7 +2,7 @@ package io.mergesink.ingest.table;
 
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.mergeinto.Assignment;
 import io.mergesink.core.mergeinto.Condition;
 import io.mergesink.core.mergeinto.MergeActions;

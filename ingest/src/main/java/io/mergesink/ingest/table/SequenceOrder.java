@@ -1,7 +1,7 @@
 package io.mergesink.ingest.table;
 
 import io.mergesink.core.data.Unchanged;
-import io.mergesink.ingest.IngestMetrics;
+import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.buffer.ChangeOrder;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.decode.ChangeEvent.Op;

@@ -51,7 +51,7 @@ final class KeyEncoder {
   private int length;
 
   KeyEncoder(StructType keySchema) {
-    KeyColumns.checkSchema(keySchema);
+    TypedKeys.checkSchema(keySchema);
     this.keySchema = keySchema;
     this.types = new DataType[keySchema.size()];
     for (int i = 0; i < types.length; i++) {
@@ -66,12 +66,12 @@ final class KeyEncoder {
    *     value of the wrong Java class, or a decimal that does not fit its type's scale
    */
   int encode(Row key) {
-    KeyColumns.checkArity(keySchema, key);
+    TypedKeys.checkArity(keySchema, key);
     length = 0;
     for (int i = 0; i < types.length; i++) {
-      Object value = KeyColumns.value(keySchema, key, i);
+      Object value = TypedKeys.value(keySchema, key, i);
       if (types[i] instanceof DecimalType decimal) {
-        writeDecimal(decimal, KeyColumns.as(BigDecimal.class, keySchema, i, value), i);
+        writeDecimal(decimal, TypedKeys.as(BigDecimal.class, keySchema, i, value), i);
       } else {
         writePrimitive((PrimitiveType) types[i], value, i);
       }
@@ -86,18 +86,18 @@ final class KeyEncoder {
 
   private void writePrimitive(PrimitiveType type, Object value, int ordinal) {
     switch (type) {
-      case BOOLEAN -> writeByte(KeyColumns.as(Boolean.class, keySchema, ordinal, value) ? 1 : 0);
-      case BYTE -> writeByte(KeyColumns.as(Byte.class, keySchema, ordinal, value));
-      case SHORT -> writeFixed(KeyColumns.as(Short.class, keySchema, ordinal, value), Short.BYTES);
-      case INTEGER, DATE -> writeFixed(KeyColumns.as(Integer.class, keySchema, ordinal, value), Integer.BYTES);
+      case BOOLEAN -> writeByte(TypedKeys.as(Boolean.class, keySchema, ordinal, value) ? 1 : 0);
+      case BYTE -> writeByte(TypedKeys.as(Byte.class, keySchema, ordinal, value));
+      case SHORT -> writeFixed(TypedKeys.as(Short.class, keySchema, ordinal, value), Short.BYTES);
+      case INTEGER, DATE -> writeFixed(TypedKeys.as(Integer.class, keySchema, ordinal, value), Integer.BYTES);
       case LONG, TIMESTAMP, TIMESTAMP_NTZ ->
-          writeFixed(KeyColumns.as(Long.class, keySchema, ordinal, value), Long.BYTES);
+          writeFixed(TypedKeys.as(Long.class, keySchema, ordinal, value), Long.BYTES);
       case FLOAT -> writeFixed(
-          Float.floatToIntBits(KeyColumns.as(Float.class, keySchema, ordinal, value)), Float.BYTES);
+          Float.floatToIntBits(TypedKeys.as(Float.class, keySchema, ordinal, value)), Float.BYTES);
       case DOUBLE -> writeFixed(
-          Double.doubleToLongBits(KeyColumns.as(Double.class, keySchema, ordinal, value)), Double.BYTES);
-      case STRING -> writeString(KeyColumns.as(String.class, keySchema, ordinal, value));
-      case BINARY -> writeBytes(KeyColumns.as(byte[].class, keySchema, ordinal, value));
+          Double.doubleToLongBits(TypedKeys.as(Double.class, keySchema, ordinal, value)), Double.BYTES);
+      case STRING -> writeString(TypedKeys.as(String.class, keySchema, ordinal, value));
+      case BINARY -> writeBytes(TypedKeys.as(byte[].class, keySchema, ordinal, value));
     }
   }
 

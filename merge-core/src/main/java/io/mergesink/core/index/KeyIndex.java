@@ -63,9 +63,9 @@ public final class KeyIndex {
   private final KeyEncoder encoder;
 
   private KeyIndex(StructType keySchema) {
-    KeyColumns.checkSchema(keySchema);
+    TypedKeys.checkSchema(keySchema);
     this.keySchema = keySchema;
-    if (KeyColumns.isSingleLong(keySchema)) {
+    if (TypedKeys.isSingleLong(keySchema)) {
       this.longKeys = new LongKeyTable(duplicates);
       this.bytesKeys = null;
       this.encoder = null;
@@ -98,7 +98,7 @@ public final class KeyIndex {
   public void put(Row key, long location) {
     RowLocation.checkValid(location);
     if (longKeys != null) {
-      longKeys.put(KeyColumns.singleLong(keySchema, key), location);
+      longKeys.put(TypedKeys.singleLong(keySchema, key), location);
     } else {
       int length = encoder.encode(key); // first: encoding may replace the buffer
       bytesKeys.put(encoder.buffer(), length, location);
@@ -177,7 +177,7 @@ public final class KeyIndex {
   public void remove(Row key, long location) {
     RowLocation.checkValid(location);
     if (longKeys != null) {
-      longKeys.remove(KeyColumns.singleLong(keySchema, key), location);
+      longKeys.remove(TypedKeys.singleLong(keySchema, key), location);
     } else {
       int length = encoder.encode(key); // first: encoding may replace the buffer
       bytesKeys.remove(encoder.buffer(), length, location);
@@ -192,7 +192,7 @@ public final class KeyIndex {
     RowLocation.checkValid(replaced);
     RowLocation.checkValid(location);
     if (longKeys != null) {
-      longKeys.replace(KeyColumns.singleLong(keySchema, key), replaced, location);
+      longKeys.replace(TypedKeys.singleLong(keySchema, key), replaced, location);
     } else {
       int length = encoder.encode(key); // first: encoding may replace the buffer
       bytesKeys.replace(encoder.buffer(), length, replaced, location);
@@ -258,14 +258,14 @@ public final class KeyIndex {
   private long[] longValues(List<Row> keys) {
     long[] values = new long[keys.size()];
     for (int i = 0; i < values.length; i++) {
-      values[i] = KeyColumns.singleLong(keySchema, keys.get(i));
+      values[i] = TypedKeys.singleLong(keySchema, keys.get(i));
     }
     return values;
   }
 
   private long slotValue(Row key) {
     if (longKeys != null) {
-      return longKeys.get(KeyColumns.singleLong(keySchema, key));
+      return longKeys.get(TypedKeys.singleLong(keySchema, key));
     }
     int length = encoder.encode(key); // first: encoding may replace the buffer
     return bytesKeys.get(encoder.buffer(), length);

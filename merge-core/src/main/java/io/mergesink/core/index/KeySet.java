@@ -18,9 +18,9 @@ public final class KeySet {
   private final Set<Row> rowKeys;
 
   private KeySet(StructType keySchema, int expectedKeys) {
-    KeyColumns.checkSchema(keySchema);
+    TypedKeys.checkSchema(keySchema);
     this.keySchema = keySchema;
-    if (KeyColumns.isSingleLong(keySchema)) {
+    if (TypedKeys.isSingleLong(keySchema)) {
       this.longKeys = new LongOpenHashSet(expectedKeys);
       this.rowKeys = null;
     } else {
@@ -45,16 +45,16 @@ public final class KeySet {
    * @throws IllegalArgumentException when a long-like key is null or of the wrong Java class
    */
   public boolean add(Row key) {
-    return longKeys != null ? longKeys.add(KeyColumns.singleLong(keySchema, key)) : rowKeys.add(key);
+    return longKeys != null ? longKeys.add(TypedKeys.singleLong(keySchema, key)) : rowKeys.add(key);
   }
 
   /** Whether an equal key is in the set. */
   public boolean contains(Row key) {
-    return longKeys != null ? longKeys.contains(KeyColumns.singleLong(keySchema, key)) : rowKeys.contains(key);
+    return longKeys != null ? longKeys.contains(TypedKeys.singleLong(keySchema, key)) : rowKeys.contains(key);
   }
 
   /**
-   * Whether the key whose long-like value (as {@link KeyColumns#singleLong} gives it) is {@code key}
+   * Whether the key whose long-like value (as {@link TypedKeys#singleLong} gives it) is {@code key}
    * is in the set; only for a set of single long-like keys.
    */
   public boolean containsLong(long key) {

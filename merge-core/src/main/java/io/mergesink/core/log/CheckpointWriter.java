@@ -1,6 +1,5 @@
 package io.mergesink.core.log;
 
-import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.PendingFile;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.storage.StreamOutputFile;
@@ -63,7 +62,7 @@ public final class CheckpointWriter {
   }
 
   /** Checkpoints {@code snapshot}, dropping tombstones older than the table's retention as of now. */
-  public static void write(Storage storage, String root, Snapshot snapshot) throws IOException {
+  public static void write(Storage storage, String root, TableState snapshot) throws IOException {
     write(storage, root, snapshot, System.currentTimeMillis());
   }
 
@@ -75,7 +74,7 @@ public final class CheckpointWriter {
    *     before the checkpoint is published leaves nothing behind
    * @throws IllegalStateException when the table asks for a checkpoint MergeSink cannot write ({@link #whyNot})
    */
-  public static void write(Storage storage, String root, Snapshot snapshot, long nowMillis) throws IOException {
+  public static void write(Storage storage, String root, TableState snapshot, long nowMillis) throws IOException {
     whyNot(snapshot.metadata()).ifPresent(reason -> {
       throw new IllegalStateException("table " + root + ": no checkpoint written: " + reason);
     });

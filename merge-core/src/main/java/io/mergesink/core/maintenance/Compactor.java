@@ -19,7 +19,7 @@ import io.mergesink.core.rowtracking.MaterializedColumns;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.Storage;
-import io.mergesink.core.table.ProtocolSupport;
+import io.mergesink.core.protocol.ProtocolSupport;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -76,7 +76,7 @@ public final class Compactor {
   /**
    * What a run on {@code snapshot} would rewrite; nothing is written.
    *
-   * @throws io.mergesink.core.table.UnsupportedTableException when MergeSink cannot write the table,
+   * @throws io.mergesink.core.protocol.UnsupportedTableException when MergeSink cannot write the table,
    *     as {@link #compact} would
    */
   public CompactionPlan plan(Snapshot snapshot) {
@@ -87,7 +87,7 @@ public final class Compactor {
   /**
    * Compacts {@code snapshot} (usually the latest; concurrent commits after it are handled).
    *
-   * @throws io.mergesink.core.table.UnsupportedTableException when MergeSink cannot write the table
+   * @throws io.mergesink.core.protocol.UnsupportedTableException when MergeSink cannot write the table
    * @throws CommitConflictException when concurrent commits kept winning the commit race; the
    *     outputs were deleted and nothing was committed
    * @throws IOException when reading or writing fails; outputs written so far are deleted when

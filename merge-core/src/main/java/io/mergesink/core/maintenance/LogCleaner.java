@@ -4,7 +4,7 @@ import io.mergesink.core.log.CheckpointWriter;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
-import io.mergesink.core.table.ProtocolSupport;
+import io.mergesink.core.protocol.ProtocolSupport;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,7 +40,7 @@ public final class LogCleaner {
    * Writes a classic checkpoint of {@code snapshot} and points {@code _last_checkpoint} at it (an
    * existing checkpoint of that version is kept).
    *
-   * @throws io.mergesink.core.table.UnsupportedTableException when MergeSink cannot write the table
+   * @throws io.mergesink.core.protocol.UnsupportedTableException when MergeSink cannot write the table
    */
   public void checkpoint(Snapshot snapshot) throws IOException {
     ProtocolSupport.checkWritable(snapshot.tableRoot(), snapshot.protocol(), snapshot.metadata());

@@ -7,7 +7,7 @@ import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.RemoveFile;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
-import io.mergesink.core.table.ProtocolSupport;
+import io.mergesink.core.protocol.ProtocolSupport;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ public final class Vacuum {
    *
    * @param retention tombstones and files younger than this are kept
    * @throws IllegalArgumentException when the retention is negative
-   * @throws io.mergesink.core.table.UnsupportedTableException when MergeSink cannot write the table:
+   * @throws io.mergesink.core.protocol.UnsupportedTableException when MergeSink cannot write the table:
    *     vacuum deletes files, so it checks the writer protocol of every table (PROTOCOL.md, "VACUUM
    *     Protocol Check")
    */

@@ -1,15 +1,17 @@
 package io.mergesink.core.merge;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.core.datafiles.ChangeDataFiles.ChangeType;
+import io.mergesink.core.datafiles.ChangeDataFiles;
+import io.mergesink.core.datafiles.NewFiles;
 import io.mergesink.core.index.KeySet;
 import io.mergesink.core.layout.DataLayout;
 import io.mergesink.core.log.AddCDCFile;
-import io.mergesink.core.merge.ChangeDataFiles.ChangeType;
+import io.mergesink.core.protocol.ProtocolSupport;
+import io.mergesink.core.scan.LogicalFileReader;
 import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
-import io.mergesink.core.table.ProtocolSupport;
 import io.mergesink.core.types.StructType;
-import io.mergesink.core.scan.LogicalFileReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,12 +28,12 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * its {@code add}s as the inserted rows (PROTOCOL.md, "Change Data Files"), so blind inserts cost
  * nothing extra. The merge operations supply the removed rows, which they read by position.
  */
-final class ChangeFeed {
+public final class ChangeFeed {
   private final NewFiles newFiles;
   private final int[] keyOrdinals;
   private final StructType keySchema;
 
-  ChangeFeed(NewFiles newFiles, int[] keyOrdinals, StructType keySchema) {
+  public ChangeFeed(NewFiles newFiles, int[] keyOrdinals, StructType keySchema) {
     this.newFiles = newFiles;
     this.keyOrdinals = keyOrdinals.clone();
     this.keySchema = keySchema;

@@ -1,8 +1,11 @@
 package io.mergesink.core.merge;
 
+import io.mergesink.core.changes.KeyedChanges;
 import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.datafiles.DataFileRoller;
+import io.mergesink.core.datafiles.NewFiles;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
 import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
@@ -35,7 +38,7 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * holding survivors of a touched file is owned by that file's owners as well as the writer's, so
  * every writer that indexed the survivors before still finds them.
  */
-final class CopyOnWriteMerge implements MergeOperation {
+public final class CopyOnWriteMerge implements MergeOperation {
   static final String OPERATION = "MERGE";
   private final Storage storage;
   private final LiveRowIndex index;
@@ -44,7 +47,7 @@ final class CopyOnWriteMerge implements MergeOperation {
   private final DeletionVectorStore deletionVectors;
   private final ChangeFeed changeFeed;
 
-  CopyOnWriteMerge(Storage storage, LiveRowIndex index, NewFiles newFiles, int[] keyOrdinals, ChangeFeed changeFeed) {
+  public CopyOnWriteMerge(Storage storage, LiveRowIndex index, NewFiles newFiles, int[] keyOrdinals, ChangeFeed changeFeed) {
     this.storage = storage;
     this.index = index;
     this.newFiles = newFiles;

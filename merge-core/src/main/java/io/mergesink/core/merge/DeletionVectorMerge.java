@@ -1,7 +1,12 @@
 package io.mergesink.core.merge;
 
+import io.mergesink.core.changes.KeyedChanges;
 import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.datafiles.Cleanup;
+import io.mergesink.core.datafiles.DataFileRoller;
+import io.mergesink.core.datafiles.FileStats;
+import io.mergesink.core.datafiles.NewFiles;
 import io.mergesink.core.deletionvectors.DeletionVectorDescriptor;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
@@ -26,7 +31,7 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * table with Change Data Feed gets the {@link ChangeFeed} of the commit too, the replaced rows read
  * back by position.
  */
-final class DeletionVectorMerge implements MergeOperation {
+public final class DeletionVectorMerge implements MergeOperation {
   static final String OPERATION = "MERGE";
   private final Storage storage;
   private final LiveRowIndex index;
@@ -39,7 +44,7 @@ final class DeletionVectorMerge implements MergeOperation {
    */
   private Map<String, Marking> lastWritten = Map.of();
 
-  DeletionVectorMerge(Storage storage, LiveRowIndex index, NewFiles newFiles, ChangeFeed changeFeed) {
+  public DeletionVectorMerge(Storage storage, LiveRowIndex index, NewFiles newFiles, ChangeFeed changeFeed) {
     this.storage = storage;
     this.index = index;
     this.newFiles = newFiles;

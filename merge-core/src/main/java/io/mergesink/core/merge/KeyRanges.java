@@ -19,7 +19,7 @@ import java.util.TreeSet;
  * column holds none of the keys' values holds none of the keys. Other key columns (strings, whose
  * bounds may be truncated; partition columns) and files without statistics prune nothing.
  */
-final class KeyRanges {
+public final class KeyRanges {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final List<Column> columns;
 
@@ -28,7 +28,7 @@ final class KeyRanges {
   }
 
   /** The ranges of {@code keys} over the key columns at {@code keyOrdinals} of {@code reader}'s rows. */
-  static KeyRanges of(LogicalFileReader reader, int[] keyOrdinals, Collection<Row> keys) {
+  public static KeyRanges of(LogicalFileReader reader, int[] keyOrdinals, Collection<Row> keys) {
     List<Column> columns = new ArrayList<>();
     for (int k = 0; k < keyOrdinals.length; k++) {
       StructField field = reader.schema().field(keyOrdinals[k]);
@@ -46,7 +46,7 @@ final class KeyRanges {
   }
 
   /** Whether {@code file} may hold a row of one of the keys. */
-  boolean mayHold(AddFile file) {
+  public boolean mayHold(AddFile file) {
     if (columns.isEmpty() || file.stats() == null) {
       return true;
     }

@@ -1,5 +1,6 @@
 package io.mergesink.core.merge;
 
+import io.mergesink.core.changes.KeyedChanges;
 import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.index.KeySet;
@@ -12,12 +13,12 @@ import java.io.IOException;
  * the files a concurrent commit added: only a new row of one of them invalidates the plan
  * (docs/design.md, "Concurrency"). The set is built on the first probe; most commits never lose a race.
  */
-final class LookedUpKeys implements StagedCommit.KeyProbe {
+public final class LookedUpKeys implements StagedCommit.KeyProbe {
   private final LiveRowIndex index;
   private final KeyedChanges changes;
   private KeySet keys;
 
-  LookedUpKeys(LiveRowIndex index, KeyedChanges changes) {
+  public LookedUpKeys(LiveRowIndex index, KeyedChanges changes) {
     this.index = index;
     this.changes = changes;
   }

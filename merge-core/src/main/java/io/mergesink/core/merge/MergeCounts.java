@@ -16,7 +16,7 @@ import java.util.Map;
 public record MergeCounts(long rowsWritten, long rowsDeleted, int filesAdded, int filesRemoved, int deletionVectorsUpdated, long bytesWritten) {
   public static final MergeCounts NONE = new MergeCounts(0, 0, 0, 0, 0, 0);
 
-  Map<String, String> asOperationMetrics() {
+  public Map<String, String> asOperationMetrics() {
     Map<String, String> metrics = new LinkedHashMap<>();
     metrics.put("numOutputRows", Long.toString(rowsWritten));
     metrics.put("numDeletedRows", Long.toString(rowsDeleted));

@@ -1,5 +1,6 @@
 package io.mergesink.core.merge;
 
+import io.mergesink.core.changes.KeyedChanges;
 import io.mergesink.core.snapshot.Snapshot;
 import java.io.IOException;
 
@@ -8,7 +9,7 @@ import java.io.IOException;
  * returns the commit that makes them visible. Planning never publishes anything; when the commit
  * is abandoned the written files are deleted or left to vacuum.
  */
-interface MergeOperation {
+public interface MergeOperation {
 
   /**
    * @param snapshot the table state to plan against; the key index is in step with it

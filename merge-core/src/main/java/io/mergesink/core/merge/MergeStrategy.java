@@ -1,5 +1,7 @@
 package io.mergesink.core.merge;
 
+import io.mergesink.core.changes.ChangeSet;
+
 /** How a {@link ChangeSet} lands in a table (docs/design.md, "Merge strategies"). */
 public enum MergeStrategy {
   /** Mark replaced rows in deletion vectors, write new rows to new files. Default. */

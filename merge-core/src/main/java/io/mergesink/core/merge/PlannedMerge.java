@@ -4,4 +4,4 @@ import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
 
 /** A staged commit, the key index changes it makes once committed, and what it did in numbers. */
-record PlannedMerge(StagedCommit commit, IndexDelta indexDelta, MergeCounts counts) {}
+public record PlannedMerge(StagedCommit commit, IndexDelta indexDelta, MergeCounts counts) {}

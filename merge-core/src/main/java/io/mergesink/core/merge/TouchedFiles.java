@@ -10,11 +10,11 @@ import java.io.IOException;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /** What the merge operations need to know about a live file they touch. */
-final class TouchedFiles {
+public final class TouchedFiles {
   private TouchedFiles() {}
 
   /** The live {@code add} of a file the key index points into. */
-  static AddFile live(Snapshot snapshot, String path) {
+  public static AddFile live(Snapshot snapshot, String path) {
     AddFile live = snapshot.files().get(path);
     if (live == null) {
       throw new IllegalStateException("table " + snapshot.tableRoot() + " version " + snapshot.version()
@@ -24,7 +24,7 @@ final class TouchedFiles {
   }
 
   /** A copy of the file's current deletion vector, empty when it has none. */
-  static Roaring64NavigableMap deletedRows(DeletionVectorStore store, String tableRoot, AddFile file) throws IOException {
+  public static Roaring64NavigableMap deletedRows(DeletionVectorStore store, String tableRoot, AddFile file) throws IOException {
     return file.deletionVector() == null ? new Roaring64NavigableMap() : store.read(tableRoot, file.deletionVector());
   }
 

@@ -1,9 +1,12 @@
 package io.mergesink.core.merge;
 
+import io.mergesink.core.changes.KeyedChanges;
+import io.mergesink.core.changes.MovedRowsException;
+import io.mergesink.core.changes.RowPosition;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.index.KeyIndex;
-import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
+import io.mergesink.core.index.LiveRowIndex;
 import io.mergesink.core.index.RowLocation;
 import io.mergesink.core.snapshot.Snapshot;
 import java.util.LinkedHashMap;

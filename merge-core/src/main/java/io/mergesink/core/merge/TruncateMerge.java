@@ -1,7 +1,10 @@
 package io.mergesink.core.merge;
 
+import io.mergesink.core.changes.KeyedChanges;
 import io.mergesink.core.commit.StagedCommit;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.datafiles.DataFileRoller;
+import io.mergesink.core.datafiles.NewFiles;
 import io.mergesink.core.index.LiveRowIndex.IndexDelta;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.AddFile;
@@ -16,12 +19,12 @@ import java.util.List;
  * In a table with Change Data Feed every live row is a {@code delete} and every upsert an
  * {@code insert}, as Delta records a truncate.
  */
-final class TruncateMerge implements MergeOperation {
+public final class TruncateMerge implements MergeOperation {
   static final String OPERATION = "TRUNCATE";
   private final NewFiles newFiles;
   private final ChangeFeed changeFeed;
 
-  TruncateMerge(NewFiles newFiles, ChangeFeed changeFeed) {
+  public TruncateMerge(NewFiles newFiles, ChangeFeed changeFeed) {
     this.newFiles = newFiles;
     this.changeFeed = changeFeed;
   }

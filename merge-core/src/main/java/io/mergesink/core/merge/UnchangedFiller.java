@@ -1,5 +1,6 @@
 package io.mergesink.core.merge;
 
+import io.mergesink.core.changes.KeyedChanges;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.data.Unchanged;
 import io.mergesink.core.index.KeyIndex;
@@ -21,7 +22,7 @@ import java.util.TreeMap;
  * key; null where there is none). Reads only the files holding such rows, once each, and in them
  * only the row groups holding such rows.
  */
-final class UnchangedFiller {
+public final class UnchangedFiller {
   private UnchangedFiller() {}
 
   static List<Row> fill(Storage storage, Snapshot snapshot, LiveRowIndex index, KeyedChanges changes) throws IOException {
@@ -58,7 +59,7 @@ final class UnchangedFiller {
   }
 
   /** {@code row} with every {@link Unchanged#VALUE} replaced by null, for rows with no previous version. */
-  static Row withNulls(Row row) {
+  public static Row withNulls(Row row) {
     return hasUnchanged(row) ? merge(row, null) : row;
   }
 

@@ -3,11 +3,11 @@ package io.mergesink.core.mergeinto;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.index.KeySet;
-import io.mergesink.core.merge.ChangeSet;
-import io.mergesink.core.merge.CommitResult;
-import io.mergesink.core.merge.LiveRows;
-import io.mergesink.core.merge.MergingTableWriter;
-import io.mergesink.core.merge.TableWriter;
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.writer.CommitResult;
+import io.mergesink.core.writer.LiveRows;
+import io.mergesink.core.writer.MergingTableWriter;
+import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.mergeinto.BoundSpec.Decision;
 import io.mergesink.core.types.StructType;
 import java.io.IOException;
@@ -35,7 +35,7 @@ import java.util.Objects;
  *
  * <p>The actions are decided against the writer's snapshot. When a key was looked up or a target
  * row read, the change set names them ({@link MergeActions#decidedFrom}): it lands only while they
- * are where they were, else it fails with {@link io.mergesink.core.merge.MovedRowsException} and
+ * are where they were, else it fails with {@link io.mergesink.core.changes.MovedRowsException} and
  * is decided again by the caller (another writer inserted, changed or deleted a row it decided
  * from). Rows decided from the source alone need no read set. Single-threaded, as the writer is.
  */
@@ -70,12 +70,12 @@ public final class MergeInto {
    *
    * @throws InvalidMergeException the spec does not fit the table, or a key is in several source
    *     rows with {@link SourceDuplicates#REJECT}; nothing was written
-   * @throws io.mergesink.core.merge.InvalidChangeSetException a decided row does not fit the table
+   * @throws io.mergesink.core.changes.InvalidChangeSetException a decided row does not fit the table
    *     (a value of the wrong type, null in a NOT NULL column); nothing was written
    * @throws IllegalArgumentException a condition or value read a column it did not declare
-   * @throws io.mergesink.core.merge.MovedRowsException a concurrent commit changed a row the actions
+   * @throws io.mergesink.core.changes.MovedRowsException a concurrent commit changed a row the actions
    *     were decided from; nothing was written, decide again
-   * @see io.mergesink.core.merge.TableWriter#commit for the commit's failures
+   * @see io.mergesink.core.writer.TableWriter#commit for the commit's failures
    */
   public MergeResult execute(MergeSpec spec, List<Row> source) throws IOException, FencedException {
     MergeActions actions = decide(spec, source);

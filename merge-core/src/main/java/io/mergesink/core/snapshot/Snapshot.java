@@ -7,6 +7,7 @@ import io.mergesink.core.log.Metadata;
 import io.mergesink.core.log.Protocol;
 import io.mergesink.core.log.RemoveFile;
 import io.mergesink.core.log.SetTransaction;
+import io.mergesink.core.log.TableState;
 import io.mergesink.core.types.ColumnMapping;
 import io.mergesink.core.types.StructType;
 import java.util.Collection;
@@ -25,7 +26,7 @@ import java.util.OptionalLong;
  * (URI-encoded, usually relative); use {@link AddFile#decodedPath()} or
  * {@link io.mergesink.core.log.LogPaths#resolve} for storage paths.
  */
-public final class Snapshot {
+public final class Snapshot implements TableState {
   private static final String COLUMN_MAPPING_FEATURE = "columnMapping";
   private final String tableRoot;
   private final long version;
@@ -70,14 +71,17 @@ public final class Snapshot {
     return tableRoot;
   }
 
+  @Override
   public long version() {
     return version;
   }
 
+  @Override
   public Protocol protocol() {
     return protocol;
   }
 
+  @Override
   public Metadata metadata() {
     return metadata;
   }
@@ -100,11 +104,13 @@ public final class Snapshot {
   }
 
   /** Live files keyed by their path as written in the log (URI-encoded, not decoded). */
+  @Override
   public Map<String, AddFile> files() {
     return files;
   }
 
   /** {@code remove} actions not cancelled by a later {@code add}, expired or not. */
+  @Override
   public Collection<RemoveFile> tombstones() {
     return tombstones.values();
   }
@@ -114,6 +120,7 @@ public final class Snapshot {
   }
 
   /** The latest {@code txn} per app id. */
+  @Override
   public Map<String, SetTransaction> transactions() {
     return transactions;
   }
@@ -130,6 +137,7 @@ public final class Snapshot {
   }
 
   /** Domain metadata per domain; removed domains are absent. */
+  @Override
   public Map<String, DomainMetadata> domainMetadata() {
     return domainMetadata;
   }

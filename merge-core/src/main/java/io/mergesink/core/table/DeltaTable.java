@@ -11,11 +11,9 @@ import io.mergesink.core.log.CommitInfo;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.Metadata;
 import io.mergesink.core.log.Protocol;
-import io.mergesink.core.merge.AppendTableWriter;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.merge.MergingTableWriter;
-import io.mergesink.core.merge.TableWriter;
-import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.protocol.ProtocolSupport;
+import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.rowtracking.RowTracking;
 import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
@@ -28,6 +26,10 @@ import io.mergesink.core.types.SchemaJson;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.core.types.TypeChanges;
+import io.mergesink.core.writer.AppendTableWriter;
+import io.mergesink.core.writer.MergingTableWriter;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -114,7 +116,7 @@ public final class DeltaTable {
   public Snapshot createIfAbsent(TableSpec spec) throws IOException {
     if (!exists()) {
       Map<String, String> configuration = new LinkedHashMap<>(TableProperties.configuration(spec.properties(), spec.strategy()));
-      configuration.putAll(KeyColumns.toProperty(spec.keyColumns()));
+      configuration.putAll(PrimaryKeyProperty.toProperty(spec.keyColumns()));
       Set<String> features = new TreeSet<>(TableProperties.enabledFeatures(spec.properties(), spec.strategy()));
       if (spec.strategy() == MergeStrategy.DELETION_VECTORS) {
         configuration.put(DELETION_VECTORS_PROPERTY, "true");
@@ -157,13 +159,13 @@ public final class DeltaTable {
     if (strategy == MergeStrategy.APPEND) {
       return AppendTableWriter.open(storage, loader, snapshot, options);
     }
-    List<String> recorded = KeyColumns.of(snapshot.metadata());
+    List<String> recorded = PrimaryKeyProperty.of(snapshot.metadata());
     if (!recorded.isEmpty() && !keyColumns.isEmpty() && !recorded.equals(keyColumns)) {
       throw new UnsupportedTableException(root, "primary key " + recorded + " where " + keyColumns + " was configured");
     }
     List<String> primaryKey = recorded.isEmpty() ? keyColumns : recorded;
     if (primaryKey.isEmpty()) {
-      throw new UnsupportedTableException(root, "no primary key (table property " + KeyColumns.PROPERTY + ") with merge strategy "
+      throw new UnsupportedTableException(root, "no primary key (table property " + PrimaryKeyProperty.PROPERTY + ") with merge strategy "
           + strategy.configName());
     }
     if (ProtocolSupport.isAppendOnly(snapshot.metadata())) {
@@ -179,7 +181,7 @@ public final class DeltaTable {
       throw new UnsupportedTableException(root, DELETION_VECTORS_PROPERTY + "=false (new deletion vectors are not allowed) with merge"
           + " strategy deletion-vectors; use copy-on-write");
     }
-    int[] keyOrdinals = KeyColumns.ordinals(snapshot.schema(), primaryKey);
+    int[] keyOrdinals = PrimaryKeyProperty.ordinals(snapshot.schema(), primaryKey);
     return MergingTableWriter.open(storage, loader, snapshot, keyOrdinals, options);
   }
 

@@ -2,6 +2,7 @@ package io.mergesink.core.table;
 
 import io.mergesink.core.log.CheckpointWriter;
 import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.protocol.TableFeatures;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

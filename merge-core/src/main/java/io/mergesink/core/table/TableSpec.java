@@ -1,9 +1,8 @@
 package io.mergesink.core.table;
 
-import io.mergesink.core.generated.GeneratedColumns;
+import io.mergesink.core.generatedcolumns.GeneratedColumns;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.types.DecimalType;
-import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.protocol.ProtocolSupport;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import java.util.HashSet;
@@ -58,7 +57,7 @@ public record TableSpec(StructType schema, List<String> keyColumns, List<String>
     for (String key : keyColumns) {
       StructField field = schema.field(key).orElseThrow(
           () -> new IllegalArgumentException("primary key column '" + key + "' is not in the schema " + schema.fieldNames()));
-      if (!KeyColumns.isKeyType(field.type())) {
+      if (!PrimaryKeyProperty.isKeyType(field.type())) {
         throw new IllegalArgumentException("primary key column '" + key + "' has type " + field.type()
             + ", which cannot be a key (nested types are not comparable)");
       }
@@ -81,7 +80,7 @@ public record TableSpec(StructType schema, List<String> keyColumns, List<String>
       if (!seen.add(column.toLowerCase(java.util.Locale.ROOT))) {
         throw new IllegalArgumentException("partition column '" + column + "' is named twice in " + partitionColumns);
       }
-      if (!isPartitionType(field)) {
+      if (!ProtocolSupport.isPartitionType(field)) {
         throw new IllegalArgumentException("partition column '" + column + "' has type " + field.type()
             + "; partition columns are strings, numbers, booleans, dates or timestamps");
       }
@@ -90,9 +89,5 @@ public record TableSpec(StructType schema, List<String> keyColumns, List<String>
       throw new IllegalArgumentException("a table cannot be partitioned by all its columns " + schema.fieldNames()
           + ": its data files would hold no column");
     }
-  }
-
-  static boolean isPartitionType(StructField field) {
-    return field.type() instanceof DecimalType || (field.type() instanceof PrimitiveType primitive && primitive != PrimitiveType.BINARY);
   }
 }

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.core.data.Row;
 import io.mergesink.core.log.AddFile;
-import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.merge.TableWriter;
-import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.ownership.OwnerScope;
 import io.mergesink.core.snapshot.Snapshot;

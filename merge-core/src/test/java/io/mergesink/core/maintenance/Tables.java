@@ -2,9 +2,9 @@ package io.mergesink.core.maintenance;
 
 import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.merge.TableWriter;
+import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.table.DeltaTable;

@@ -3,10 +3,10 @@ package io.mergesink.core.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.core.data.Row;
-import io.mergesink.core.merge.ChangeSet;
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.merge.TableWriter;
-import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.testing.KernelTables;

@@ -3,18 +3,19 @@ package io.mergesink.core.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.data.Unchanged;
-import io.mergesink.core.merge.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.merge.TableWriter;
-import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,7 @@ class DeltaTableTest {
         Map.of("delta.logRetentionDuration", "interval 3 days")));
 
     assertThat(KernelTables.schema(table.root())).isEqualTo(SCHEMA);
-    assertThat(KeyColumns.of(snapshot.metadata())).containsExactly("tenant", "id");
+    assertThat(PrimaryKeyProperty.of(snapshot.metadata())).containsExactly("tenant", "id");
     assertThat(snapshot.metadata().configuration()).containsEntry("delta.logRetentionDuration", "interval 3 days")
         .containsEntry("delta.enableDeletionVectors", "true");
     assertThat(snapshot.protocol().readerFeatures()).contains("deletionVectors", "timestampNtz");

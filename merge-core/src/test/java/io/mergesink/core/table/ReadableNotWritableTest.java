@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.testing.FixtureTables;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
+import io.mergesink.core.writer.WriterOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.merge.WriterOptions;
+import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.SchemaJson;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.WriterOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,0 +1,21 @@
+package io.mergesink.core.datafiles;
+
+import io.mergesink.core.layout.DataLayout;
+import io.mergesink.core.ownership.FileOwners;
+import io.mergesink.core.parquet.ParquetWriteOptions;
+import io.mergesink.core.rowtracking.MaterializedColumns;
+import io.mergesink.core.storage.Storage;
+import io.mergesink.core.snapshot.Snapshot;
+
+/**
+ * Where and how a writer's new data files are written: table root, Parquet options, target size,
+ * and the owners of the writer's own rows.
+ */
+public record NewFiles(Storage storage, String tableRoot, ParquetWriteOptions parquetOptions, long targetFileSizeBytes, FileOwners owners) {
+
+  /** A roller for files of {@code snapshot}'s layout holding changed rows ({@code dataChange=true}), owned by the writer. */
+  public DataFileRoller roller(Snapshot snapshot) {
+    return new DataFileRoller(storage, tableRoot, DataLayout.of(snapshot),
+        MaterializedColumns.of(snapshot.protocol(), snapshot.metadata()).orElse(null), parquetOptions, targetFileSizeBytes, owners, true);
+  }
+}
