@@ -1,15 +1,15 @@
 package io.mergesink.bench;
 
-import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.changes.ChangeSet;
-import io.mergesink.core.writer.CommitResult;
+import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.MergingTableWriter;
-import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
+import io.mergesink.core.writer.CommitResult;
+import io.mergesink.core.writer.MergingTableWriter;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

@@ -1,18 +1,18 @@
 package io.mergesink.bench;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.index.CurrentRowColumn;
-import io.mergesink.core.changes.ChangeSet;
-import io.mergesink.core.writer.LiveRows;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.MergingTableWriter;
-import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.LiveRows;
+import io.mergesink.core.writer.MergingTableWriter;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,10 +1,9 @@
 package io.mergesink.bench;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.mergeinto.Assignment;
 import io.mergesink.core.mergeinto.Condition;
 import io.mergesink.core.mergeinto.MergeInto;
@@ -13,6 +12,7 @@ import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.TableWriter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

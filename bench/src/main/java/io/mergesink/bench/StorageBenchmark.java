@@ -1,11 +1,9 @@
 package io.mergesink.bench;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.RequestKind;
@@ -17,6 +15,8 @@ import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.locals3.LocalS3;
 import java.io.IOException;
 import java.net.URI;

@@ -1,17 +1,17 @@
 package io.mergesink.bench;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.CheckpointWriter;
 import io.mergesink.core.log.LogCodec;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.SetTransaction;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,9 +2,9 @@ package io.mergesink.bench;
 
 import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.writer.WriterOptions;
-import io.mergesink.core.table.DeltaTable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

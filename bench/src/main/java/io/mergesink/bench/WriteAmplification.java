@@ -1,10 +1,10 @@
 package io.mergesink.bench;
 
 import io.mergesink.core.changes.ChangeSet;
-import io.mergesink.core.writer.CommitResult;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.writer.CommitResult;
+import io.mergesink.core.writer.TableWriter;
 import java.io.IOException;
 
 /**

@@ -1,6 +1,8 @@
 /**
  * The MergeSink Kafka Connect plugin: {@link io.mergesink.connect.MergeSinkConnector} and its
- * task. Sub-packages: {@code config} (options and validation), {@code decode} (records → change
- * events), {@code route} (events → table paths), {@code buffer} (per-partition coalescing).
+ * task, a thin front end of the ingest engine. Sub-packages: {@code config} (options and
+ * validation), {@code sink} (records, bad records, metrics of the task), {@code metrics} (where the
+ * metrics are registered), {@code json} (the JSON converter), {@code compat} (which workers the
+ * plugin runs on).
  */
 package io.mergesink.connect;

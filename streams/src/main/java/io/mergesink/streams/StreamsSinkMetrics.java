@@ -5,8 +5,8 @@ import io.mergesink.ingest.metrics.IngestMetrics;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.Sensor.RecordingLevel;
+import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.CumulativeSum;
 import org.apache.kafka.streams.StreamsMetrics;
 

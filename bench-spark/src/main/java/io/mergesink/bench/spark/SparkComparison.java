@@ -1,17 +1,17 @@
 package io.mergesink.bench.spark;
 
-import io.mergesink.bench.Seconds;
-import io.mergesink.bench.Samples;
 import io.mergesink.bench.CdcRows;
 import io.mergesink.bench.KeySpace;
-import io.mergesink.core.commit.FencedException;
+import io.mergesink.bench.Samples;
+import io.mergesink.bench.Seconds;
 import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

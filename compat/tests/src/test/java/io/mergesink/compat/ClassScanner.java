@@ -32,7 +32,7 @@ import org.objectweb.asm.Type;
  */
 final class ClassScanner {
   /** The plugin's annotation for classes loaded only on workers that have the API they use. */
-  static final String REQUIRES_WORKER = "Lio/mergesink/connect/RequiresWorker;";
+  static final String REQUIRES_WORKER = "Lio/mergesink/connect/compat/RequiresWorker;";
   /** Class files under META-INF/versions/N of a multi-release jar apply from Java N on; workers run Java 17. */
   private static final int JAVA_RELEASE = 17;
   private static final String VERSIONS_PREFIX = "META-INF/versions/";

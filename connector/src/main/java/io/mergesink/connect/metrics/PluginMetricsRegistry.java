@@ -1,6 +1,6 @@
 package io.mergesink.connect.metrics;
 
-import io.mergesink.connect.RequiresWorker;
+import io.mergesink.connect.compat.RequiresWorker;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

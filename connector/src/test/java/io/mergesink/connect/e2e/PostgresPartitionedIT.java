@@ -19,9 +19,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A partitioned table end to end, PostgreSQL → Debezium → Kafka → MergeSink → Delta: the sink

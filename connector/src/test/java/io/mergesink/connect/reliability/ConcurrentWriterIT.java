@@ -1,17 +1,17 @@
 package io.mergesink.connect.reliability;
 
 import io.mergesink.connect.reliability.Expected.Position;
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.maintenance.Compactor;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -2,10 +2,10 @@ package io.mergesink.ingest.config;
 
 import io.mergesink.ingest.options.LookupScope;
 import java.time.Duration;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef;
 
 /** When buffered changes are committed to their tables, and what a task's key index covers. */
 public final class CommitOptions {

@@ -1,9 +1,9 @@
 package io.mergesink.ingest.config;
 
 import io.mergesink.ingest.decode.LogicalTypes;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef;
 
 /** How change events are read beyond their envelope. */
 public final class DecodingOptions {

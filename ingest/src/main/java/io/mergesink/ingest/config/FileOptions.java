@@ -2,10 +2,10 @@ package io.mergesink.ingest.config;
 
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.writer.WriterOptions;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * How data files are written, how often the log is checkpointed, and how tables are compacted. The

@@ -1,10 +1,10 @@
 package io.mergesink.ingest.config;
 
 import io.mergesink.ingest.route.TableNameTemplate;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
 /** Where tables are, which table a record goes to, in which format, and the name of the sink's positions in them. */

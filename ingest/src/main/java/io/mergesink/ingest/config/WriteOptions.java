@@ -9,10 +9,10 @@ import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.PrimaryKeyMode;
 import io.mergesink.ingest.options.SchemaEvolution;
 import io.mergesink.ingest.options.WriteMode;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef;
 
 /** How records become rows: the kind of table, keys, deletes and truncates, ordering, schema changes, partitions. */
 public final class WriteOptions {

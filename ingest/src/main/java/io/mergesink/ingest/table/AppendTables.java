@@ -1,8 +1,8 @@
 package io.mergesink.ingest.table;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.buffer.PendingChanges;

@@ -1,8 +1,8 @@
 package io.mergesink.ingest.table;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
@@ -11,8 +11,8 @@ import io.mergesink.ingest.buffer.PendingChanges;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
-import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.errors.FatalIngestException;
+import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.UpsertOrder;

@@ -1,17 +1,17 @@
 package io.mergesink.ingest.table;
 
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.changes.RowPosition;
+import io.mergesink.core.changes.StoredRow;
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.data.Unchanged;
-import io.mergesink.core.changes.ChangeSet;
-import io.mergesink.core.writer.LiveRows;
-import io.mergesink.core.changes.RowPosition;
-import io.mergesink.core.changes.StoredRow;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.LiveRows;
 import io.mergesink.ingest.buffer.ChangeOrder;
 import io.mergesink.ingest.buffer.TableChanges;
-import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
+import io.mergesink.ingest.decode.ChangeEvent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

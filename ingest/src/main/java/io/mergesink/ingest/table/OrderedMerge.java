@@ -1,8 +1,8 @@
 package io.mergesink.ingest.table;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.mergeinto.Assignment;
 import io.mergesink.core.mergeinto.Condition;
 import io.mergesink.core.mergeinto.MergeActions;
@@ -12,8 +12,8 @@ import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.buffer.ChangeOrder;
-import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
+import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteMode;
 import java.io.IOException;

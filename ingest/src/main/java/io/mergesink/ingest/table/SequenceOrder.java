@@ -1,10 +1,10 @@
 package io.mergesink.ingest.table;
 
 import io.mergesink.core.data.Unchanged;
-import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.buffer.ChangeOrder;
-import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
+import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.options.UpsertOrder;
 import java.util.HashMap;
 import java.util.Map;

@@ -2,15 +2,15 @@ package io.mergesink.ingest.table;
 
 import io.mergesink.core.generatedcolumns.GeneratedColumns;
 import io.mergesink.core.log.LogPaths;
-import io.mergesink.core.writer.WriterOptions;
+import io.mergesink.core.protocol.ProtocolSupport;
+import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
-import io.mergesink.core.protocol.ProtocolSupport;
 import io.mergesink.core.table.TableSpec;
-import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.errors.FatalIngestException;

@@ -1,15 +1,15 @@
 package io.mergesink.ingest.table;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.index.CurrentRowColumn;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
-import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.buffer.PendingChanges;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.options.AppendTombstones;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.WriteMode;

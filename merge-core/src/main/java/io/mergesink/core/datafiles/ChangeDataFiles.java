@@ -1,10 +1,10 @@
 package io.mergesink.core.datafiles;
 
 import io.mergesink.core.data.Row;
-import io.mergesink.core.layout.DataLayout;
-import io.mergesink.core.layout.DataLayout.Partition;
-import io.mergesink.core.log.AddCDCFile;
 import io.mergesink.core.datafiles.StartedFiles.StartedFile;
+import io.mergesink.core.layout.DataLayout.Partition;
+import io.mergesink.core.layout.DataLayout;
+import io.mergesink.core.log.AddCDCFile;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.parquet.WrittenFile;
 import io.mergesink.core.storage.Storage;

@@ -1,8 +1,8 @@
 package io.mergesink.core.datafiles;
 
 import io.mergesink.core.data.Row;
-import io.mergesink.core.layout.DataLayout;
 import io.mergesink.core.layout.DataLayout.Partition;
+import io.mergesink.core.layout.DataLayout;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.parquet.DataFileWriter;

@@ -4,8 +4,8 @@ import io.mergesink.core.layout.DataLayout;
 import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.rowtracking.MaterializedColumns;
-import io.mergesink.core.storage.Storage;
 import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.storage.Storage;
 
 /**
  * Where and how a writer's new data files are written: table root, Parquet options, target size,

@@ -2,9 +2,9 @@ package io.mergesink.core.maintenance;
 
 import io.mergesink.core.log.CheckpointWriter;
 import io.mergesink.core.log.LogPaths;
+import io.mergesink.core.protocol.ProtocolSupport;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
-import io.mergesink.core.protocol.ProtocolSupport;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

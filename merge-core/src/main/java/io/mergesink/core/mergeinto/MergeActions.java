@@ -1,8 +1,8 @@
 package io.mergesink.core.mergeinto;
 
-import io.mergesink.core.data.Row;
 import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.changes.ReadSet;
+import io.mergesink.core.data.Row;
 import io.mergesink.core.types.StructType;
 import java.util.List;
 

@@ -1,15 +1,15 @@
 package io.mergesink.core.mergeinto;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.index.KeySet;
-import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.mergeinto.BoundSpec.Decision;
+import io.mergesink.core.types.StructType;
 import io.mergesink.core.writer.CommitResult;
 import io.mergesink.core.writer.LiveRows;
 import io.mergesink.core.writer.MergingTableWriter;
 import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.mergeinto.BoundSpec.Decision;
-import io.mergesink.core.types.StructType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;

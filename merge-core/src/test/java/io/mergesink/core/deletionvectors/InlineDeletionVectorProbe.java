@@ -1,12 +1,10 @@
 package io.mergesink.core.deletionvectors;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.log.AddFile;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.LocalStorage;
@@ -16,6 +14,8 @@ import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

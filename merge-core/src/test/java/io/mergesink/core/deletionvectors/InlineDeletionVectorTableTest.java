@@ -2,12 +2,10 @@ package io.mergesink.core.deletionvectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.log.AddFile;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.LocalStorage;
@@ -17,6 +15,8 @@ import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

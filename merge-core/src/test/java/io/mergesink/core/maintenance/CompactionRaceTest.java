@@ -2,17 +2,17 @@ package io.mergesink.core.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.CommitHook;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.changes.ChangeSet;
-import io.mergesink.core.writer.CommitResult;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.core.writer.CommitResult;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;

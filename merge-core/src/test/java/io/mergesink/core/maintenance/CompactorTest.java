@@ -2,17 +2,17 @@ package io.mergesink.core.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.log.AddFile;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.ownership.OwnerScope;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;

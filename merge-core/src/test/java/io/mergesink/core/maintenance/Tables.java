@@ -1,10 +1,9 @@
 package io.mergesink.core.maintenance;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.table.DeltaTable;
@@ -12,6 +11,7 @@ import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.TableWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

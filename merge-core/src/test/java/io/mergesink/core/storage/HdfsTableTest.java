@@ -2,11 +2,9 @@ package io.mergesink.core.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mergesink.core.data.Row;
 import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.testing.KernelTables;
@@ -14,6 +12,8 @@ import io.mergesink.core.testing.TestHdfs;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

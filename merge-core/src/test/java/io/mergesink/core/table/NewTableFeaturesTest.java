@@ -2,16 +2,14 @@ package io.mergesink.core.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.InCommitTimestamps;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.AddFile;
 import io.mergesink.core.log.CommitInfo;
 import io.mergesink.core.log.LogPaths;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.rowtracking.RowTracking;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
@@ -21,6 +19,8 @@ import io.mergesink.core.types.ColumnMapping;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,21 +2,21 @@ package io.mergesink.core.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.CommitInfo;
 import io.mergesink.core.log.LogCodec;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.Protocol;
-import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.WriterOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,11 +2,9 @@ package io.mergesink.core.storage.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mergesink.core.data.Row;
 import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.RequestKind;
@@ -17,6 +15,8 @@ import io.mergesink.core.testing.TestS3;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

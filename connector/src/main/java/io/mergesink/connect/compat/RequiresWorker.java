@@ -1,4 +1,4 @@
-package io.mergesink.connect;
+package io.mergesink.connect.compat;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
