@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the configuration reference from the connector's ConfigDef: connector/CONFIGURATION.md
+# Regenerates the configuration reference from the engine's option definitions (io.mergesink.ingest.config): connector/CONFIGURATION.md
 # and the options table of docs/configuration.md (ConfigDocsTest fails when either is out of step).
 # The README's short table of common options is written by hand; ConfigDocsTest checks its names and defaults.
 set -euo pipefail

@@ -5,6 +5,7 @@ import io.mergesink.connect.sink.SinkRecords;
 import io.mergesink.ingest.buffer.BufferLimits;
 import io.mergesink.ingest.buffer.PartitionBuffer;
 import io.mergesink.ingest.buffer.PendingChanges;
+import io.mergesink.ingest.config.TableOptions;
 import io.mergesink.ingest.decode.RecordDecoder;
 import java.util.HashMap;
 import java.util.Map;
@@ -57,7 +58,7 @@ final class BufferMemory {
       workload.insert();
     }
     Map<String, String> props = new HashMap<>(RecordFormat.JSON_FAST.connectorConfig());
-    props.put(MergeSinkConfig.TABLE_ROOT, "/unused");
+    props.put(TableOptions.TABLE_ROOT, "/unused");
     props.put(MergeSinkConfig.CONNECTOR_NAME, SUITE);
     MergeSinkConfig config = new MergeSinkConfig(props);
     RecordDecoder decoder = new RecordDecoder(config.ingestOptions().decoderOptions());

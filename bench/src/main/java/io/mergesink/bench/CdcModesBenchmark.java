@@ -1,7 +1,7 @@
 package io.mergesink.bench;
 
 import io.mergesink.ingest.IngestEngine;
-import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteMode;

@@ -1,9 +1,9 @@
 package io.mergesink.bench;
 
+import io.mergesink.ingest.config.CommitOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import io.mergesink.connect.config.MergeSinkConfig;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,9 +95,9 @@ record E2eOptions(long events, long keys, int repeats, List<String> workloads, L
       } else if (arg.startsWith("--dir=")) {
         directory = Path.of(value);
       } else if (arg.startsWith("--buffer-max-bytes=")) {
-        sinkOverrides.put(MergeSinkConfig.BUFFER_MAX_BYTES, Long.toString(Long.parseLong(value)));
+        sinkOverrides.put(CommitOptions.BUFFER_MAX_BYTES, Long.toString(Long.parseLong(value)));
       } else if (arg.startsWith("--buffer-max-records=")) {
-        sinkOverrides.put(MergeSinkConfig.BUFFER_MAX_RECORDS, Long.toString(Long.parseLong(value)));
+        sinkOverrides.put(CommitOptions.BUFFER_MAX_RECORDS, Long.toString(Long.parseLong(value)));
       } else if (arg.startsWith("--tasks=")) {
         tasks = list(value).stream().map(Integer::valueOf).toList();
       } else if (arg.startsWith("--formats=")) {

@@ -7,6 +7,9 @@ import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
+import io.mergesink.ingest.config.CommitOptions;
+import io.mergesink.ingest.config.TableOptions;
+import io.mergesink.ingest.config.WriteOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,13 +69,13 @@ final class MergeSinkPeer implements Peer {
   static Map<String, String> config(RecordFormat format, Path root, String writeMode, String topic, String connector, int tasks,
       long commitIntervalMs) {
     Map<String, String> config = Peer.baseConfig(format, MergeSinkConnector.class.getName(), tasks, topic);
-    config.put(MergeSinkConfig.TABLE_ROOT, root.toAbsolutePath().toString());
-    config.put(MergeSinkConfig.WRITE_MODE, writeMode);
-    config.put(MergeSinkConfig.MERGE_STRATEGY, MergeStrategy.DELETION_VECTORS.configName());
-    config.put(MergeSinkConfig.PRIMARY_KEY_MODE, "record_key");
-    config.put(MergeSinkConfig.DELETE_ENABLED, "true");
-    config.put(MergeSinkConfig.TXN_APP_ID, connector);
-    config.put(MergeSinkConfig.COMMIT_INTERVAL_MS, Long.toString(commitIntervalMs));
+    config.put(TableOptions.TABLE_ROOT, root.toAbsolutePath().toString());
+    config.put(WriteOptions.WRITE_MODE, writeMode);
+    config.put(WriteOptions.MERGE_STRATEGY, MergeStrategy.DELETION_VECTORS.configName());
+    config.put(WriteOptions.PRIMARY_KEY_MODE, "record_key");
+    config.put(WriteOptions.DELETE_ENABLED, "true");
+    config.put(TableOptions.TXN_APP_ID, connector);
+    config.put(CommitOptions.COMMIT_INTERVAL_MS, Long.toString(commitIntervalMs));
     return config;
   }
 

@@ -8,7 +8,7 @@ import io.mergesink.connect.sink.SinkRecords;
 import io.mergesink.ingest.FlushOutcome;
 import io.mergesink.ingest.FlushScope;
 import io.mergesink.ingest.IngestEngine;
-import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.errors.IngestException;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.mergesink.connect.config.S3Config;
+import io.mergesink.connect.json.DebeziumJsonConverter;
 import io.mergesink.core.storage.Storages;
 import io.mergesink.core.testing.TestS3;
-import io.mergesink.connect.json.DebeziumJsonConverter;
+import io.mergesink.ingest.config.S3StoreOptions;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
@@ -71,7 +71,7 @@ class DeployFilesTest {
       props.put("name", name);
       if (Storages.isS3(file.get("table.root"))) {
         TestS3.s3().createBucket(Storages.s3Bucket(file.get("table.root")));
-        props.put(S3Config.ENDPOINT, TestS3.s3().endpoint());
+        props.put(S3StoreOptions.ENDPOINT, TestS3.s3().endpoint());
       } else {
         props.put("table.root", tables.resolve("data/tables").toString());
       }
@@ -102,11 +102,11 @@ class DeployFilesTest {
   void theS3SinkMatchesTheComposeS3Service() throws IOException {
     Map<String, String> sink = connectorFiles(SINK_CLASS).get("mergesink-s3");
     JsonNode s3 = compose().path("services").path("s3");
-    java.net.URI endpoint = java.net.URI.create(sink.get(S3Config.ENDPOINT));
+    java.net.URI endpoint = java.net.URI.create(sink.get(S3StoreOptions.ENDPOINT));
     assertThat(endpoint.getHost()).isEqualTo("s3");
     assertThat(s3.path("environment").path("S3PROXY_ENDPOINT").asText()).endsWith(":" + endpoint.getPort());
-    assertThat(s3.path("environment").path("S3PROXY_IDENTITY").asText()).isEqualTo(sink.get(S3Config.ACCESS_KEY_ID));
-    assertThat(s3.path("environment").path("S3PROXY_CREDENTIAL").asText()).isEqualTo(sink.get(S3Config.SECRET_ACCESS_KEY));
+    assertThat(s3.path("environment").path("S3PROXY_IDENTITY").asText()).isEqualTo(sink.get(S3StoreOptions.ACCESS_KEY_ID));
+    assertThat(s3.path("environment").path("S3PROXY_CREDENTIAL").asText()).isEqualTo(sink.get(S3StoreOptions.SECRET_ACCESS_KEY));
     String basedir = s3.path("environment").path("JCLOUDS_FILESYSTEM_BASEDIR").asText();
     assertThat(strings(s3.path("entrypoint"))).anySatisfy(part ->
         assertThat(part).contains("mkdir -p " + basedir + "/" + Storages.s3Bucket(sink.get("table.root"))));

@@ -6,6 +6,7 @@ import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.ingest.align.SchemaMismatchException;
 import io.mergesink.ingest.buffer.BufferLimits;
 import io.mergesink.ingest.buffer.PartitionBuffer;
+import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.decode.RecordDecoder;

@@ -6,6 +6,7 @@ import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteMode;

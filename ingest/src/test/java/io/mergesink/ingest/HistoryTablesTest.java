@@ -8,6 +8,7 @@ import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.decode.LogicalTypes;
 import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.options.WriteMode;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.record.KafkaPartition;

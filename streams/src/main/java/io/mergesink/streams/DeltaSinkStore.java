@@ -2,7 +2,7 @@ package io.mergesink.streams;
 
 import io.mergesink.ingest.FlushOutcome;
 import io.mergesink.ingest.IngestEngine;
-import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.errors.IngestException;

@@ -1,6 +1,6 @@
 package io.mergesink.streams;
 
-import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.config.IngestOptions;
 import java.util.Map;
 import org.apache.kafka.streams.state.StoreBuilder;
 

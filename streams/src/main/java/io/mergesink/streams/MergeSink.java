@@ -1,7 +1,8 @@
 package io.mergesink.streams;
 
-import io.mergesink.connect.config.MergeSinkConfig;
-import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.config.IngestConfig;
+import io.mergesink.ingest.config.IngestOptions;
+import io.mergesink.ingest.config.TableOptions;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -22,7 +23,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *
  * Values are Debezium envelopes, flattened rows (Connect {@code Struct}s, {@code SchemaAndValue}s or
  * schemaless maps) or {@link RowChange}s the application built; keys are the tables' primary keys
- * ({@code primary.key.mode=record_key}). The options are the connector's, with its defaults. Every
+ * ({@code primary.key.mode=record_key}). The options are the engine's ({@link IngestConfig}), those the
+ * connector takes, with their defaults. Every
  * Streams commit first commits the buffered changes to their tables (one commit per table and task);
  * so Streams' {@code commit.interval.ms} (30 s under {@code at_least_once}, 100 ms under
  * {@code exactly_once_v2}) bounds how often tables are committed, and {@code options.commitInterval()}
@@ -32,22 +34,22 @@ public final class MergeSink {
   private MergeSink() {}
 
   /**
-   * A terminal processor configured with the connector's options ({@code table.root},
+   * A terminal processor configured with the engine's options ({@link IngestConfig}: {@code table.root},
    * {@code txn.app.id}, {@code table.name.format}, {@code primary.key.mode}, {@code merge.strategy},
    * {@code commit.interval.ms}, {@code buffer.max.records}, ...: the configuration
-   * reference), with the connector's defaults. {@code txn.app.id} is required (the connector
+   * reference), with their defaults. {@code txn.app.id} is required (the connector
    * defaults it to its name). Options of Connect's error handling ({@code errors.tolerance}, the
    * dead letter queue) do not apply: records that cannot be written go to the application's
    * processing exception handler.
    *
    * @throws ConfigException naming the option that is missing or invalid
    */
-  public static <K, V> ProcessorSupplier<K, V, Void, Void> toDelta(Map<String, ?> connectorOptions) {
-    if (connectorOptions.get(MergeSinkConfig.TXN_APP_ID) == null) {
-      throw new ConfigException(MergeSinkConfig.TXN_APP_ID, null, "is required: it names the positions of this sink in its "
+  public static <K, V> ProcessorSupplier<K, V, Void, Void> toDelta(Map<String, ?> options) {
+    if (options.get(TableOptions.TXN_APP_ID) == null) {
+      throw new ConfigException(TableOptions.TXN_APP_ID, null, "is required: it names the positions of this sink in its "
           + "tables (e.g. the Streams application.id)");
     }
-    return toDelta(new MergeSinkConfig(connectorOptions).ingestOptions());
+    return toDelta(new IngestConfig(options).ingestOptions());
   }
 
   /**

@@ -1,12 +1,19 @@
 package io.mergesink.connect.config;
 
-import static io.mergesink.connect.config.MergeSinkConfig.*;
+import static io.mergesink.connect.config.MergeSinkConfig.CONNECTOR_NAME;
+import static io.mergesink.ingest.config.PassThroughOptions.HADOOP_PREFIX;
+import static io.mergesink.ingest.config.PassThroughOptions.TABLE_PROPERTIES_PREFIX;
+import static io.mergesink.ingest.config.TableOptions.TABLE_ROOT;
+import static io.mergesink.ingest.config.TableOptions.TXN_APP_ID;
+import static io.mergesink.ingest.config.WriteOptions.*;
 
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.Storages;
 import io.mergesink.core.storage.s3.S3BucketCheck;
 import io.mergesink.core.storage.s3.S3Options;
 import io.mergesink.core.table.TableProperties;
+import io.mergesink.ingest.config.S3StoreOptions;
+import io.mergesink.ingest.config.TableMergeStrategy;
 import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.NamedOption;
 import io.mergesink.ingest.options.PrimaryKeyMode;
@@ -89,9 +96,9 @@ public final class ConfigValidation {
   public static List<ConfigValue> tableProperties(Map<String, String> props) {
     MergeStrategy strategy;
     try {
-      WriteMode mode = NamedOption.parse(WriteMode.class, WRITE_MODE, props.getOrDefault(WRITE_MODE, WriteMode.UPSERT.configName()));
+      WriteMode mode = NamedOption.parse(WriteMode.class, WRITE_MODE, props.getOrDefault(WRITE_MODE, WRITE_MODE_DEFAULT.configName()));
       strategy = mode == WriteMode.APPEND ? MergeStrategy.APPEND : NamedOption.parse(TableMergeStrategy.class, MERGE_STRATEGY,
-          props.getOrDefault(MERGE_STRATEGY, MergeStrategy.DELETION_VECTORS.configName())).strategy();
+          props.getOrDefault(MERGE_STRATEGY, MERGE_STRATEGY_DEFAULT.configName())).strategy();
     } catch (IllegalArgumentException e) {
       return List.of();
     }
@@ -213,12 +220,12 @@ public final class ConfigValidation {
 
   /** S3 hadoop settings of the old Hadoop route and the option that replaces each. */
   private static final Map<String, String> S3A_REPLACEMENTS = Map.of(
-      "fs.s3a.endpoint", S3Config.ENDPOINT,
-      "fs.s3a.endpoint.region", S3Config.REGION,
-      "fs.s3a.region", S3Config.REGION,
-      "fs.s3a.path.style.access", S3Config.PATH_STYLE,
-      "fs.s3a.access.key", S3Config.ACCESS_KEY_ID,
-      "fs.s3a.secret.key", S3Config.SECRET_ACCESS_KEY);
+      "fs.s3a.endpoint", S3StoreOptions.ENDPOINT,
+      "fs.s3a.endpoint.region", S3StoreOptions.REGION,
+      "fs.s3a.region", S3StoreOptions.REGION,
+      "fs.s3a.path.style.access", S3StoreOptions.PATH_STYLE,
+      "fs.s3a.access.key", S3StoreOptions.ACCESS_KEY_ID,
+      "fs.s3a.secret.key", S3StoreOptions.SECRET_ACCESS_KEY);
 
   private static void checkS3(Map<String, String> props, Map<String, ConfigValue> values) {
     if (!valid(values, TABLE_ROOT) || values.get(TABLE_ROOT).value() == null
@@ -232,17 +239,17 @@ public final class ConfigValidation {
             + "the AWS SDK, not Hadoop's S3A; set " + s3a.getValue() + " instead");
       }
     }
-    String keyId = props.getOrDefault(S3Config.ACCESS_KEY_ID, "").trim();
-    String secret = props.getOrDefault(S3Config.SECRET_ACCESS_KEY, "").trim();
+    String keyId = props.getOrDefault(S3StoreOptions.ACCESS_KEY_ID, "").trim();
+    String secret = props.getOrDefault(S3StoreOptions.SECRET_ACCESS_KEY, "").trim();
     if (keyId.isEmpty() != secret.isEmpty()) {
-      String missing = keyId.isEmpty() ? S3Config.ACCESS_KEY_ID : S3Config.SECRET_ACCESS_KEY;
-      String given = keyId.isEmpty() ? S3Config.SECRET_ACCESS_KEY : S3Config.ACCESS_KEY_ID;
+      String missing = keyId.isEmpty() ? S3StoreOptions.ACCESS_KEY_ID : S3StoreOptions.SECRET_ACCESS_KEY;
+      String given = keyId.isEmpty() ? S3StoreOptions.SECRET_ACCESS_KEY : S3StoreOptions.ACCESS_KEY_ID;
       values.get(missing).addErrorMessage(missing + " must be set with " + given + " (or neither, for the default "
           + "credential chain)");
       return;
     }
-    if (!valid(values, S3Config.REGION, S3Config.ENDPOINT, S3Config.PATH_STYLE, S3Config.ACCESS_KEY_ID,
-        S3Config.SECRET_ACCESS_KEY, S3Config.PART_SIZE, S3Config.REQUEST_TIMEOUT_MS, S3Config.RETRIES)
+    if (!valid(values, S3StoreOptions.REGION, S3StoreOptions.ENDPOINT, S3StoreOptions.PATH_STYLE, S3StoreOptions.ACCESS_KEY_ID,
+        S3StoreOptions.SECRET_ACCESS_KEY, S3StoreOptions.PART_SIZE, S3StoreOptions.REQUEST_TIMEOUT_MS, S3StoreOptions.RETRIES)
         || !values.get(TABLE_ROOT).errorMessages().isEmpty()) {
       return;
     }
@@ -254,9 +261,9 @@ public final class ConfigValidation {
     }
     S3BucketCheck.problem(root, options).ifPresent(problem -> values.get(switch (problem.subject()) {
       case ROOT -> TABLE_ROOT;
-      case REGION -> S3Config.REGION;
-      case ENDPOINT -> S3Config.ENDPOINT;
-      case CREDENTIALS -> S3Config.ACCESS_KEY_ID;
+      case REGION -> S3StoreOptions.REGION;
+      case ENDPOINT -> S3StoreOptions.ENDPOINT;
+      case CREDENTIALS -> S3StoreOptions.ACCESS_KEY_ID;
     }).addErrorMessage(problem.message()));
   }
 

@@ -3,19 +3,14 @@ package io.mergesink.connect.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.ingest.IngestOptions;
-import io.mergesink.ingest.options.AppendTombstones;
-import io.mergesink.ingest.options.LookupScope;
-import io.mergesink.ingest.options.PrimaryKeyMode;
-import io.mergesink.ingest.options.SchemaEvolution;
-import io.mergesink.ingest.options.WriteMode;
+import io.mergesink.ingest.config.IngestConfig;
+import io.mergesink.ingest.config.IngestOptions;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
+/** What the connector adds to the engine's options (io.mergesink.ingest.config.IngestConfigTest tests those). */
 class MergeSinkConfigTest {
   static Map<String, String> minimal() {
     Map<String, String> props = new HashMap<>();
@@ -26,114 +21,40 @@ class MergeSinkConfigTest {
   }
 
   @Test
-  void defaults() {
+  void theConnectorDefinesTheEngineOptions() {
+    assertThat(MergeSinkConfig.CONFIG_DEF.names()).isEqualTo(IngestConfig.CONFIG_DEF.names());
+  }
+
+  @Test
+  void theTxnAppIdDefaultsToTheConnectorName() {
     MergeSinkConfig config = new MergeSinkConfig(minimal());
 
-    assertThat(config.tableRoot()).isEqualTo("/tmp/lake");
-    assertThat(config.tableNameTemplate().format()).isEqualTo("${topic}");
-    assertThat(config.writeMode()).isEqualTo(WriteMode.UPSERT);
-    assertThat(config.mergeStrategy()).isEqualTo(MergeStrategy.DELETION_VECTORS);
-    assertThat(config.primaryKeyMode()).isEqualTo(PrimaryKeyMode.RECORD_KEY);
-    assertThat(config.primaryKeyFields()).isEmpty();
-    assertThat(config.deleteEnabled()).isTrue();
-    assertThat(config.truncateEnabled()).isFalse();
-    assertThat(config.schemaEvolution()).isEqualTo(SchemaEvolution.ADD_COLUMNS);
-    assertThat(config.commitIntervalMs()).isEqualTo(30_000);
-    assertThat(config.bufferMaxRecords()).isEqualTo(100_000);
-    assertThat(config.bufferMaxBytes()).isEqualTo(128L * 1024 * 1024);
-    assertThat(config.lookupScope()).isEqualTo(LookupScope.PARTITION);
-    assertThat(config.parquetCompression()).isEqualTo(ParquetCompression.ZSTD);
-    assertThat(config.fileTargetSizeBytes()).isEqualTo(128L * 1024 * 1024);
-    assertThat(config.checkpointInterval()).isEqualTo(10);
-    assertThat(config.compactionEnabled()).isTrue();
-    assertThat(config.compactionDvRatio()).isEqualTo(0.25);
-    assertThat(config.compactionMinFiles()).isEqualTo(10);
     assertThat(config.txnAppId()).isEqualTo("orders-sink");
+    assertThat(config.connectorName()).isEqualTo("orders-sink");
     assertThat(config.errorTolerance()).isEqualTo(ErrorTolerance.NONE);
-    assertThat(config.tableProperties()).isEmpty();
+    assertThat(config.taskId()).isZero();
   }
 
   @Test
-  void enumsAreCaseInsensitiveAndPrefixesPassThrough() {
+  void aConfiguredTxnAppIdAndErrorToleranceWin() {
     Map<String, String> props = minimal();
-    props.put("write.mode", "APPEND");
-    props.put("merge.strategy", "Copy-On-Write");
-    props.put("primary.key.mode", "record_value");
-    props.put("primary.key.fields", "tenant, id");
-    props.put("parquet.compression", "LZ4_RAW");
     props.put("txn.app.id", "shared-id");
     props.put("errors.tolerance", "all");
-    props.put("table.properties.delta.appendOnly", "false");
-    props.put("hadoop.fs.s3a.endpoint", "http://minio:9000");
+    props.put(MergeSinkConfig.TASK_ID, "3");
     MergeSinkConfig config = new MergeSinkConfig(props);
 
-    assertThat(config.writeMode()).isEqualTo(WriteMode.APPEND);
-    assertThat(config.mergeStrategy()).isEqualTo(MergeStrategy.COPY_ON_WRITE);
-    assertThat(config.effectiveMergeStrategy()).isEqualTo(MergeStrategy.APPEND);
-    assertThat(config.primaryKeyFields()).isEqualTo(List.of("tenant", "id"));
-    assertThat(config.parquetCompression()).isEqualTo(ParquetCompression.LZ4_RAW);
     assertThat(config.txnAppId()).isEqualTo("shared-id");
     assertThat(config.errorTolerance()).isEqualTo(ErrorTolerance.ALL);
-    assertThat(config.tableProperties()).isEqualTo(Map.of("delta.appendOnly", "false"));
-    assertThat(config.hadoopProperties()).isEqualTo(Map.of("fs.s3a.endpoint", "http://minio:9000"));
+    assertThat(config.taskId()).isEqualTo(3);
   }
 
   @Test
-  void primaryKeyFieldsMustBeDistinctNames() {
-    assertThat(new MergeSinkConfig(with("primary.key.fields", "tenant,id")).primaryKeyFields())
-        .containsExactly("tenant", "id");
-    assertThatThrownBy(() -> new MergeSinkConfig(with("primary.key.fields", "id, tenant, id")))
-        .isInstanceOf(ConfigException.class)
-        .hasMessage("Invalid value [id, tenant, id] for configuration primary.key.fields: expected distinct column "
-            + "names, found id more than once");
-    assertThatThrownBy(() -> new MergeSinkConfig(with("primary.key.fields", "id,,tenant")))
-        .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("primary.key.fields: expected column names, found an empty entry");
-  }
-
-  @Test
-  void invalidSingleValuesAreRejectedWithTheOptionName() {
-    assertThatThrownBy(() -> new MergeSinkConfig(with("write.mode", "merge"))).isInstanceOf(ConfigException.class)
-        .hasMessageContaining("Invalid value merge for configuration write.mode");
-    assertThatThrownBy(() -> new MergeSinkConfig(with("commit.interval.ms", "-1")))
-        .hasMessageContaining("Invalid value -1 for configuration commit.interval.ms: Value must be at least 0");
-    assertThatThrownBy(() -> new MergeSinkConfig(with("compaction.dv.ratio", "1.5")))
-        .hasMessageContaining("compaction.dv.ratio");
-    assertThatThrownBy(() -> new MergeSinkConfig(with("table.name.format", "${db}/${topic}")))
-        .hasMessageContaining("Invalid value ${db}/${topic} for configuration table.name.format: unknown placeholder ${db}");
-    Map<String, String> noRoot = minimal();
-    noRoot.remove("table.root");
-    assertThatThrownBy(() -> new MergeSinkConfig(noRoot))
-        .hasMessageContaining("Missing required configuration \"table.root\"");
-  }
-
-  private static Map<String, String> with(String key, String value) {
+  void withoutTxnAppIdOrNameTheConfigSaysSo() {
     Map<String, String> props = minimal();
-    props.put(key, value);
-    return props;
-  }
+    props.remove("name");
 
-  @Test
-  void onlyAppendTablesWithBeforeImagesDecodeDeletesWithThem() {
-    assertThat(withDeleteImage("append", "before").ingestOptions().decoderOptions().deleteImages()).isTrue();
-    assertThat(withDeleteImage("append", "key").ingestOptions().decoderOptions().deleteImages()).isFalse();
-    assertThat(withDeleteImage("upsert", "before").ingestOptions().decoderOptions().deleteImages()).isFalse();
-  }
-
-  @Test
-  void appendTablesSkipTheTombstoneAfterADeleteUnlessTold() {
-    assertThat(new MergeSinkConfig(minimal()).ingestOptions().appendTombstones()).isEqualTo(AppendTombstones.SKIP_AFTER_DELETE);
-    assertThat(new MergeSinkConfig(with(MergeSinkConfig.APPEND_TOMBSTONES, "record")).ingestOptions().appendTombstones())
-        .isEqualTo(AppendTombstones.RECORD);
-    assertThatThrownBy(() -> new MergeSinkConfig(with(MergeSinkConfig.APPEND_TOMBSTONES, "drop")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining(MergeSinkConfig.APPEND_TOMBSTONES);
-  }
-
-  private static MergeSinkConfig withDeleteImage(String writeMode, String deleteImage) {
-    Map<String, String> props = minimal();
-    props.put(MergeSinkConfig.WRITE_MODE, writeMode);
-    props.put(MergeSinkConfig.APPEND_DELETE_IMAGE, deleteImage);
-    return new MergeSinkConfig(props);
+    assertThatThrownBy(() -> new MergeSinkConfig(props).txnAppId()).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("txn.app.id").hasMessageContaining("no connector 'name'");
   }
 
   @Test

@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.mergesink.connect.MergeSinkConnector;
 import io.mergesink.connect.testing.S3SinkOptions;
 import io.mergesink.core.testing.TestS3;
+import io.mergesink.ingest.config.S3StoreOptions;
 import io.mergesink.locals3.LocalS3;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -39,7 +40,7 @@ class S3ValidationTest {
     Map<String, String> props = MergeSinkConfigTest.minimal();
     props.put("table.root", "s3://" + BUCKET + "/lake");
     props.putAll(S3SinkOptions.testServer());
-    props.put(S3Config.RETRIES, "0");
+    props.put(S3StoreOptions.RETRIES, "0");
     return props;
   }
 
@@ -66,9 +67,9 @@ class S3ValidationTest {
   @Test
   void aWrongSecretIsReportedAsAccessDeniedOnTheAccessKey() {
     Map<String, String> props = props();
-    props.put(S3Config.SECRET_ACCESS_KEY, "not-the-secret");
-    assertThat(errors(props)).containsOnlyKeys(S3Config.ACCESS_KEY_ID);
-    assertThat(errors(props).get(S3Config.ACCESS_KEY_ID)).singleElement().asString()
+    props.put(S3StoreOptions.SECRET_ACCESS_KEY, "not-the-secret");
+    assertThat(errors(props)).containsOnlyKeys(S3StoreOptions.ACCESS_KEY_ID);
+    assertThat(errors(props).get(S3StoreOptions.ACCESS_KEY_ID)).singleElement().asString()
         .startsWith("access to bucket " + BUCKET + " at " + TestS3.s3().endpoint() + " was denied (HTTP 403)");
   }
 
@@ -76,9 +77,9 @@ class S3ValidationTest {
   void anUnreachableEndpointIsReportedOnTheEndpoint() throws IOException {
     Map<String, String> props = props();
     String nobody = "http://127.0.0.1:" + closedPort();
-    props.put(S3Config.ENDPOINT, nobody);
-    assertThat(errors(props)).containsOnlyKeys(S3Config.ENDPOINT);
-    assertThat(errors(props).get(S3Config.ENDPOINT)).singleElement().asString()
+    props.put(S3StoreOptions.ENDPOINT, nobody);
+    assertThat(errors(props)).containsOnlyKeys(S3StoreOptions.ENDPOINT);
+    assertThat(errors(props).get(S3StoreOptions.ENDPOINT)).singleElement().asString()
         .startsWith("S3 endpoint " + nobody + " is unreachable: connection refused");
   }
 
@@ -97,9 +98,9 @@ class S3ValidationTest {
     otherRegion.start();
     try {
       Map<String, String> props = props();
-      props.put(S3Config.ENDPOINT, "http://127.0.0.1:" + otherRegion.getAddress().getPort());
-      assertThat(errors(props)).containsOnlyKeys(S3Config.REGION);
-      assertThat(errors(props).get(S3Config.REGION)).containsExactly("bucket " + BUCKET + " is in region eu-west-1, not "
+      props.put(S3StoreOptions.ENDPOINT, "http://127.0.0.1:" + otherRegion.getAddress().getPort());
+      assertThat(errors(props)).containsOnlyKeys(S3StoreOptions.REGION);
+      assertThat(errors(props).get(S3StoreOptions.REGION)).containsExactly("bucket " + BUCKET + " is in region eu-west-1, not "
           + LocalS3.REGION + ": set the region to eu-west-1");
     } finally {
       otherRegion.stop(0);
@@ -109,21 +110,21 @@ class S3ValidationTest {
   @Test
   void keysComeInPairsAndHadoopS3aSettingsNameTheirReplacement() {
     Map<String, String> props = props();
-    props.remove(S3Config.SECRET_ACCESS_KEY);
-    assertThat(errors(props).get(S3Config.SECRET_ACCESS_KEY)).containsExactly(S3Config.SECRET_ACCESS_KEY + " must be set "
-        + "with " + S3Config.ACCESS_KEY_ID + " (or neither, for the default credential chain)");
+    props.remove(S3StoreOptions.SECRET_ACCESS_KEY);
+    assertThat(errors(props).get(S3StoreOptions.SECRET_ACCESS_KEY)).containsExactly(S3StoreOptions.SECRET_ACCESS_KEY + " must be set "
+        + "with " + S3StoreOptions.ACCESS_KEY_ID + " (or neither, for the default credential chain)");
 
     props = props();
     props.put("hadoop.fs.s3a.endpoint", "http://minio:9000");
     assertThat(errors(props).get("table.root")).containsExactly("hadoop.fs.s3a.endpoint is not used: S3 tables are "
-        + "written with the AWS SDK, not Hadoop's S3A; set " + S3Config.ENDPOINT + " instead");
+        + "written with the AWS SDK, not Hadoop's S3A; set " + S3StoreOptions.ENDPOINT + " instead");
   }
 
   @Test
   void anEndpointMustBeAnHttpUrl() {
     Map<String, String> props = props();
-    props.put(S3Config.ENDPOINT, "minio:9000");
-    assertThat(errors(props).get(S3Config.ENDPOINT)).singleElement().asString()
+    props.put(S3StoreOptions.ENDPOINT, "minio:9000");
+    assertThat(errors(props).get(S3StoreOptions.ENDPOINT)).singleElement().asString()
         .contains("expected an http:// or https:// URL with a host");
   }
 

@@ -3,6 +3,7 @@ package io.mergesink.connect.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
+import io.mergesink.ingest.config.PassThroughOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +42,7 @@ class TablePropertiesValidationTest {
   void aPropertyMergeSinkCannotHonourIsRefusedByName(String key, String value, String writes, String reason) {
     Map<String, List<String>> errors = errors(props(writes, key, value));
 
-    String option = MergeSinkConfig.TABLE_PROPERTIES_PREFIX + key;
+    String option = PassThroughOptions.TABLE_PROPERTIES_PREFIX + key;
     assertThat(errors).containsOnlyKeys(option);
     assertThat(errors.get(option)).singleElement().asString().contains(option + "=" + value).contains(reason);
   }
@@ -86,7 +87,7 @@ class TablePropertiesValidationTest {
     props.put("table.root", dir.resolve("lake").toString());
     props.put("write.mode", writes.split("/")[0]);
     props.put("merge.strategy", writes.split("/")[1]);
-    props.put(MergeSinkConfig.TABLE_PROPERTIES_PREFIX + key, value);
+    props.put(PassThroughOptions.TABLE_PROPERTIES_PREFIX + key, value);
     return props;
   }
 

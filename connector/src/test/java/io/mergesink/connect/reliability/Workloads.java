@@ -1,12 +1,12 @@
 package io.mergesink.connect.reliability;
 
 import io.mergesink.connect.MergeSinkConnector;
-import io.mergesink.connect.config.S3Config;
 import io.mergesink.connect.testing.S3SinkOptions;
 import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.storage.s3.S3Storage;
 import io.mergesink.core.testing.TestS3;
+import io.mergesink.ingest.config.S3StoreOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -73,7 +73,7 @@ final class Workloads {
   private static Map<String, String> s3Config(String root, int bufferRecords) {
     Map<String, String> config = sinkConfig(root, bufferRecords);
     config.putAll(S3SinkOptions.testServer());
-    config.put(S3Config.RETRIES, "2");
+    config.put(S3StoreOptions.RETRIES, "2");
     return config;
   }
 

@@ -1,7 +1,7 @@
 package io.mergesink.connect.testing;
 
-import io.mergesink.connect.config.S3Config;
 import io.mergesink.core.testing.TestS3;
+import io.mergesink.ingest.config.S3StoreOptions;
 import io.mergesink.locals3.LocalS3;
 import java.util.HashMap;
 import java.util.Map;
@@ -14,11 +14,11 @@ public final class S3SinkOptions {
   public static Map<String, String> testServer() {
     LocalS3 server = TestS3.s3();
     Map<String, String> options = new HashMap<>();
-    options.put(S3Config.ENDPOINT, server.endpoint());
-    options.put(S3Config.PATH_STYLE, "true");
-    options.put(S3Config.REGION, LocalS3.REGION);
-    options.put(S3Config.ACCESS_KEY_ID, LocalS3.ACCESS_KEY);
-    options.put(S3Config.SECRET_ACCESS_KEY, LocalS3.SECRET_KEY);
+    options.put(S3StoreOptions.ENDPOINT, server.endpoint());
+    options.put(S3StoreOptions.PATH_STYLE, "true");
+    options.put(S3StoreOptions.REGION, LocalS3.REGION);
+    options.put(S3StoreOptions.ACCESS_KEY_ID, LocalS3.ACCESS_KEY);
+    options.put(S3StoreOptions.SECRET_ACCESS_KEY, LocalS3.SECRET_KEY);
     return options;
   }
 }

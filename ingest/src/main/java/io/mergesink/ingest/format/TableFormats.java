@@ -1,6 +1,6 @@
 package io.mergesink.ingest.format;
 
-import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.format.delta.DeltaFormat;
 
 /** The one place a connector's {@code table.format} becomes a {@link TableFormat}. */

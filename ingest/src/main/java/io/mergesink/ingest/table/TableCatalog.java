@@ -2,7 +2,7 @@ package io.mergesink.ingest.table;
 
 import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.types.StructField;
-import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.format.FormatTable;

@@ -3,7 +3,7 @@ package io.mergesink.ingest.options;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.config.IngestOptions;
 import org.junit.jupiter.api.Test;
 
 class ChangeSemanticsTest {

@@ -2,12 +2,12 @@ package io.mergesink.core.maintenance;
 
 import io.mergesink.core.commit.CommitConflictException;
 import io.mergesink.core.commit.CommitHook;
-import io.mergesink.core.commit.CommitOutcome;
 import io.mergesink.core.commit.Committer;
-import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.StagedCommit;
+import io.mergesink.core.commit.Transaction;
 import io.mergesink.core.data.CloseableIterator;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.datafiles.Cleanup;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
 import io.mergesink.core.layout.DataLayout;
 import io.mergesink.core.log.Action;
@@ -15,11 +15,11 @@ import io.mergesink.core.log.AddFile;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.RemoveFile;
 import io.mergesink.core.parquet.DataFileReader;
+import io.mergesink.core.protocol.ProtocolSupport;
 import io.mergesink.core.rowtracking.MaterializedColumns;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.Storage;
-import io.mergesink.core.protocol.ProtocolSupport;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -39,10 +39,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Safe against concurrent writers: the commit names the inputs as its read files, so when a
  * sink commit marked more rows of an input deleted (or removed it) first, the {@link Committer}
- * refuses to publish, the outputs are deleted and the run plans again on the new snapshot, at most
- * {@link CompactionOptions#maxAttempts()} times. A delete is therefore never lost: the rows it
+ * refuses to publish and the run's {@link Transaction} deletes the outputs and plans again on the
+ * new snapshot, at most {@link CompactionOptions#maxAttempts()} times in all. A delete is therefore never lost: the rows it
  * deleted are either already excluded from the rewrite or the rewrite does not happen. The
- * commit holds no {@code txn}, so Kafka offsets never move. Concurrent appends do not interfere.
+ * commit holds no {@code txn}, so Kafka offsets never move and no writer fences it. Concurrent appends do not interfere.
  *
  * <p>Not thread-safe; one compactor per table and task. Runs within the budget of its options.
  */
@@ -95,35 +95,36 @@ public final class Compactor {
    */
   public CompactionResult compact(Snapshot snapshot) throws IOException {
     ProtocolSupport.checkWritable(snapshot.tableRoot(), snapshot.protocol(), snapshot.metadata());
-    String reason = null;
-    for (int attempt = 1; attempt <= options.maxAttempts(); attempt++) {
-      CompactionPlan plan = planner.plan(snapshot);
-      if (plan.isEmpty()) {
-        return new CompactionResult.NothingToCompact(snapshot.version());
-      }
-      Rewrite rewrite = rewrite(snapshot, plan);
-      CommitOutcome outcome;
-      try {
-        outcome = committer.commit(snapshot, rewrite.staged(), Map.of());
-      } catch (FencedException e) {
-        throw new IllegalStateException("a compaction owns no txn and cannot be fenced", e);
-      } catch (CommitConflictException e) {
-        deleteQuietly(rewrite.staged().writtenFiles());
-        throw e;
-      }
-      if (outcome instanceof CommitOutcome.Committed committed) {
-        LOG.info("Table {}: compacted {} files into {} at version {}", snapshot.tableRoot(), rewrite.filesRemoved(),
-            rewrite.adds().size(), committed.version());
-        return new CompactionResult.Compacted(committed.version(), rewrite.filesRemoved(), rewrite.adds().size(), rewrite.rowsWritten(),
-            rewrite.rowsPurged(), rewrite.bytesRemoved(), rewrite.bytesAdded(), plan.deferredBins() + rewrite.binsLeft(), attempt - 1);
-      }
-      CommitOutcome.Replan replan = (CommitOutcome.Replan) outcome;
-      deleteQuietly(rewrite.staged().writtenFiles());
-      reason = replan.reason();
-      LOG.info("Table {}: compaction planning again, {}", snapshot.tableRoot(), reason);
-      snapshot = replan.latest();
+    Transaction.Unfenced<Planned> outcome = new Transaction(storage, committer, options.maxAttempts()).runWithoutTxns(snapshot,
+        new Transaction.Planner<>() {
+          @Override
+          public Optional<Transaction.Plan<Planned>> plan(Snapshot base) throws IOException {
+            CompactionPlan plan = planner.plan(base);
+            if (plan.isEmpty()) {
+              return Optional.empty();
+            }
+            Rewrite rewrite = rewrite(base, plan);
+            return Optional.of(Transaction.Plan.of(rewrite.staged(), new Planned(plan, rewrite)));
+          }
+
+          @Override
+          public void invalidated(Snapshot latest, String reason) {
+            LOG.info("Table {}: compaction planning again, {}", latest.tableRoot(), reason);
+          }
+        });
+    if (outcome instanceof Transaction.Unchanged<Planned> unchanged) {
+      return new CompactionResult.NothingToCompact(unchanged.snapshot().version());
     }
-    return new CompactionResult.GaveWay(options.maxAttempts(), reason);
+    if (outcome instanceof Transaction.GaveUp<Planned> gaveUp) {
+      return new CompactionResult.GaveWay(gaveUp.plans(), gaveUp.reason());
+    }
+    Transaction.Committed<Planned> committed = (Transaction.Committed<Planned>) outcome;
+    Rewrite rewrite = committed.value().rewrite();
+    LOG.info("Table {}: compacted {} files into {} at version {}", snapshot.tableRoot(), rewrite.filesRemoved(), rewrite.adds().size(),
+        committed.version());
+    return new CompactionResult.Compacted(committed.version(), rewrite.filesRemoved(), rewrite.adds().size(), rewrite.rowsWritten(),
+        rewrite.rowsPurged(), rewrite.bytesRemoved(), rewrite.bytesAdded(), committed.value().plan().deferredBins() + rewrite.binsLeft(),
+        committed.replans());
   }
 
   private Rewrite rewrite(Snapshot snapshot, CompactionPlan plan) throws IOException {
@@ -163,7 +164,7 @@ public final class Compactor {
         binsDone++;
       }
     } catch (IOException | RuntimeException e) {
-      deleteQuietly(written);
+      Cleanup.deleteQuietly(storage, written);
       throw e;
     }
     long bytesAdded = adds.stream().mapToLong(AddFile::size).sum();
@@ -230,15 +231,8 @@ public final class Compactor {
     return decoded.substring(0, slash);
   }
 
-  private void deleteQuietly(List<String> paths) {
-    for (String path : paths) {
-      try {
-        storage.delete(path);
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("Could not delete abandoned compaction output {} (vacuum will remove it): {}", path, e.toString());
-      }
-    }
-  }
+  /** A plan and its rewrite, staged for commit. */
+  private record Planned(CompactionPlan plan, Rewrite rewrite) {}
 
   private record Rewrite(StagedCommit staged, List<AddFile> adds, int filesRemoved, long rowsWritten, long rowsPurged, long bytesRemoved,
       long bytesAdded, int binsLeft) {}

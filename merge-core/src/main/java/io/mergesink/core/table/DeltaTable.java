@@ -4,8 +4,8 @@ import io.mergesink.core.commit.CommitConflictException;
 import io.mergesink.core.commit.CommitHook;
 import io.mergesink.core.commit.CommitOutcome;
 import io.mergesink.core.commit.Committer;
-import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.StagedCommit;
+import io.mergesink.core.commit.Transaction;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.CommitInfo;
 import io.mergesink.core.log.LogPaths;
@@ -294,41 +294,38 @@ public final class DeltaTable {
   }
 
   /**
-   * Commits the metadata {@code change} makes of the latest one, with the protocol its schema needs,
-   * unless it returns the metadata it was given (nothing to change); applied again to the winner's metadata when a concurrent commit
-   * changed the metadata first.
-   */
-  /**
+   * Commits, in a {@link Transaction}, the metadata {@code change} makes of the latest one, with the
+   * protocol its schema needs, unless it returns the metadata it was given (nothing to change);
+   * applied again to the winner's metadata when a concurrent commit changed the metadata first.
+   *
    * @throws UnsupportedTableException when MergeSink cannot write the table (a column-mapped table,
    *     say, needs physical names and ids for new columns)
+   * @throws CommitConflictException when concurrent commits kept changing the metadata first
    */
   private Snapshot changeMetadata(String operation, UnaryOperator<Metadata> change) throws IOException {
-    Snapshot snapshot = snapshot();
-    for (int attempt = 0; attempt < MAX_METADATA_ATTEMPTS; attempt++) {
-      ProtocolSupport.checkWritable(root, snapshot.protocol(), snapshot.metadata());
-      Metadata changed = change.apply(snapshot.metadata());
-      if (changed == snapshot.metadata()) {
-        return snapshot;
+    Transaction.Unfenced<Void> outcome = new Transaction(storage, committer(), MAX_METADATA_ATTEMPTS).runWithoutTxns(snapshot(), base -> {
+      ProtocolSupport.checkWritable(root, base.protocol(), base.metadata());
+      Metadata changed = change.apply(base.metadata());
+      if (changed == base.metadata()) {
+        return Optional.empty();
       }
-      changed = withColumnIds(snapshot.columnMapping(), changed);
+      changed = withColumnIds(base.columnMapping(), changed);
       List<Action> actions = new ArrayList<>();
-      Protocol protocol = ProtocolSupport.forSchema(snapshot.protocol(), changed.schema());
-      if (!protocol.equals(snapshot.protocol())) {
+      Protocol protocol = ProtocolSupport.forSchema(base.protocol(), changed.schema());
+      if (!protocol.equals(base.protocol())) {
         actions.add(protocol);
       }
       actions.add(changed);
-      CommitOutcome outcome;
-      try {
-        outcome = committer().commit(snapshot, new StagedCommit(actions, Set.of(), List.of(), operation, Map.of()), Map.of());
-      } catch (FencedException e) {
-        throw new IllegalStateException("a schema change owns no txn and cannot be fenced", e);
-      }
-      if (outcome instanceof CommitOutcome.Committed) {
-        return loader.update(snapshot);
-      }
-      snapshot = ((CommitOutcome.Replan) outcome).latest();
+      return Optional.of(Transaction.Plan.of(new StagedCommit(actions, Set.of(), List.of(), operation, Map.of()), null));
+    });
+    if (outcome instanceof Transaction.Committed<Void> committed) {
+      return loader.update(committed.base());
     }
-    throw new CommitConflictException(root, MAX_METADATA_ATTEMPTS, snapshot.version() + 1);
+    if (outcome instanceof Transaction.Unchanged<Void> unchanged) {
+      return unchanged.snapshot();
+    }
+    Transaction.GaveUp<Void> gaveUp = (Transaction.GaveUp<Void>) outcome;
+    throw new CommitConflictException(root, MAX_METADATA_ATTEMPTS, gaveUp.latest().version() + 1);
   }
 
   /**

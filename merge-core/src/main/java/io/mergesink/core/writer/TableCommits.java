@@ -4,13 +4,10 @@ import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.changes.ChangeSetRealignment;
 import io.mergesink.core.changes.InvalidChangeSetException;
 import io.mergesink.core.commit.CommitConflictException;
-import io.mergesink.core.commit.CommitOutcome;
 import io.mergesink.core.commit.Committer;
 import io.mergesink.core.commit.FencedException;
-import io.mergesink.core.commit.StagedCommit;
-import io.mergesink.core.commit.TxnChange;
+import io.mergesink.core.commit.Transaction;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.datafiles.Cleanup;
 import io.mergesink.core.generatedcolumns.GeneratedColumns;
 import io.mergesink.core.log.CheckpointWriter;
 import io.mergesink.core.merge.PlannedMerge;
@@ -21,13 +18,13 @@ import io.mergesink.core.storage.Storage;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What every {@link TableWriter} does around its plans: fit the change set to the snapshot it plans
- * against, publish the plan through the {@link Committer} (docs/design.md, "Concurrency"), plan
+ * against, publish the plan in a {@link Transaction} (docs/design.md, "Concurrency"), which plans
  * again when a concurrent commit invalidated it, follow the table after each commit and write a
  * checkpoint every {@link WriterOptions#checkpointInterval()} commits. The writer supplies only its
  * {@link Plans}. Single-threaded, like its writer.
@@ -79,8 +76,8 @@ final class TableCommits {
   }
 
   /**
-   * Plans, publishes and follows one commit of {@code changes}, planning again (at most
-   * {@value #MAX_REPLANS} times) when concurrent commits invalidate the plan.
+   * Plans, publishes and follows one commit of {@code changes} in a {@link Transaction}, planning
+   * again (at most {@value #MAX_REPLANS} times) when concurrent commits invalidate the plan.
    *
    * @see TableWriter#commit
    */
@@ -89,47 +86,39 @@ final class TableCommits {
     if (snapshotStale) {
       refresh(plans);
     }
-    for (int replans = 0; replans <= MAX_REPLANS; replans++) {
-      changes.checkDecidedUnder(snapshot);
-      changes.checkTags(snapshot, version -> loader.readCommit(snapshot.tableRoot(), version));
-      // a concurrent schema change may have come between the change set and this plan
-      ChangeSet fitted = withGeneratedValues(ChangeSetRealignment.to(snapshot.tableRoot(), snapshot.schema(), changes));
-      PlannedMerge planned = plans.plan(snapshot, fitted);
-      CommitOutcome outcome = publish(planned.commit(), changes.txns(), changes.commitTags(), changes::invalidatedBy);
-      if (outcome instanceof CommitOutcome.Committed committed) {
-        plans.landed(planned);
-        boolean checkpointed = follow(committed, plans) && maybeCheckpoint();
-        return new CommitResult(committed.version(), planned.counts(), committed.attempts(), replans, System.nanoTime() - start,
-            checkpointed);
-      }
-      CommitOutcome.Replan replan = (CommitOutcome.Replan) outcome;
-      LOG.info("Table {}: planning again, {}", snapshot.tableRoot(), replan.reason());
-      snapshot = replan.latest();
-      // the winner may have made the table one MergeSink cannot write (a CHECK constraint added, a feature enabled)
-      ProtocolSupport.checkWritable(snapshot.tableRoot(), snapshot.protocol(), snapshot.metadata());
-      plans.moved(snapshot);
-    }
-    throw new CommitConflictException(snapshot.tableRoot(), MAX_REPLANS, snapshot.version() + 1);
-  }
+    Transaction.Outcome<PlannedMerge> outcome = new Transaction(storage, committer, MAX_REPLANS + 1).run(snapshot,
+        new Transaction.Planner<>() {
+          @Override
+          public Optional<Transaction.Plan<PlannedMerge>> plan(Snapshot base) throws IOException {
+            changes.checkDecidedUnder(base);
+            changes.checkTags(base, version -> loader.readCommit(base.tableRoot(), version));
+            // a concurrent schema change may have come between the change set and this plan
+            ChangeSet fitted = withGeneratedValues(ChangeSetRealignment.to(base.tableRoot(), base.schema(), changes));
+            PlannedMerge planned = plans.plan(base, fitted);
+            return Optional.of(new Transaction.Plan<>(planned.commit(), changes.txns(), changes.commitTags(), changes::invalidatedBy,
+                planned));
+          }
 
-  /**
-   * Publishes a plan. The written files are deleted only when the commit certainly did not
-   * happen (fenced, conflict, re-plan); after an I/O error the outcome is unknown, and deleting
-   * files a published commit references would corrupt the table, so they are left for vacuum.
-   */
-  private CommitOutcome publish(StagedCommit staged, Map<String, TxnChange> txns, Map<String, String> tags,
-      Committer.WinnerCheck check) throws IOException, FencedException {
-    CommitOutcome outcome;
-    try {
-      outcome = committer.commit(snapshot, staged, txns, tags, check);
-    } catch (FencedException | CommitConflictException e) {
-      Cleanup.deleteQuietly(storage, staged.writtenFiles());
-      throw e;
+          @Override
+          public void invalidated(Snapshot latest, String reason) throws IOException {
+            LOG.info("Table {}: planning again, {}", latest.tableRoot(), reason);
+            snapshot = latest;
+            // the winner may have made the table one MergeSink cannot write (a CHECK constraint added, a feature enabled)
+            ProtocolSupport.checkWritable(latest.tableRoot(), latest.protocol(), latest.metadata());
+            plans.moved(latest);
+          }
+        });
+    if (outcome instanceof Transaction.Fenced<PlannedMerge> fenced) {
+      throw fenced.exception();
     }
-    if (outcome instanceof CommitOutcome.Replan) {
-      Cleanup.deleteQuietly(storage, staged.writtenFiles());
+    if (outcome instanceof Transaction.GaveUp<PlannedMerge> gaveUp) {
+      throw new CommitConflictException(gaveUp.latest().tableRoot(), MAX_REPLANS, gaveUp.latest().version() + 1);
     }
-    return outcome;
+    Transaction.Committed<PlannedMerge> committed = (Transaction.Committed<PlannedMerge>) outcome;
+    plans.landed(committed.value());
+    boolean checkpointed = follow(committed, plans) && maybeCheckpoint();
+    return new CommitResult(committed.version(), committed.value().counts(), committed.attempts(), committed.replans(),
+        System.nanoTime() - start, checkpointed);
   }
 
   /**
@@ -137,7 +126,7 @@ final class TableCommits {
    * the commit happened, and reporting a failure would make the caller apply the same changes
    * again. A failed refresh is retried before the next commit.
    */
-  private boolean follow(CommitOutcome.Committed committed, Plans plans) {
+  private boolean follow(Transaction.Committed<PlannedMerge> committed, Plans plans) {
     try {
       if (committed.version() == snapshot.version() + 1) {
         // no other commit came between: the next snapshot is known without reading the log

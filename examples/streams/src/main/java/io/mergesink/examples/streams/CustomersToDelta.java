@@ -1,6 +1,6 @@
 package io.mergesink.examples.streams;
 
-import io.mergesink.connect.config.MergeSinkConfig;
+import io.mergesink.ingest.config.TableOptions;
 import io.mergesink.streams.ConnectSerde;
 import io.mergesink.streams.MergeSink;
 import io.mergesink.streams.RowChange;
@@ -64,8 +64,8 @@ public final class CustomersToDelta {
 
   private static Map<String, String> sink(Map<String, String> shared, String txnAppId, String tableNameFormat) {
     Map<String, String> options = new HashMap<>(shared);
-    options.put(MergeSinkConfig.TXN_APP_ID, txnAppId);
-    options.put(MergeSinkConfig.TABLE_NAME_FORMAT, tableNameFormat);
+    options.put(TableOptions.TXN_APP_ID, txnAppId);
+    options.put(TableOptions.TABLE_NAME_FORMAT, tableNameFormat);
     return options;
   }
 

@@ -1,6 +1,6 @@
 package io.mergesink.examples.streams;
 
-import io.mergesink.connect.config.MergeSinkConfig;
+import io.mergesink.ingest.config.TableOptions;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -82,13 +82,13 @@ final class ExampleSettings {
       }
     }
     settings.putAll(overrides);
-    for (String reserved : new String[] {MergeSinkConfig.TXN_APP_ID, MergeSinkConfig.TABLE_NAME_FORMAT}) {
+    for (String reserved : new String[] {TableOptions.TXN_APP_ID, TableOptions.TABLE_NAME_FORMAT}) {
       if (settings.containsKey(SINK_PREFIX + reserved)) {
         throw new IllegalArgumentException(SINK_PREFIX + reserved + " cannot be set: the example sets it for each of its sinks");
       }
     }
-    if (settings.getOrDefault(SINK_PREFIX + MergeSinkConfig.TABLE_ROOT, "").isBlank()) {
-      throw new IllegalArgumentException(SINK_PREFIX + MergeSinkConfig.TABLE_ROOT + " is required: where the tables are");
+    if (settings.getOrDefault(SINK_PREFIX + TableOptions.TABLE_ROOT, "").isBlank()) {
+      throw new IllegalArgumentException(SINK_PREFIX + TableOptions.TABLE_ROOT + " is required: where the tables are");
     }
     settings.computeIfAbsent(StreamsConfig.STATE_DIR_CONFIG, key -> newStateDir());
     return new ExampleSettings(settings);

@@ -14,7 +14,7 @@ import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.types.StructType;
 import io.mergesink.core.writer.WriterOptions;
-import io.mergesink.ingest.IngestOptions;
+import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.format.FormatTable;
 import io.mergesink.ingest.format.NewTable;

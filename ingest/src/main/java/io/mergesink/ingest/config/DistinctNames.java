@@ -1,4 +1,4 @@
-package io.mergesink.connect.config;
+package io.mergesink.ingest.config;
 
 import java.util.HashSet;
 import java.util.List;

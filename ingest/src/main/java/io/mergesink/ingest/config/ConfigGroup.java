@@ -1,4 +1,4 @@
-package io.mergesink.connect.config;
+package io.mergesink.ingest.config;
 
 import io.mergesink.ingest.options.NamedOption;
 import java.util.List;

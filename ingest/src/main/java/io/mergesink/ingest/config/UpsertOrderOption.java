@@ -1,4 +1,4 @@
-package io.mergesink.connect.config;
+package io.mergesink.ingest.config;
 
 import io.mergesink.ingest.options.UpsertOrder;
 import java.util.List;
@@ -27,7 +27,7 @@ final class UpsertOrderOption implements ConfigDef.Validator, ConfigDef.Recommen
 
   @Override
   public boolean visible(String option, Map<String, Object> parsedConfig) {
-    return !"append".equalsIgnoreCase(String.valueOf(parsedConfig.get(MergeSinkConfig.WRITE_MODE)));
+    return !"append".equalsIgnoreCase(String.valueOf(parsedConfig.get(WriteOptions.WRITE_MODE)));
   }
 
   @Override

@@ -1,4 +1,4 @@
-package io.mergesink.connect.config;
+package io.mergesink.ingest.config;
 
 import io.mergesink.core.storage.s3.S3Options;
 import java.net.URI;
@@ -6,11 +6,11 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Locale;
 import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 
@@ -20,7 +20,7 @@ import org.apache.kafka.common.config.types.Password;
  * default credential chain applies (environment, system properties, web identity, profile,
  * container and instance roles).
  */
-public final class S3Config {
+public final class S3StoreOptions {
   public static final String GROUP = "S3";
   public static final String REGION = "s3.region";
   public static final String ENDPOINT = "s3.endpoint";
@@ -31,7 +31,7 @@ public final class S3Config {
   public static final String REQUEST_TIMEOUT_MS = "s3.request.timeout.ms";
   public static final String RETRIES = "s3.retries";
 
-  private S3Config() {}
+  private S3StoreOptions() {}
 
   static void define(ConfigDef def) {
     ConfigGroup s3 = new ConfigGroup(def, GROUP);

@@ -1,4 +1,4 @@
-package io.mergesink.ingest;
+package io.mergesink.ingest.config;
 
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.merge.MergeStrategy;
@@ -7,8 +7,6 @@ import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.core.table.TableProperties;
 import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.ingest.decode.DecoderOptions;
-import io.mergesink.ingest.decode.LogicalTypes;
-import io.mergesink.ingest.format.TableFormatName;
 import io.mergesink.ingest.options.AppendTombstones;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteImage;
@@ -25,14 +23,15 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * How an {@link IngestEngine} lands records: where the tables are, how records
+ * How an {@link io.mergesink.ingest.IngestEngine} lands records: where the tables are, how records
  * become rows, when buffers are committed, how files are written and maintained. Immutable; made
- * with {@link #builder}, whose defaults are the connector's (docs/configuration.md
- * documents each option under its connector name).
+ * with {@link #builder}, whose defaults are those of the engine's options, or by {@link IngestConfig#ingestOptions()}
+ * (docs/configuration.md documents each option under its configuration name).
  *
  * @param tableRoot the directory under which every table lives ({@code table.root})
  * @param storage how to reach it (Hadoop settings, S3)
  * @param tableNameFormat a record's table relative to the root ({@code table.name.format})
+ * @param tableFormat the table format of the tables ({@code table.format})
  * @param txnAppId the prefix of the Delta txn app ids that record the Kafka positions ({@code txn.app.id})
  * @param writeMode upsert (latest row per key), append (every change a row) or history (every version of a key a row)
  * @param mergeStrategy how upserts replace rows (deletion vectors or copy-on-write); with append
@@ -64,6 +63,7 @@ public record IngestOptions(
     String tableRoot,
     StorageOptions storage,
     TableNameTemplate tableNameFormat,
+    TableFormatName tableFormat,
     String txnAppId,
     WriteMode writeMode,
     MergeStrategy mergeStrategy,
@@ -89,15 +89,11 @@ public record IngestOptions(
     Map<String, String> tableProperties,
     ChangeSemantics changeSemantics) {
 
-  public static final String DEFAULT_TABLE_NAME_FORMAT = "${topic}";
-  public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofSeconds(30);
-  public static final long DEFAULT_BUFFER_MAX_RECORDS = 100_000L;
-  public static final long DEFAULT_BUFFER_MAX_BYTES = 128L * 1024 * 1024;
-
   public IngestOptions {
     Objects.requireNonNull(tableRoot, "tableRoot");
     Objects.requireNonNull(storage, "storage");
     Objects.requireNonNull(tableNameFormat, "tableNameFormat");
+    Objects.requireNonNull(tableFormat, "tableFormat");
     Objects.requireNonNull(writeMode, "writeMode");
     Objects.requireNonNull(mergeStrategy, "mergeStrategy");
     Objects.requireNonNull(primaryKeyMode, "primaryKeyMode");
@@ -147,14 +143,9 @@ public record IngestOptions(
     compactionOptions(fileTargetSizeBytes, compactionMinSmallFiles, compactionDeletedRatio, parquet(parquetCompression));
   }
 
-  /** Options with the connector's defaults for tables under {@code tableRoot}, positions recorded under {@code txnAppId}. */
+  /** Options with the engine's defaults for tables under {@code tableRoot}, positions recorded under {@code txnAppId}. */
   public static Builder builder(String tableRoot, String txnAppId) {
     return new Builder(tableRoot, txnAppId);
-  }
-
-  /** The table format of every table ({@code table.format}). */
-  public TableFormatName tableFormat() {
-    return TableFormatName.DELTA;
   }
 
   /** The strategy writers apply: {@link MergeStrategy#APPEND} for append tables, else {@link #mergeStrategy()}. */
@@ -212,33 +203,34 @@ public record IngestOptions(
         .withParquet(parquet);
   }
 
-  /** Collects options; every setter has the connector's default until called. */
+  /** Collects options; every setter has the option's default until called. */
   public static final class Builder {
     private final String tableRoot;
     private final String txnAppId;
     private StorageOptions storage = StorageOptions.defaults();
-    private TableNameTemplate tableNameFormat = TableNameTemplate.parse(DEFAULT_TABLE_NAME_FORMAT);
-    private WriteMode writeMode = WriteMode.UPSERT;
-    private MergeStrategy mergeStrategy = MergeStrategy.DELETION_VECTORS;
-    private PrimaryKeyMode primaryKeyMode = PrimaryKeyMode.RECORD_KEY;
+    private TableNameTemplate tableNameFormat = TableNameTemplate.parse(TableOptions.TABLE_NAME_FORMAT_DEFAULT);
+    private TableFormatName tableFormat = TableOptions.TABLE_FORMAT_DEFAULT;
+    private WriteMode writeMode = WriteOptions.WRITE_MODE_DEFAULT;
+    private MergeStrategy mergeStrategy = WriteOptions.MERGE_STRATEGY_DEFAULT;
+    private PrimaryKeyMode primaryKeyMode = WriteOptions.PRIMARY_KEY_MODE_DEFAULT;
     private List<String> primaryKeyFields = List.of();
-    private boolean deleteEnabled = true;
-    private boolean truncateEnabled = false;
-    private DeleteImage appendDeleteImage = DeleteImage.BEFORE;
-    private AppendTombstones appendTombstones = AppendTombstones.SKIP_AFTER_DELETE;
-    private String unavailableValuePlaceholder = LogicalTypes.DEFAULT_UNAVAILABLE_VALUE_PLACEHOLDER;
-    private SchemaEvolution schemaEvolution = SchemaEvolution.ADD_COLUMNS;
+    private boolean deleteEnabled = WriteOptions.DELETE_ENABLED_DEFAULT;
+    private boolean truncateEnabled = WriteOptions.TRUNCATE_ENABLED_DEFAULT;
+    private DeleteImage appendDeleteImage = WriteOptions.APPEND_DELETE_IMAGE_DEFAULT;
+    private AppendTombstones appendTombstones = WriteOptions.APPEND_TOMBSTONES_DEFAULT;
+    private String unavailableValuePlaceholder = DecodingOptions.UNAVAILABLE_VALUE_PLACEHOLDER_DEFAULT;
+    private SchemaEvolution schemaEvolution = WriteOptions.SCHEMA_EVOLUTION_DEFAULT;
     private List<PartitionField> partitionFields = List.of();
-    private Duration commitInterval = DEFAULT_COMMIT_INTERVAL;
-    private long bufferMaxRecords = DEFAULT_BUFFER_MAX_RECORDS;
-    private long bufferMaxBytes = DEFAULT_BUFFER_MAX_BYTES;
-    private LookupScope lookupScope = LookupScope.PARTITION;
-    private String parquetCompression = ParquetWriteOptions.DEFAULT_COMPRESSION;
-    private long fileTargetSizeBytes = WriterOptions.DEFAULT_TARGET_FILE_SIZE_BYTES;
-    private int checkpointInterval = WriterOptions.DEFAULT_CHECKPOINT_INTERVAL;
-    private boolean compactionEnabled = true;
-    private double compactionDeletedRatio = CompactionOptions.DEFAULT_DELETED_RATIO;
-    private int compactionMinSmallFiles = CompactionOptions.DEFAULT_MIN_SMALL_FILES;
+    private Duration commitInterval = CommitOptions.COMMIT_INTERVAL_DEFAULT;
+    private long bufferMaxRecords = CommitOptions.BUFFER_MAX_RECORDS_DEFAULT;
+    private long bufferMaxBytes = CommitOptions.BUFFER_MAX_BYTES_DEFAULT;
+    private LookupScope lookupScope = CommitOptions.LOOKUP_SCOPE_DEFAULT;
+    private String parquetCompression = FileOptions.PARQUET_COMPRESSION_DEFAULT.configName();
+    private long fileTargetSizeBytes = FileOptions.FILE_TARGET_SIZE_BYTES_DEFAULT;
+    private int checkpointInterval = FileOptions.CHECKPOINT_INTERVAL_DEFAULT;
+    private boolean compactionEnabled = FileOptions.COMPACTION_ENABLED_DEFAULT;
+    private double compactionDeletedRatio = FileOptions.COMPACTION_DV_RATIO_DEFAULT;
+    private int compactionMinSmallFiles = FileOptions.COMPACTION_MIN_FILES_DEFAULT;
     private Map<String, String> tableProperties = Map.of();
     private ChangeSemantics changeSemantics = ChangeSemantics.DEFAULT;
 
@@ -255,6 +247,11 @@ public record IngestOptions(
     /** @throws IllegalArgumentException the format does not parse (see {@link TableNameTemplate#parse}) */
     public Builder tableNameFormat(String value) {
       tableNameFormat = TableNameTemplate.parse(value);
+      return this;
+    }
+
+    public Builder tableFormat(TableFormatName value) {
+      tableFormat = value;
       return this;
     }
 
@@ -362,7 +359,7 @@ public record IngestOptions(
 
     /** @throws IllegalArgumentException naming the option that is out of range */
     public IngestOptions build() {
-      return new IngestOptions(tableRoot, storage, tableNameFormat, txnAppId, writeMode, mergeStrategy, primaryKeyMode,
+      return new IngestOptions(tableRoot, storage, tableNameFormat, tableFormat, txnAppId, writeMode, mergeStrategy, primaryKeyMode,
           primaryKeyFields, deleteEnabled, truncateEnabled, appendDeleteImage, appendTombstones, unavailableValuePlaceholder,
           schemaEvolution,
           partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, parquetCompression, fileTargetSizeBytes,

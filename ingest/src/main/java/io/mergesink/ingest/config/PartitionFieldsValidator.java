@@ -1,4 +1,4 @@
-package io.mergesink.connect.config;
+package io.mergesink.ingest.config;
 
 import io.mergesink.ingest.options.PartitionField;
 import java.util.List;

@@ -1,10 +1,10 @@
-package io.mergesink.connect.config;
+package io.mergesink.ingest.config;
 
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.ingest.options.NamedOption;
 
 /** {@code merge.strategy}: the keyed strategies of {@link MergeStrategy} users can choose. */
-enum TableMergeStrategy implements NamedOption {
+public enum TableMergeStrategy implements NamedOption {
   DELETION_VECTORS(MergeStrategy.DELETION_VECTORS),
   COPY_ON_WRITE(MergeStrategy.COPY_ON_WRITE);
 
@@ -14,7 +14,7 @@ enum TableMergeStrategy implements NamedOption {
     this.strategy = strategy;
   }
 
-  MergeStrategy strategy() {
+  public MergeStrategy strategy() {
     return strategy;
   }
 

@@ -1,0 +1,50 @@
+package io.mergesink.ingest.config;
+
+import io.mergesink.ingest.options.LookupScope;
+import java.time.Duration;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef;
+
+/** When buffered changes are committed to their tables, and what a task's key index covers. */
+public final class CommitOptions {
+  public static final String GROUP = "Commits and buffering";
+  public static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
+  public static final Duration COMMIT_INTERVAL_DEFAULT = Duration.ofSeconds(30);
+  public static final String BUFFER_MAX_RECORDS = "buffer.max.records";
+  public static final long BUFFER_MAX_RECORDS_DEFAULT = 100_000L;
+  public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
+  public static final long MIB = 1024L * 1024L;
+  public static final long BUFFER_MAX_BYTES_DEFAULT = 128 * MIB;
+  public static final long BUFFER_MAX_BYTES_MIN = MIB;
+  public static final String LOOKUP_SCOPE = "lookup.scope";
+  public static final LookupScope LOOKUP_SCOPE_DEFAULT = LookupScope.PARTITION;
+
+  private CommitOptions() {}
+
+  static void define(ConfigDef def) {
+    ConfigGroup commits = new ConfigGroup(def, GROUP);
+    commits.option(COMMIT_INTERVAL_MS, Type.LONG).defaultValue(COMMIT_INTERVAL_DEFAULT.toMillis())
+        .validator(Range.atLeast(0)).importance(Importance.HIGH).displayName("Commit interval (ms)")
+        .doc("Longest time changes wait in the buffer before they are committed to their tables, in milliseconds; "
+            + "0 commits after every batch of records. Each commit makes a Delta table version.")
+        .define();
+    commits.option(BUFFER_MAX_RECORDS, Type.LONG).defaultValue(BUFFER_MAX_RECORDS_DEFAULT)
+        .validator(Range.atLeast(1)).importance(Importance.MEDIUM).displayName("Buffer max records")
+        .doc("Commit early when a partition's buffer holds this many changes (after coalescing by key).")
+        .define();
+    commits.option(BUFFER_MAX_BYTES, Type.LONG).defaultValue(BUFFER_MAX_BYTES_DEFAULT)
+        .validator(Range.atLeast(BUFFER_MAX_BYTES_MIN)).importance(Importance.MEDIUM).displayName("Buffer max bytes")
+        .doc("Commit early when a partition's buffer holds about this many bytes of row data (an estimate of "
+            + "heap use).")
+        .define();
+    commits.option(LOOKUP_SCOPE, Type.STRING).defaultValue(LOOKUP_SCOPE_DEFAULT.configName())
+        .oneOf(LookupScope.class).importance(Importance.LOW).displayName("Key lookup scope")
+        .doc("Which files a task's key index covers. partition: only files written for its own topic-partitions "
+            + "(Debezium always sends a key to the same partition); when a topic gains partitions, the sink widens "
+            + "the lookup for that topic to all its partitions by itself. table: every file, for topics whose keys may "
+            + "move between partitions; costs more memory.")
+        .define();
+  }
+}

@@ -1,0 +1,76 @@
+package io.mergesink.ingest.config;
+
+import io.mergesink.ingest.route.TableNameTemplate;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+
+/** Where tables are, which table a record goes to, in which format, and the name of the sink's positions in them. */
+public final class TableOptions {
+  public static final String GROUP = "Tables";
+  public static final String TABLE_ROOT = "table.root";
+  public static final String TABLE_NAME_FORMAT = "table.name.format";
+  public static final String TABLE_NAME_FORMAT_DEFAULT = "${topic}";
+  public static final String TABLE_FORMAT = "table.format";
+  public static final TableFormatName TABLE_FORMAT_DEFAULT = TableFormatName.DELTA;
+  public static final String TXN_APP_ID = "txn.app.id";
+
+  private TableOptions() {}
+
+  static void define(ConfigDef def) {
+    ConfigGroup tables = new ConfigGroup(def, GROUP);
+    tables.option(TABLE_ROOT, Type.STRING).validator(new ConfigDef.NonEmptyString()).importance(Importance.HIGH)
+        .width(Width.LONG).displayName("Table root")
+        .doc("Directory under which every table lives: a local or POSIX path (/data/lake, file:/data/lake), "
+            + "hdfs://namenode/lake, or s3://bucket/lake (s3a:// is the same). Each table is the directory "
+            + TABLE_ROOT + "/<" + TABLE_NAME_FORMAT + ">. Other schemes (abfs, abfss, gs, wasb, ...) are refused: "
+            + "MergeSink commits need an atomic put-if-absent, proven only for these. Local paths must be writable "
+            + "or creatable by the Connect worker; S3 is configured in the " + S3StoreOptions.GROUP + " group, HDFS with "
+            + PassThroughOptions.HADOOP_PREFIX + "* properties.")
+        .define();
+    tables.option(TABLE_NAME_FORMAT, Type.STRING).defaultValue(TABLE_NAME_FORMAT_DEFAULT)
+        .validator(new TableNameFormatValidator()).importance(Importance.MEDIUM).width(Width.LONG)
+        .displayName("Table name format")
+        .doc("Path of a record's table relative to " + TABLE_ROOT + ". Placeholders: ${topic} (the record's topic "
+            + "after transforms), ${source.db}, ${source.schema}, ${source.table} (from the Debezium source block). "
+            + "Literal text may use A-Z a-z 0-9 _ . - and / to nest directories, e.g. "
+            + "${source.db}/${source.table}. Substituted values are sanitised: characters outside A-Z a-z 0-9 _ . - "
+            + "become _, a leading . becomes _, and values longer than 128 characters are cut and suffixed with a "
+            + "hash, so a table never escapes " + TABLE_ROOT + ".")
+        .define();
+    tables.option(TXN_APP_ID, Type.STRING).defaultValue(null).importance(Importance.LOW)
+        .displayName("Transaction app id")
+        .doc("Prefix of the Delta txn app ids that record this connector's Kafka offsets in each table "
+            + "(<txn.app.id>:<topic>:<partition>). Defaults to the connector name. Keep it when renaming a "
+            + "connector so that it resumes from the offsets in its tables; two connectors writing one table "
+            + "need different ids.")
+        .define();
+    tables.option(TABLE_FORMAT, Type.STRING).defaultValue(TABLE_FORMAT_DEFAULT.configName()).oneOf(TableFormatName.class)
+        .importance(Importance.LOW).displayName("Table format")
+        .doc("The table format of the tables this connector writes and creates under " + TABLE_ROOT + ". delta: "
+            + "Delta Lake tables (docs/table-formats.md).")
+        .define();
+  }
+
+  /** Validates {@code table.name.format} with {@link TableNameTemplate#parse}. */
+  private static final class TableNameFormatValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      if (value == null) {
+        throw new ConfigException(name, null, "must be set, e.g. " + TABLE_NAME_FORMAT_DEFAULT);
+      }
+      try {
+        TableNameTemplate.parse(value.toString());
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "text with placeholders " + TableNameTemplate.placeholderNames();
+    }
+  }
+}
