@@ -11,7 +11,6 @@ import io.mergesink.core.writer.MergingTableWriter;
 import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.writer.WriterOptions;
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 
 /** Creates the benchmark's tables under one directory and bulk-loads them. */
@@ -24,7 +23,7 @@ final class BenchTables {
     this.directory = directory;
   }
 
-  /** An empty CDC table named {@code name}, keyed on {@code id} unless it is an append table. */
+  /** An empty CDC table named {@code name}, keyed on {@code id}, written with {@code strategy}. */
   DeltaTable create(String name, MergeStrategy strategy) throws IOException {
     return create(name, strategy, Map.of());
   }
@@ -32,8 +31,14 @@ final class BenchTables {
   /** {@link #create(String, MergeStrategy)} with table properties {@code properties}. */
   DeltaTable create(String name, MergeStrategy strategy, Map<String, String> properties) throws IOException {
     DeltaTable table = table(name);
-    List<String> key = strategy == MergeStrategy.APPEND ? List.of() : CdcRows.KEY;
-    table.createIfAbsent(new TableSpec(CdcRows.SCHEMA, key, strategy, properties));
+    table.createIfAbsent(new TableSpec(CdcRows.SCHEMA, CdcRows.KEY, strategy, properties));
+    return table;
+  }
+
+  /** An empty CDC append table named {@code name}, without key. */
+  DeltaTable createAppend(String name) throws IOException {
+    DeltaTable table = table(name);
+    table.createIfAbsent(TableSpec.append(CdcRows.SCHEMA, Map.of()));
     return table;
   }
 
@@ -50,7 +55,7 @@ final class BenchTables {
    * @return the load rate in rows per second (commits only, generating the rows excluded)
    */
   static double bulkLoad(DeltaTable table, KeySpace keys, long rows, int files) throws IOException {
-    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.APPEND).withTargetFileSizeBytes(Long.MAX_VALUE));
+    TableWriter writer = table.newAppendWriter(WriterOptions.defaults().withTargetFileSizeBytes(Long.MAX_VALUE));
     long nanos = 0;
     long remaining = rows;
     for (int file = 0; file < files; file++) {

@@ -57,7 +57,7 @@ final class E2eTables {
       throws IOException {
     table.createIfAbsent(spec);
     RecordDecoder decoder = new RecordDecoder(config.ingestOptions().decoderOptions());
-    WriterOptions options = WriterOptions.defaults(MergeStrategy.APPEND)
+    WriterOptions options = WriterOptions.defaults()
         .withParquet(ParquetWriteOptions.defaults().withCompression(config.parquetCompression().configName()))
         .withTargetFileSizeBytes(config.fileTargetSizeBytes());
     for (int partition = 0; partition < partitions; partition++) {
@@ -67,7 +67,7 @@ final class E2eTables {
           rows.upsert(row(decoder, spec, topic, partition, id, workload.version(id)));
         }
       }
-      TableWriter writer = table.newWriter(options.withOwners(FileOwners.of(List.of(topic + ":" + partition)), OwnerScope.EVERY_FILE));
+      TableWriter writer = table.newAppendWriter(options.withOwners(FileOwners.of(List.of(topic + ":" + partition)), OwnerScope.EVERY_FILE));
       BenchTables.commit(writer, rows.build());
     }
   }

@@ -95,7 +95,7 @@ final class HistoryCost {
 
   /** {@code rows} fresh keys as current versions, in {@value #BASE_FILES} append commits. */
   private static void loadVersions(DeltaTable table, KeySpace keys, long rows) throws IOException {
-    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.APPEND).withTargetFileSizeBytes(Long.MAX_VALUE));
+    TableWriter writer = table.newAppendWriter(WriterOptions.defaults().withTargetFileSizeBytes(Long.MAX_VALUE));
     long remaining = rows;
     for (int file = 0; file < BASE_FILES; file++) {
       int count = Math.toIntExact(remaining / (BASE_FILES - file));

@@ -6,7 +6,6 @@ import io.mergesink.core.log.CheckpointWriter;
 import io.mergesink.core.log.LogCodec;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.log.SetTransaction;
-import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
@@ -39,8 +38,8 @@ final class TableOpen {
   private TableOpen() {}
 
   static void run(Storage storage, BenchTables tables, BenchConfig config, ResultTable report) throws IOException {
-    DeltaTable longHistory = tables.create("open-long-history", MergeStrategy.APPEND);
-    DeltaTable shortHistory = tables.create("open-short-history", MergeStrategy.APPEND);
+    DeltaTable longHistory = tables.createAppend("open-long-history");
+    DeltaTable shortHistory = tables.createAppend("open-short-history");
     writeHistory(storage, longHistory, config.longHistoryCommits());
     writeHistory(storage, shortHistory, config.shortHistoryCommits());
     String longName = String.format("%,d commits", config.longHistoryCommits());
@@ -102,7 +101,7 @@ final class TableOpen {
   }
 
   private static double[] commitTimes(DeltaTable table, long firstOffset) throws IOException {
-    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.APPEND));
+    TableWriter writer = table.newAppendWriter(WriterOptions.defaults());
     double[] millis = new double[MEASURED_COMMITS];
     for (int commit = -COMMIT_WARMUPS; commit < MEASURED_COMMITS; commit++) {
       ChangeSet.Builder changes = ChangeSet.builder();

@@ -27,12 +27,12 @@ final class UpsertVsAppend {
 
   static void run(BenchTables tables, BenchConfig config, ResultTable report) throws IOException {
     DeltaTable upsertTable = tables.create("upsert-dv", MergeStrategy.DELETION_VECTORS);
-    DeltaTable appendTable = tables.create("upsert-append", MergeStrategy.APPEND);
+    DeltaTable appendTable = tables.createAppend("upsert-append");
     KeySpace keys = new KeySpace(SEED);
     BenchTables.bulkLoad(upsertTable, keys, config.upsertBaseRows(), BASE_FILES);
     BenchTables.bulkLoad(appendTable, new KeySpace(SEED), config.upsertBaseRows(), BASE_FILES);
     TableWriter upserts = BenchTables.writer(upsertTable, MergeStrategy.DELETION_VECTORS);
-    TableWriter appends = appendTable.newWriter(WriterOptions.defaults(MergeStrategy.APPEND));
+    TableWriter appends = appendTable.newAppendWriter(WriterOptions.defaults());
 
     int rounds = config.upsertRounds();
     double[] upsertRates = new double[rounds];

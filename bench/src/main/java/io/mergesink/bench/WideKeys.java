@@ -56,7 +56,7 @@ final class WideKeys {
     System.err.printf("[bench] loading %,d rows with a %s%n", rows, kind.label());
     DeltaTable table = tables.table("wide-" + kind.key().size() + "-" + kind.schema().size());
     table.createIfAbsent(new TableSpec(kind.schema(), kind.key(), MergeStrategy.DELETION_VECTORS, Map.of()));
-    TableWriter loader = table.newWriter(WriterOptions.defaults(MergeStrategy.APPEND).withTargetFileSizeBytes(Long.MAX_VALUE));
+    TableWriter loader = table.newAppendWriter(WriterOptions.defaults().withTargetFileSizeBytes(Long.MAX_VALUE));
     long ownBytes = 0;
     long next = 0;
     for (int file = 0; file < FILES; file++) {

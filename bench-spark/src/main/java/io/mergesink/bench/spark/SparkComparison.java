@@ -86,7 +86,7 @@ public final class SparkComparison {
       core.createIfAbsent(new TableSpec(CdcRows.SCHEMA, CdcRows.KEY, MergeStrategy.DELETION_VECTORS, Map.of()));
 
       KeySpace keys = new KeySpace(SEED);
-      TableWriter loader = core.newWriter(WriterOptions.defaults(MergeStrategy.APPEND).withTargetFileSizeBytes(Long.MAX_VALUE));
+      TableWriter loader = core.newAppendWriter(WriterOptions.defaults().withTargetFileSizeBytes(Long.MAX_VALUE));
       long remaining = options.baseRows();
       for (int file = 0; file < BASE_FILES; file++) {
         int count = Math.toIntExact(remaining / (BASE_FILES - file));

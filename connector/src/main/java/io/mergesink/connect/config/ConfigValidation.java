@@ -94,11 +94,11 @@ public final class ConfigValidation {
    * {@code write.mode} or {@code merge.strategy} is itself invalid.
    */
   public static List<ConfigValue> tableProperties(Map<String, String> props) {
-    MergeStrategy strategy;
+    Optional<MergeStrategy> strategy;
     try {
       WriteMode mode = NamedOption.parse(WriteMode.class, WRITE_MODE, props.getOrDefault(WRITE_MODE, WRITE_MODE_DEFAULT.configName()));
-      strategy = mode == WriteMode.APPEND ? MergeStrategy.APPEND : NamedOption.parse(TableMergeStrategy.class, MERGE_STRATEGY,
-          props.getOrDefault(MERGE_STRATEGY, MERGE_STRATEGY_DEFAULT.configName())).strategy();
+      strategy = mode == WriteMode.APPEND ? Optional.empty() : Optional.of(NamedOption.parse(TableMergeStrategy.class, MERGE_STRATEGY,
+          props.getOrDefault(MERGE_STRATEGY, MERGE_STRATEGY_DEFAULT.configName())).strategy());
     } catch (IllegalArgumentException e) {
       return List.of();
     }
@@ -117,9 +117,9 @@ public final class ConfigValidation {
     return problems;
   }
 
-  private static String strategyName(MergeStrategy strategy) {
-    return strategy == MergeStrategy.APPEND ? WRITE_MODE + "=" + WriteMode.APPEND.configName()
-        : MERGE_STRATEGY + "=" + strategy.configName();
+  private static String strategyName(Optional<MergeStrategy> strategy) {
+    return strategy.map(keyed -> MERGE_STRATEGY + "=" + keyed.configName())
+        .orElse(WRITE_MODE + "=" + WriteMode.APPEND.configName());
   }
 
   private static void checkChangeSemantics(Map<String, ConfigValue> values) {

@@ -1,7 +1,12 @@
 package io.mergesink.connect.reliability;
 
 import io.mergesink.core.merge.MergeStrategy;
+import io.mergesink.core.table.DeltaTable;
+import io.mergesink.core.writer.TableWriter;
+import io.mergesink.core.writer.WriterOptions;
+import java.io.IOException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -117,12 +122,15 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store) {
     return layout == Layout.APPEND;
   }
 
-  /** The merge-core strategy the sink's writers use in this cell (what another writer of the table should use too). */
-  MergeStrategy mergeStrategy() {
+  /**
+   * A merge-core writer of the kind the sink uses in this cell (what another writer of the table
+   * should use too); {@code keyColumns} is the key of a keyed table.
+   */
+  TableWriter newWriter(DeltaTable table, List<String> keyColumns) throws IOException {
     return switch (layout) {
-      case DELETION_VECTORS -> MergeStrategy.DELETION_VECTORS;
-      case COPY_ON_WRITE -> MergeStrategy.COPY_ON_WRITE;
-      case APPEND -> MergeStrategy.APPEND;
+      case DELETION_VECTORS -> table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), keyColumns);
+      case COPY_ON_WRITE -> table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE), keyColumns);
+      case APPEND -> table.newAppendWriter(WriterOptions.defaults());
     };
   }
 

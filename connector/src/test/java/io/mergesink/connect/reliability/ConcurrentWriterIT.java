@@ -74,8 +74,7 @@ class ConcurrentWriterIT {
   private static void otherWritersAndTheSink(Cell cell, long seed, Random random, RecordLog log, TaskDriver sink, Storage storage,
       String root) throws IOException, FencedException {
     DeltaTable table = DeltaTable.forPath(storage, root);
-    TableWriter appender = table.newWriter(WriterOptions.defaults(cell.mergeStrategy()),
-        cell.isAppend() ? List.of() : List.of(CustomerTable.ID));
+    TableWriter appender = cell.newWriter(table, List.of(CustomerTable.ID));
     TableWriter rewriter = table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE), List.of(CustomerTable.ID));
     Compactor optimize = new Compactor(storage, CompactionOptions.defaults().withMinSmallFiles(2)
         .withDeletedRatio(0.0));

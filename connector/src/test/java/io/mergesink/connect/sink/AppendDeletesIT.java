@@ -6,7 +6,6 @@ import io.mergesink.connect.MergeSinkConnector;
 import io.mergesink.connect.testing.Await;
 import io.mergesink.connect.testing.ConnectHarness;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
@@ -76,7 +75,7 @@ class AppendDeletesIT {
   void deletesOfTablesWithNotNullColumnsLandAsRows() throws Exception {
     // a table an older version created from the source's schema: NOT NULL columns as in the source
     DeltaTable existing = DeltaTable.forPath(new LocalStorage(), tables.resolve(EXISTING).toString());
-    existing.createIfAbsent(new TableSpec(oldAppendSchema(), List.of(), MergeStrategy.APPEND, Map.of()));
+    existing.createIfAbsent(TableSpec.append(oldAppendSchema(), Map.of()));
 
     List<Row> full = new ArrayList<>();
     List<Row> defaultIdentity = new ArrayList<>();

@@ -116,11 +116,6 @@ public class IngestConfig extends AbstractConfig {
     return NamedOption.parse(TableMergeStrategy.class, MERGE_STRATEGY, getString(MERGE_STRATEGY)).strategy();
   }
 
-  /** The strategy a writer applies: {@link MergeStrategy#APPEND} in append mode, else {@link #mergeStrategy()}. */
-  public MergeStrategy effectiveMergeStrategy() {
-    return writeMode() == WriteMode.APPEND ? MergeStrategy.APPEND : mergeStrategy();
-  }
-
   public PrimaryKeyMode primaryKeyMode() {
     return NamedOption.parse(PrimaryKeyMode.class, PRIMARY_KEY_MODE, getString(PRIMARY_KEY_MODE));
   }

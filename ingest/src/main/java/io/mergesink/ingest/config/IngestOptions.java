@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How an {@link io.mergesink.ingest.IngestEngine} lands records: where the tables are, how records
@@ -122,9 +123,6 @@ public record IngestOptions(
     if (txnAppId == null || txnAppId.isBlank()) {
       throw new IllegalArgumentException("the txn app id is empty; it names the positions in the tables");
     }
-    if (mergeStrategy == MergeStrategy.APPEND) {
-      throw new IllegalArgumentException("append is a write mode (WriteMode.APPEND), not a merge strategy");
-    }
     if (commitInterval.isNegative()) {
       throw new IllegalArgumentException("the commit interval must not be negative, found " + commitInterval);
     }
@@ -132,7 +130,7 @@ public record IngestOptions(
       throw new IllegalArgumentException("buffer limits, file target size and checkpoint interval must be positive, found "
           + bufferMaxRecords + ", " + bufferMaxBytes + ", " + fileTargetSizeBytes + ", " + checkpointInterval);
     }
-    List<TableProperties.Refusal> refusals = TableProperties.refusals(tableProperties, effectiveStrategy(writeMode, mergeStrategy));
+    List<TableProperties.Refusal> refusals = TableProperties.refusals(tableProperties, tableStrategy(writeMode, mergeStrategy));
     if (!refusals.isEmpty()) {
       throw new IllegalArgumentException("table properties new tables cannot take (see docs/design.md, \"Table properties\"): "
           + refusals);
@@ -148,13 +146,13 @@ public record IngestOptions(
     return new Builder(tableRoot, txnAppId);
   }
 
-  /** The strategy writers apply: {@link MergeStrategy#APPEND} for append tables, else {@link #mergeStrategy()}. */
-  public MergeStrategy effectiveMergeStrategy() {
-    return effectiveStrategy(writeMode, mergeStrategy);
+  /** The strategy of the tables written: none for append tables (they only add rows), else {@link #mergeStrategy()}. */
+  public Optional<MergeStrategy> tableStrategy() {
+    return tableStrategy(writeMode, mergeStrategy);
   }
 
-  private static MergeStrategy effectiveStrategy(WriteMode writeMode, MergeStrategy mergeStrategy) {
-    return writeMode == WriteMode.APPEND ? MergeStrategy.APPEND : mergeStrategy;
+  private static Optional<MergeStrategy> tableStrategy(WriteMode writeMode, MergeStrategy mergeStrategy) {
+    return writeMode == WriteMode.APPEND ? Optional.empty() : Optional.of(mergeStrategy);
   }
 
   /**
@@ -171,9 +169,12 @@ public record IngestOptions(
     return parquet(parquetCompression);
   }
 
-  /** Writer options before the owners and key-index scope of a task's partitions are set. */
+  /**
+   * Writer options before the owners and key-index scope of a task's partitions are set; append
+   * writers do not apply their strategy.
+   */
   public WriterOptions writerOptions() {
-    return WriterOptions.defaults(effectiveMergeStrategy())
+    return WriterOptions.defaults(mergeStrategy)
         .withParquet(parquet())
         .withTargetFileSizeBytes(fileTargetSizeBytes)
         .withCheckpointInterval(checkpointInterval);

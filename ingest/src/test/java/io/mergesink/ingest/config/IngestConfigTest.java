@@ -68,7 +68,7 @@ class IngestConfigTest {
     assertThat(config.tableFormat()).isEqualTo(TableFormatName.DELTA);
     assertThat(config.writeMode()).isEqualTo(WriteMode.APPEND);
     assertThat(config.mergeStrategy()).isEqualTo(MergeStrategy.COPY_ON_WRITE);
-    assertThat(config.effectiveMergeStrategy()).isEqualTo(MergeStrategy.APPEND);
+    assertThat(config.ingestOptions().tableStrategy()).as("an append table has no merge strategy").isEmpty();
     assertThat(config.primaryKeyFields()).isEqualTo(List.of("tenant", "id"));
     assertThat(config.parquetCompression()).isEqualTo(ParquetCompression.LZ4_RAW);
     assertThat(config.txnAppId()).isEqualTo("shared-id");

@@ -118,7 +118,7 @@ public final class DeltaTable {
       Map<String, String> configuration = new LinkedHashMap<>(TableProperties.configuration(spec.properties(), spec.strategy()));
       configuration.putAll(PrimaryKeyProperty.toProperty(spec.keyColumns()));
       Set<String> features = new TreeSet<>(TableProperties.enabledFeatures(spec.properties(), spec.strategy()));
-      if (spec.strategy() == MergeStrategy.DELETION_VECTORS) {
+      if (spec.strategy().equals(Optional.of(MergeStrategy.DELETION_VECTORS))) {
         configuration.put(DELETION_VECTORS_PROPERTY, "true");
         features.add(Protocol.DELETION_VECTORS);
       }
@@ -136,8 +136,8 @@ public final class DeltaTable {
   }
 
   /**
-   * Opens a writer on the latest snapshot: an {@link AppendTableWriter} for the append strategy, a
-   * {@link MergingTableWriter} for the keyed ones.
+   * Opens a {@link MergingTableWriter} on the latest snapshot of a keyed table, which lands change
+   * sets with the strategy of {@code options}.
    *
    * @throws UnsupportedTableException the table needs features MergeSink cannot honour, or cannot
    *     take the strategy (deletion vectors on a table without the feature, upserts on an
@@ -148,7 +148,7 @@ public final class DeltaTable {
   }
 
   /**
-   * Opens a writer on the latest snapshot of a table that may not record its primary key (one
+   * Opens a keyed writer on the latest snapshot of a table that may not record its primary key (one
    * written by another tool): {@code keyColumns} is used when the table records none, and must
    * equal the recorded key otherwise.
    */
@@ -156,9 +156,6 @@ public final class DeltaTable {
     Snapshot snapshot = snapshot();
     ProtocolSupport.checkWritable(root, snapshot.protocol(), snapshot.metadata());
     MergeStrategy strategy = options.strategy();
-    if (strategy == MergeStrategy.APPEND) {
-      return AppendTableWriter.open(storage, loader, snapshot, options);
-    }
     List<String> recorded = PrimaryKeyProperty.of(snapshot.metadata());
     if (!recorded.isEmpty() && !keyColumns.isEmpty() && !recorded.equals(keyColumns)) {
       throw new UnsupportedTableException(root, "primary key " + recorded + " where " + keyColumns + " was configured");
@@ -183,6 +180,18 @@ public final class DeltaTable {
     }
     int[] keyOrdinals = PrimaryKeyProperty.ordinals(snapshot.schema(), primaryKey);
     return MergingTableWriter.open(storage, loader, snapshot, keyOrdinals, options);
+  }
+
+  /**
+   * Opens an {@link AppendTableWriter} on the latest snapshot: every row of a change set is added,
+   * without key or lookups; the strategy of {@code options} does not apply.
+   *
+   * @throws UnsupportedTableException the table needs features MergeSink cannot honour
+   */
+  public TableWriter newAppendWriter(WriterOptions options) throws IOException {
+    Snapshot snapshot = snapshot();
+    ProtocolSupport.checkWritable(root, snapshot.protocol(), snapshot.metadata());
+    return AppendTableWriter.open(storage, loader, snapshot, options);
   }
 
   /**

@@ -48,10 +48,10 @@ public final class TableProperties {
   }
 
   /**
-   * The properties of {@code properties} a new table written with {@code strategy} cannot take;
-   * empty when it can take them all.
+   * The properties of {@code properties} a new table written with {@code strategy} (empty: an append
+   * table) cannot take; empty when it can take them all.
    */
-  public static List<Refusal> refusals(Map<String, String> properties, MergeStrategy strategy) {
+  public static List<Refusal> refusals(Map<String, String> properties, Optional<MergeStrategy> strategy) {
     List<Refusal> refusals = new ArrayList<>();
     properties.forEach((key, value) -> problem(key, value, strategy).ifPresent(reason -> refusals.add(new Refusal(key, value, reason))));
     return refusals;
@@ -62,7 +62,7 @@ public final class TableProperties {
    *
    * @throws IllegalArgumentException when {@link #refusals} has any
    */
-  static Set<String> enabledFeatures(Map<String, String> properties, MergeStrategy strategy) {
+  static Set<String> enabledFeatures(Map<String, String> properties, Optional<MergeStrategy> strategy) {
     requireAccepted(properties, strategy);
     Set<String> features = new TreeSet<>();
     properties.forEach((key, value) -> {
@@ -82,7 +82,7 @@ public final class TableProperties {
    *
    * @throws IllegalArgumentException when {@link #refusals} has any
    */
-  static Map<String, String> configuration(Map<String, String> properties, MergeStrategy strategy) {
+  static Map<String, String> configuration(Map<String, String> properties, Optional<MergeStrategy> strategy) {
     requireAccepted(properties, strategy);
     Map<String, String> configuration = new LinkedHashMap<>();
     properties.forEach((key, value) -> {
@@ -93,14 +93,14 @@ public final class TableProperties {
     return configuration;
   }
 
-  private static void requireAccepted(Map<String, String> properties, MergeStrategy strategy) {
+  private static void requireAccepted(Map<String, String> properties, Optional<MergeStrategy> strategy) {
     List<Refusal> refusals = refusals(properties, strategy);
     if (!refusals.isEmpty()) {
       throw new IllegalArgumentException("table properties MergeSink cannot honour: " + refusals);
     }
   }
 
-  private static Optional<String> problem(String key, String value, MergeStrategy strategy) {
+  private static Optional<String> problem(String key, String value, Optional<MergeStrategy> strategy) {
     String lower = key.toLowerCase(Locale.ROOT);
     if (!lower.startsWith(DELTA_PREFIX) || HARMLESS.contains(lower)) {
       return Optional.empty();
@@ -157,7 +157,7 @@ public final class TableProperties {
       return enabling.contains(value.toLowerCase(Locale.ROOT)) ? Optional.of(feature) : Optional.empty();
     }
 
-    Optional<String> problem(String value, MergeStrategy strategy) {
+    Optional<String> problem(String value, Optional<MergeStrategy> strategy) {
       String lower = value.toLowerCase(Locale.ROOT);
       if (!disabling.contains(lower) && !enabling.contains(lower)) {
         return Optional.of("expected " + describe());
@@ -180,23 +180,23 @@ public final class TableProperties {
     }
   }
 
-  /** What a property's value means for a table of a given strategy beyond its feature. */
+  /** What a property's value means for a table of a given strategy (empty: an append table) beyond its feature. */
   @FunctionalInterface
   private interface Constraint {
     Constraint NONE = (enabled, strategy) -> Optional.empty();
 
-    Optional<String> conflict(boolean enabled, MergeStrategy strategy);
+    Optional<String> conflict(boolean enabled, Optional<MergeStrategy> strategy);
   }
 
   private static Map<String, Toggle> toggles() {
     Set<String> no = Set.of("false");
     Set<String> yes = Set.of("true");
     Map<String, Toggle> toggles = new LinkedHashMap<>();
-    toggles.put("delta.appendonly", new Toggle("appendOnly", no, yes, (enabled, strategy) -> enabled && strategy != MergeStrategy.APPEND
+    toggles.put("delta.appendonly", new Toggle("appendOnly", no, yes, (enabled, strategy) -> enabled && strategy.isPresent()
         ? Optional.of("an append-only table refuses the updates and deletes of upserts; use it with write.mode=append")
         : Optional.empty()));
     toggles.put("delta.enabledeletionvectors", new Toggle("deletionVectors", no, yes,
-        (enabled, strategy) -> !enabled && strategy == MergeStrategy.DELETION_VECTORS
+        (enabled, strategy) -> !enabled && strategy.equals(Optional.of(MergeStrategy.DELETION_VECTORS))
             ? Optional.of("merge.strategy=deletion-vectors writes deletion vectors; use merge.strategy=copy-on-write for a table without them")
             : Optional.empty()));
     toggles.put("delta.enablechangedatafeed", new Toggle("changeDataFeed", no, yes, Constraint.NONE));

@@ -9,24 +9,26 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * What a new table looks like: its schema, primary key, partition columns, how it is written (which
- * decides its protocol: deletion-vector tables need reader v3 / writer v7) and extra Delta table
- * properties.
+ * What a new table looks like: its schema, primary key, partition columns, how it is written (a keyed
+ * table with its merge strategy, which decides its protocol: deletion-vector tables need reader v3 /
+ * writer v7; or an append table, which only adds rows) and extra Delta table properties.
  *
  * @param schema the columns; a field whose metadata holds a generation expression is a generated
  *     column ({@link GeneratedColumns}), which MergeSink computes
- * @param keyColumns primary key column names, in key order; empty for append tables
+ * @param keyColumns primary key column names, in key order; may be empty for append tables
  * @param partitionColumns the columns the table is partitioned by, in directory order; empty for an
  *     unpartitioned table
+ * @param strategy how change sets land in a keyed table; empty for an append table
  * @param properties copied into the Delta {@code configuration} (e.g. {@code delta.logRetentionDuration});
  *     those that enable a table feature add it to the protocol, and those MergeSink cannot honour
  *     are refused ({@link TableProperties})
  */
-public record TableSpec(StructType schema, List<String> keyColumns, List<String> partitionColumns, MergeStrategy strategy,
-    Map<String, String> properties) {
+public record TableSpec(StructType schema, List<String> keyColumns, List<String> partitionColumns,
+    Optional<MergeStrategy> strategy, Map<String, String> properties) {
 
   public TableSpec {
     Objects.requireNonNull(schema, "schema");
@@ -35,19 +37,42 @@ public record TableSpec(StructType schema, List<String> keyColumns, List<String>
     partitionColumns = List.copyOf(partitionColumns);
     properties = Map.copyOf(properties);
     GeneratedColumns generated = GeneratedColumns.of(schema);
-    if (strategy != MergeStrategy.APPEND) {
-      checkKey(schema, keyColumns, strategy, generated);
+    if (strategy.isPresent()) {
+      checkKey(schema, keyColumns, strategy.get(), generated);
     }
     checkPartitioning(schema, partitionColumns);
     List<TableProperties.Refusal> refusals = TableProperties.refusals(properties, strategy);
     if (!refusals.isEmpty()) {
-      throw new IllegalArgumentException("a " + strategy.configName() + " table cannot take the table properties " + refusals);
+      throw new IllegalArgumentException("a " + strategy.map(MergeStrategy::configName).orElse("append") + " table cannot take the"
+          + " table properties " + refusals);
     }
   }
 
-  /** An unpartitioned table. */
+  /** A keyed table written with {@code strategy}. */
+  public TableSpec(StructType schema, List<String> keyColumns, List<String> partitionColumns, MergeStrategy strategy,
+      Map<String, String> properties) {
+    this(schema, keyColumns, partitionColumns, Optional.of(strategy), properties);
+  }
+
+  /** An unpartitioned keyed table written with {@code strategy}. */
   public TableSpec(StructType schema, List<String> keyColumns, MergeStrategy strategy, Map<String, String> properties) {
     this(schema, keyColumns, List.of(), strategy, properties);
+  }
+
+  /** An append table; {@code keyColumns}, when given, are recorded as its primary key. */
+  public static TableSpec append(StructType schema, List<String> keyColumns, List<String> partitionColumns,
+      Map<String, String> properties) {
+    return new TableSpec(schema, keyColumns, partitionColumns, Optional.empty(), properties);
+  }
+
+  /** An unpartitioned append table without primary key. */
+  public static TableSpec append(StructType schema, Map<String, String> properties) {
+    return append(schema, List.of(), List.of(), properties);
+  }
+
+  /** Whether the table only adds rows (no merge strategy). */
+  public boolean isAppend() {
+    return strategy.isEmpty();
   }
 
   private static void checkKey(StructType schema, List<String> keyColumns, MergeStrategy strategy, GeneratedColumns generated) {

@@ -55,13 +55,12 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
    * Opens a writer on {@code snapshot}, indexing the keys of every live file in scope.
    *
    * @param keyOrdinals positions of the primary key columns in the table schema
-   * @throws IllegalArgumentException {@code options} name the append strategy ({@link AppendTableWriter} writes those tables)
+   * @throws IllegalArgumentException no key columns ({@link AppendTableWriter} writes tables without key)
    */
   public static MergingTableWriter open(Storage storage, SnapshotLoader loader, Snapshot snapshot, int[] keyOrdinals,
       WriterOptions options) throws IOException {
-    if (options.strategy() == MergeStrategy.APPEND || keyOrdinals.length == 0) {
-      throw new IllegalArgumentException("table " + snapshot.tableRoot() + ": a merging writer needs a keyed strategy and key "
-          + "columns, found " + options.strategy().configName() + " and " + keyOrdinals.length + " key columns");
+    if (keyOrdinals.length == 0) {
+      throw new IllegalArgumentException("table " + snapshot.tableRoot() + ": a merging writer needs key columns, found none");
     }
     NewFiles newFiles = new NewFiles(storage, snapshot.tableRoot(), options.parquet(), options.targetFileSizeBytes(), options.owners());
     StructType keySchema = KeyedChanges.keySchema(snapshot.schema(), keyOrdinals);

@@ -10,7 +10,8 @@ import java.util.Objects;
 /**
  * How a {@link TableWriter} writes.
  *
- * @param strategy how change sets land (docs/design.md, "Merge strategies")
+ * @param strategy how change sets land in a keyed table (docs/design.md, "Merge strategies"); an
+ *     append writer adds every row and does not apply it
  * @param parquet compression and page/row-group sizes of new data files
  * @param targetFileSizeBytes a new data file is closed once it reaches this size
  * @param checkpointInterval a checkpoint is written once this many commits followed the last one
@@ -45,6 +46,11 @@ public record WriterOptions(
     if (targetFileSizeBytes <= 0 || checkpointInterval <= 0 || maxCommitAttempts <= 0) {
       throw new IllegalArgumentException("targetFileSizeBytes, checkpointInterval and maxCommitAttempts must be positive");
     }
+  }
+
+  /** {@link #defaults(MergeStrategy)} with the default strategy, deletion vectors; for append writers, which apply none. */
+  public static WriterOptions defaults() {
+    return defaults(MergeStrategy.DELETION_VECTORS);
   }
 
   /**

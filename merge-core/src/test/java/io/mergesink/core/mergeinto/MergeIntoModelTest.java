@@ -111,7 +111,7 @@ class MergeIntoModelTest {
   }
 
   private static void appendDuplicates(DeltaTable table, Random random, Map<Long, List<Row>> model) throws Exception {
-    TableWriter append = table.newWriter(WriterOptions.defaults(MergeStrategy.APPEND));
+    TableWriter append = table.newAppendWriter(WriterOptions.defaults());
     ChangeSet.Builder changes = ChangeSet.builder();
     for (int i = 0; i < 6; i++) {
       long id = random.nextInt(KEYS);

@@ -6,17 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.changes.MovedRowsException;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
-import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.core.testing.TableKind;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.core.writer.CommitResult;
 import io.mergesink.core.writer.TableWriter;
-import io.mergesink.core.writer.WriterOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,10 +33,10 @@ class MergeIntoTest {
   @TempDir Path dir;
 
   @ParameterizedTest
-  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
-  void blindUpsertLandsAsTheDirectPathAndReadsNothing(MergeStrategy strategy) throws Exception {
-    TableWriter direct = table("direct", strategy);
-    TableWriter merged = table("merged", strategy);
+  @EnumSource(value = TableKind.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void blindUpsertLandsAsTheDirectPathAndReadsNothing(TableKind kind) throws Exception {
+    TableWriter direct = table("direct", kind);
+    TableWriter merged = table("merged", kind);
     List<Row> initial = List.of(Row.of(1L, 1, "one", 10L), Row.of(2L, 2, "two", 20L), Row.of(3L, 3, "three", 30L));
     direct.commit(upserts(initial));
     merged.commit(upserts(initial));
@@ -58,9 +56,9 @@ class MergeIntoTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
-  void partialUpdateKeepsTheOtherColumnsAndReadsOnlyRowsAClauseNeeds(MergeStrategy strategy) throws Exception {
-    TableWriter writer = table("t", strategy);
+  @EnumSource(value = TableKind.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void partialUpdateKeepsTheOtherColumnsAndReadsOnlyRowsAClauseNeeds(TableKind kind) throws Exception {
+    TableWriter writer = table("t", kind);
     writer.commit(upserts(List.of(Row.of(1L, 1, "one", 10L), Row.of(2L, 2, "two", 20L), Row.of(3L, 3, "three", 30L))));
     MergeSpec spec = MergeSpec.builder(SOURCE_WITH_OP, List.of("id"))
         .whenMatched(Condition.onSource(s -> "d".equals(s.get("op")))).thenDelete()
@@ -84,11 +82,11 @@ class MergeIntoTest {
    * and deciding again lands on its row. Blind actions read nothing and land over it.
    */
   @ParameterizedTest
-  @EnumSource(value = MergeStrategy.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
-  void actionsDecidedFromKeysAnotherWriterChangedFailAndBlindOnesLand(MergeStrategy strategy) throws Exception {
-    TableWriter writer = table("t", strategy);
+  @EnumSource(value = TableKind.class, names = {"DELETION_VECTORS", "COPY_ON_WRITE"})
+  void actionsDecidedFromKeysAnotherWriterChangedFailAndBlindOnesLand(TableKind kind) throws Exception {
+    TableWriter writer = table("t", kind);
     writer.commit(upserts(List.of(Row.of(1L, 1, "one", 10L), Row.of(2L, 2, "two", 20L))));
-    TableWriter other = table("t", strategy);
+    TableWriter other = table("t", kind);
     MergeSpec newer = MergeSpec.builder(TABLE, List.of("id"))
         .whenMatched(Condition.withTarget(List.of("c"), (s, t) -> (Long) s.get("c") > (Long) t.get("c"))).thenUpdateAll()
         .whenNotMatched().thenInsertAll().build();
@@ -116,7 +114,7 @@ class MergeIntoTest {
 
   @Test
   void updateSetAllOfASourceWithoutAColumnKeepsIt() throws Exception {
-    TableWriter writer = table("t", MergeStrategy.DELETION_VECTORS);
+    TableWriter writer = table("t", TableKind.DELETION_VECTORS);
     writer.commit(upserts(List.of(Row.of(1L, 1, "one", 10L))));
     StructType source = StructType.of(TABLE.field(0), TABLE.field(1));
     MergeSpec spec = MergeSpec.builder(source, List.of("id")).whenMatched().thenUpdateAll().whenNotMatched().thenInsertAll().build();
@@ -130,7 +128,7 @@ class MergeIntoTest {
 
   @Test
   void aKeyInTwoSourceRowsIsRefusedNamingItUnlessTheLastWins() throws Exception {
-    TableWriter writer = table("t", MergeStrategy.DELETION_VECTORS);
+    TableWriter writer = table("t", TableKind.DELETION_VECTORS);
     writer.commit(upserts(List.of(Row.of(7L, 1, "seven", 70L))));
     long version = writer.snapshot().version();
     MergeSpec.Builder builder = MergeSpec.builder(TABLE, List.of("id")).whenMatched().thenUpdateAll().whenNotMatched().thenInsertAll();
@@ -149,7 +147,7 @@ class MergeIntoTest {
 
   @Test
   void aClauseReadingATargetColumnItDidNotDeclareFailsNamingIt() throws Exception {
-    TableWriter writer = table("t", MergeStrategy.DELETION_VECTORS);
+    TableWriter writer = table("t", TableKind.DELETION_VECTORS);
     writer.commit(upserts(List.of(Row.of(1L, 1, "one", 10L))));
     MergeSpec spec = MergeSpec.builder(TABLE, List.of("id"))
         .whenMatched(Condition.withTarget(List.of("c"), (s, t) -> t.get("b") != null)).thenDelete().build();
@@ -161,7 +159,7 @@ class MergeIntoTest {
 
   @Test
   void specsThatCannotWorkAreRefusedWithTheReason() throws Exception {
-    TableWriter writer = table("t", MergeStrategy.DELETION_VECTORS);
+    TableWriter writer = table("t", TableKind.DELETION_VECTORS);
     MergeSpec onOtherColumn = MergeSpec.builder(TABLE, List.of("a")).whenNotMatched().thenInsertAll().build();
     assertThatThrownBy(() -> MergeInto.on(writer).decide(onOtherColumn, List.of()))
         .isInstanceOf(InvalidMergeException.class).hasMessageContaining("joins on [a], but the table's primary key is [id]");
@@ -176,15 +174,14 @@ class MergeIntoTest {
         .whenNotMatched(Condition.withTarget(List.of("a"), (s, t) -> true)).thenInsertAll())
         .hasMessageContaining("a source row that matched nothing has no target row");
     assertThatThrownBy(() -> MergeSpec.builder(TABLE, List.of("id")).build()).hasMessageContaining("at least one WHEN clause");
-    assertThatThrownBy(() -> MergeInto.on(table("append", MergeStrategy.APPEND)))
+    assertThatThrownBy(() -> MergeInto.on(table("append", TableKind.APPEND)))
         .hasMessageContaining("MERGE needs the writer of a table with a primary key");
   }
 
-  private TableWriter table(String name, MergeStrategy strategy) throws Exception {
+  private TableWriter table(String name, TableKind kind) throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve(name).toString());
-    List<String> key = strategy == MergeStrategy.APPEND ? List.of() : List.of("id");
-    table.createIfAbsent(new TableSpec(TABLE, key, strategy, Map.of()));
-    return table.newWriter(WriterOptions.defaults(strategy));
+    table.createIfAbsent(kind.spec(TABLE, List.of("id"), Map.of()));
+    return kind.newWriter(table);
   }
 
   private static ChangeSet upserts(List<Row> rows) {

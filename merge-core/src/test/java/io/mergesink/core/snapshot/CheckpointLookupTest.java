@@ -9,7 +9,6 @@ import io.mergesink.core.data.Row;
 import io.mergesink.core.log.Fixtures;
 import io.mergesink.core.log.LastCheckpoint;
 import io.mergesink.core.log.LogPaths;
-import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
@@ -23,7 +22,6 @@ import io.mergesink.core.writer.WriterOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -175,7 +173,7 @@ class CheckpointLookupTest {
   void readersDuringCommitsAndCheckpointsSeeConsistentVersions() throws Exception {
     int commits = 60;
     DeltaTable table = create("concurrent");
-    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.APPEND).withCheckpointInterval(2));
+    TableWriter writer = table.newAppendWriter(WriterOptions.defaults().withCheckpointInterval(2));
     Future<?> writing = pool.submit(() -> {
       for (long version = 1; version <= commits; version++) {
         writer.commit(change(writer, version));
@@ -209,7 +207,7 @@ class CheckpointLookupTest {
   /** A table written by MergeSink's writer: version 0, then {@link #COMMITS} commits, a checkpoint every {@link #INTERVAL}. */
   private String table(String name) throws Exception {
     DeltaTable table = create(name);
-    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.APPEND).withCheckpointInterval(INTERVAL));
+    TableWriter writer = table.newAppendWriter(WriterOptions.defaults().withCheckpointInterval(INTERVAL));
     for (long version = 1; version <= COMMITS; version++) {
       writer.commit(change(writer, version));
     }
@@ -219,7 +217,7 @@ class CheckpointLookupTest {
 
   private DeltaTable create(String name) throws IOException {
     DeltaTable table = DeltaTable.forPath(storage, dir.resolve(name).toString());
-    table.createIfAbsent(new TableSpec(SCHEMA, List.of(), MergeStrategy.APPEND, Map.of()));
+    table.createIfAbsent(TableSpec.append(SCHEMA, Map.of()));
     return table;
   }
 

@@ -42,7 +42,7 @@ class DeltaTableTest {
     assertThat(snapshot.metadata().configuration()).containsEntry("delta.logRetentionDuration", "interval 3 days")
         .containsEntry("delta.enableDeletionVectors", "true");
     assertThat(snapshot.protocol().readerFeatures()).contains("deletionVectors", "timestampNtz");
-    assertThat(table.createIfAbsent(new TableSpec(SCHEMA, List.of("id"), MergeStrategy.APPEND, Map.of())).version()).isZero();
+    assertThat(table.createIfAbsent(TableSpec.append(SCHEMA, List.of("id"), List.of(), Map.of())).version()).isZero();
   }
 
   @Test
@@ -89,7 +89,7 @@ class DeltaTableTest {
   @Test
   void upsertsNeedAPrimaryKey() throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
-    table.createIfAbsent(new TableSpec(SCHEMA, List.of(), MergeStrategy.APPEND, Map.of()));
+    table.createIfAbsent(TableSpec.append(SCHEMA, Map.of()));
     assertThatThrownBy(() -> table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE)))
         .isInstanceOf(UnsupportedTableException.class).hasMessageContaining("no primary key");
     assertThatThrownBy(() -> table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), List.of("id")))

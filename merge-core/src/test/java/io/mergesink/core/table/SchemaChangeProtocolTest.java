@@ -13,10 +13,10 @@ import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.core.testing.TableKind;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
-import io.mergesink.core.writer.WriterOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,16 +42,15 @@ class SchemaChangeProtocolTest {
   @TempDir Path dir;
 
   @ParameterizedTest
-  @EnumSource(value = MergeStrategy.class, names = {"COPY_ON_WRITE", "APPEND"})
-  void aTimestampNtzColumnUpgradesALegacyProtocolInTheSameCommit(MergeStrategy strategy) throws Exception {
+  @EnumSource(value = TableKind.class, names = {"COPY_ON_WRITE", "APPEND"})
+  void aTimestampNtzColumnUpgradesALegacyProtocolInTheSameCommit(TableKind kind) throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
-    List<String> key = strategy == MergeStrategy.APPEND ? List.of() : List.of("id");
-    Snapshot created = table.createIfAbsent(new TableSpec(SCHEMA, key, strategy, Map.of()));
+    Snapshot created = table.createIfAbsent(kind.spec(SCHEMA, List.of("id"), Map.of()));
     assertThat(created.protocol()).isEqualTo(Protocol.legacy(1, 2));
-    table.newWriter(WriterOptions.defaults(strategy)).commit(ChangeSet.builder().upsert(Row.of(1L, "one")).build());
+    kind.newWriter(table).commit(ChangeSet.builder().upsert(Row.of(1L, "one")).build());
 
     Snapshot evolved = table.addColumns(List.of(SEEN));
-    table.newWriter(WriterOptions.defaults(strategy)).commit(ChangeSet.builder().upsert(Row.of(2L, "two", 1_767_225_600_000_000L)).build());
+    kind.newWriter(table).commit(ChangeSet.builder().upsert(Row.of(2L, "two", 1_767_225_600_000_000L)).build());
 
     // writer 2 implies appendOnly and invariants: writer 7 must list them
     assertThat(evolved.protocol()).isEqualTo(Protocol.withFeatures(Set.of(Protocol.TIMESTAMP_NTZ),

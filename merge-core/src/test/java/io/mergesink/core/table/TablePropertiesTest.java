@@ -11,10 +11,10 @@ import io.mergesink.core.protocol.TableFeatures;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.core.testing.TableKind;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
-import io.mergesink.core.writer.WriterOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -57,13 +57,12 @@ class TablePropertiesTest {
       "delta.enableChangeDataFeed|true|DELETION_VECTORS|changeDataFeed",
       "delta.enableChangeDataFeed|true|COPY_ON_WRITE|changeDataFeed",
       "delta.feature.changeDataFeed|supported|COPY_ON_WRITE|changeDataFeed"})
-  void aPropertyThatEnablesAFeatureMergeSinkHonoursIsInTheProtocol(String key, String value, MergeStrategy strategy, String feature)
+  void aPropertyThatEnablesAFeatureMergeSinkHonoursIsInTheProtocol(String key, String value, TableKind kind, String feature)
       throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
-    List<String> primaryKey = strategy == MergeStrategy.APPEND ? List.of() : List.of("id");
 
-    Snapshot created = table.createIfAbsent(new TableSpec(SCHEMA, primaryKey, strategy, Map.of(key, value)));
-    table.newWriter(WriterOptions.defaults(strategy)).commit(ChangeSet.builder().upsert(Row.of(1L, "one")).build());
+    Snapshot created = table.createIfAbsent(kind.spec(SCHEMA, List.of("id"), Map.of(key, value)));
+    kind.newWriter(table).commit(ChangeSet.builder().upsert(Row.of(1L, "one")).build());
 
     assertThat(TableFeatures.supports(created.protocol(), feature)).as(created.protocol().toString()).isTrue();
     assertThat(KernelTables.readRows(table.root())).containsExactly(Row.of(1L, "one"));
@@ -83,11 +82,10 @@ class TablePropertiesTest {
       "delta.appendOnly|true|DELETION_VECTORS",
       "delta.enableDeletionVectors|false|DELETION_VECTORS",
       "delta.unknownSetting|x|COPY_ON_WRITE"})
-  void aPropertyMergeSinkCannotHonourIsRefusedAtCreation(String key, String value, MergeStrategy strategy) {
+  void aPropertyMergeSinkCannotHonourIsRefusedAtCreation(String key, String value, TableKind kind) {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
-    List<String> primaryKey = strategy == MergeStrategy.APPEND ? List.of() : List.of("id");
 
-    assertThatThrownBy(() -> table.createIfAbsent(new TableSpec(SCHEMA, primaryKey, strategy, Map.of(key, value))))
+    assertThatThrownBy(() -> table.createIfAbsent(kind.spec(SCHEMA, List.of("id"), Map.of(key, value))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(key + "=" + value);
     assertThat(Files.exists(dir.resolve("t").resolve("_delta_log"))).as("nothing written").isFalse();
   }

@@ -52,8 +52,8 @@ class WriterRequirementsTest {
   @Test
   void anAppendOnlyTableRefusesATruncate() throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
-    table.createIfAbsent(new TableSpec(SCHEMA, List.of(), MergeStrategy.APPEND, Map.of("delta.appendOnly", "true")));
-    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.APPEND));
+    table.createIfAbsent(TableSpec.append(SCHEMA, Map.of("delta.appendOnly", "true")));
+    TableWriter writer = table.newAppendWriter(WriterOptions.defaults());
     writer.commit(ChangeSet.builder().upsert(Row.of(1L, "kept")).build());
 
     assertThatThrownBy(() -> writer.commit(ChangeSet.builder().truncate().upsert(Row.of(2L, "after")).build()))

@@ -8,7 +8,6 @@ import io.mergesink.core.changes.InvalidChangeSetException;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.data.Unchanged;
 import io.mergesink.core.log.Protocol;
-import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
@@ -35,8 +34,8 @@ class AppendTest {
   @Test
   void everyRowIsAppended() throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("audit").toString());
-    Protocol protocol = table.createIfAbsent(new TableSpec(EVENTS, List.of(), MergeStrategy.APPEND, Map.of())).protocol();
-    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.APPEND));
+    Protocol protocol = table.createIfAbsent(TableSpec.append(EVENTS, Map.of())).protocol();
+    TableWriter writer = table.newAppendWriter(WriterOptions.defaults());
     List<Row> expected = new ArrayList<>();
     for (int commit = 0; commit < 3; commit++) {
       ChangeSet.Builder changes = ChangeSet.builder();

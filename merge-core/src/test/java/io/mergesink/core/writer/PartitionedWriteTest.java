@@ -159,8 +159,9 @@ class PartitionedWriteTest {
 
   @Test
   void appendsGoToThePartitionsOfTheirRows() throws Exception {
-    DeltaTable table = create("append", ORDERS, List.of("region"), MergeStrategy.APPEND);
-    TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.APPEND));
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("append").toString());
+    table.createIfAbsent(TableSpec.append(ORDERS, List.of(), List.of("region"), Map.of()));
+    TableWriter writer = table.newAppendWriter(WriterOptions.defaults());
     writer.commit(ChangeSet.builder().upsert(order(1, "eu", 0)).upsert(order(1, "us", 1)).upsert(order(2, null, 2)).build());
 
     assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(order(1, "eu", 0), order(1, "us", 1), order(2, null, 2));
@@ -206,8 +207,7 @@ class PartitionedWriteTest {
 
   private DeltaTable create(String name, StructType schema, List<String> partitions, MergeStrategy strategy) throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve(name).toString());
-    table.createIfAbsent(new TableSpec(schema, strategy == MergeStrategy.APPEND ? List.of() : List.of("id"), partitions, strategy,
-        Map.of()));
+    table.createIfAbsent(new TableSpec(schema, List.of("id"), partitions, strategy, Map.of()));
     return table;
   }
 

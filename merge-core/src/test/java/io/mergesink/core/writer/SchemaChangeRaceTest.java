@@ -12,6 +12,7 @@ import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.core.testing.TableKind;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
@@ -37,12 +38,12 @@ class SchemaChangeRaceTest {
   @TempDir Path dir;
 
   @ParameterizedTest
-  @EnumSource(MergeStrategy.class)
-  void rowsOfTheOldSchemaLandAfterAnotherWriterAddedAColumn(MergeStrategy strategy) throws Exception {
+  @EnumSource(TableKind.class)
+  void rowsOfTheOldSchemaLandAfterAnotherWriterAddedAColumn(TableKind kind) throws Exception {
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve("t").toString());
-    table.createIfAbsent(new TableSpec(SCHEMA, strategy == MergeStrategy.APPEND ? List.of() : List.of("id"), strategy, Map.of()));
-    TableWriter first = table.newWriter(WriterOptions.defaults(strategy));
-    TableWriter second = table.newWriter(WriterOptions.defaults(strategy));
+    table.createIfAbsent(kind.spec(SCHEMA, List.of("id"), Map.of()));
+    TableWriter first = kind.newWriter(table);
+    TableWriter second = kind.newWriter(table);
     first.commit(ChangeSet.builder().rowSchema(SCHEMA).upsert(Row.of(1L, "one")).upsert(Row.of(2L, "two")).txn("app:t:0", TxnChange.first(0)).build());
 
     // the first writer sees a new column and adds it; the second still holds rows of the old schema

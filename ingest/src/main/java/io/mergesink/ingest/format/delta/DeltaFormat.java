@@ -3,7 +3,6 @@ package io.mergesink.ingest.format.delta;
 import io.mergesink.core.generatedcolumns.GeneratedColumns;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.maintenance.CompactionOptions;
-import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.protocol.ProtocolSupport;
 import io.mergesink.core.snapshot.Snapshot;
@@ -21,6 +20,7 @@ import io.mergesink.ingest.format.NewTable;
 import io.mergesink.ingest.format.TableFormat;
 import io.mergesink.ingest.format.WriteKind;
 import io.mergesink.ingest.options.PartitionField;
+import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.route.TableRouter;
 import java.io.IOException;
@@ -125,7 +125,8 @@ public final class DeltaFormat implements TableFormat {
    */
   private FormatTable open(DeltaTable delta, Snapshot snapshot, List<String> writerKey, Collection<KafkaPartition> partitions) {
     ProtocolSupport.checkWritable(delta.root(), snapshot.protocol(), snapshot.metadata());
-    return new DeltaFormatTable(storage, delta, snapshot, this::writerOptions, partitions, compaction, writerKey);
+    WriteKind writeKind = options.writeMode() == WriteMode.APPEND ? WriteKind.APPEND : WriteKind.BY_KEY;
+    return new DeltaFormatTable(storage, delta, snapshot, this::writerOptions, partitions, compaction, writeKind, writerKey);
   }
 
   /**
@@ -139,9 +140,11 @@ public final class DeltaFormat implements TableFormat {
   }
 
   private TableSpec spec(NewTable spec) {
-    MergeStrategy strategy = spec.writeKind() == WriteKind.APPEND ? MergeStrategy.APPEND : options.mergeStrategy();
-    return new TableSpec(partitioned(spec.schema(), spec.partitionFields()), spec.keyColumns(),
-        spec.partitionFields().stream().map(PartitionField::column).toList(), strategy, spec.properties());
+    StructType schema = partitioned(spec.schema(), spec.partitionFields());
+    List<String> partitionColumns = spec.partitionFields().stream().map(PartitionField::column).toList();
+    return spec.writeKind() == WriteKind.APPEND
+        ? TableSpec.append(schema, spec.keyColumns(), partitionColumns, spec.properties())
+        : new TableSpec(schema, spec.keyColumns(), partitionColumns, options.mergeStrategy(), spec.properties());
   }
 
   /** {@code schema} with the computed partition columns of {@code fields} appended, as generated columns. */

@@ -29,6 +29,7 @@ import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.ingest.format.FormatTable;
 import io.mergesink.ingest.format.RowScan;
+import io.mergesink.ingest.format.WriteKind;
 import io.mergesink.ingest.maintenance.CompactionRun;
 import io.mergesink.ingest.record.KafkaPartition;
 import java.io.IOException;
@@ -56,6 +57,7 @@ final class DeltaFormatTable implements FormatTable {
   private final DeltaTable table;
   private final Function<Collection<KafkaPartition>, WriterOptions> writerOptionsFor;
   private final CompactionOptions compaction;
+  private final WriteKind writeKind;
   private final List<String> writerKey;
   private WriterOptions writerOptions;
   private Snapshot snapshot;
@@ -64,18 +66,20 @@ final class DeltaFormatTable implements FormatTable {
 
   /**
    * @param writerOptionsFor writer options for a task holding the given partitions
-   * @param writerKey the key for a table that records none; the writer checks a recorded one against it (empty: the
-   *     recorded key, or an append writer)
+   * @param writeKind whether the table takes a keyed writer or an append writer
+   * @param writerKey the key for a table that records none; a keyed writer checks a recorded one against it (empty: the
+   *     recorded key)
    */
   DeltaFormatTable(Storage storage, DeltaTable table, Snapshot snapshot,
       Function<Collection<KafkaPartition>, WriterOptions> writerOptionsFor, Collection<KafkaPartition> partitions,
-      CompactionOptions compaction, List<String> writerKey) {
+      CompactionOptions compaction, WriteKind writeKind, List<String> writerKey) {
     this.storage = storage;
     this.table = table;
     this.snapshot = snapshot;
     this.writerOptionsFor = writerOptionsFor;
     this.writerOptions = writerOptionsFor.apply(partitions);
     this.compaction = compaction;
+    this.writeKind = writeKind;
     this.writerKey = List.copyOf(writerKey);
   }
 
@@ -248,7 +252,7 @@ final class DeltaFormatTable implements FormatTable {
 
   private TableWriter writer() throws IOException {
     if (writer == null) {
-      writer = table.newWriter(writerOptions, writerKey);
+      writer = writeKind == WriteKind.APPEND ? table.newAppendWriter(writerOptions) : table.newWriter(writerOptions, writerKey);
       snapshot = writer.snapshot();
     }
     return writer;
