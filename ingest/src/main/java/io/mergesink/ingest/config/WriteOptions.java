@@ -76,8 +76,8 @@ public final class WriteOptions {
         .doc("How replaced and deleted rows are removed. deletion-vectors: mark them in deletion vectors (cheap "
             + "writes; readers need deletion vector support, e.g. Spark 3.4+/Delta 2.4+, Trino, DuckDB, Delta "
             + "Kernel). copy-on-write: rewrite the files that hold them (any Delta reader). Also decides whether new "
-            + "tables enable deletion vectors, so with write.mode=append, copy-on-write creates tables readable "
-            + "without deletion vector support.")
+            + "keyed tables enable deletion vectors; append tables (write.mode=append) are created without them and "
+            + "need no deletion vector support to read.")
         .define();
     writes.option(PRIMARY_KEY_MODE, Type.STRING).defaultValue(PRIMARY_KEY_MODE_DEFAULT.configName())
         .oneOf(PrimaryKeyMode.class).importance(Importance.HIGH).displayName("Primary key mode")
