@@ -210,7 +210,7 @@ public class IngestConfig extends AbstractConfig {
           .commitInterval(Duration.ofMillis(commitIntervalMs()))
           .bufferLimits(bufferMaxRecords(), bufferMaxBytes())
           .lookupScope(lookupScope())
-          .parquetCompression(parquetCompression().configName())
+          .parquetCompression(parquetCompression())
           .fileTargetSizeBytes(fileTargetSizeBytes())
           .checkpointInterval(checkpointInterval())
           .compaction(compactionEnabled(), compactionDvRatio(), compactionMinFiles())

@@ -1,11 +1,8 @@
 package io.mergesink.ingest.config;
 
-import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.core.table.TableProperties;
-import io.mergesink.core.writer.WriterOptions;
 import io.mergesink.ingest.decode.DecoderOptions;
 import io.mergesink.ingest.options.AppendTombstones;
 import io.mergesink.ingest.options.ChangeSemantics;
@@ -81,7 +78,7 @@ public record IngestOptions(
     long bufferMaxRecords,
     long bufferMaxBytes,
     LookupScope lookupScope,
-    String parquetCompression,
+    ParquetCompression parquetCompression,
     long fileTargetSizeBytes,
     int checkpointInterval,
     boolean compactionEnabled,
@@ -106,6 +103,7 @@ public record IngestOptions(
     partitionFields = List.copyOf(partitionFields);
     Objects.requireNonNull(commitInterval, "commitInterval");
     Objects.requireNonNull(lookupScope, "lookupScope");
+    Objects.requireNonNull(parquetCompression, "parquetCompression");
     tableProperties = Map.copyOf(tableProperties);
     Objects.requireNonNull(changeSemantics, "changeSemantics");
     if (writeMode == WriteMode.APPEND && changeSemantics.merges()) {
@@ -135,10 +133,15 @@ public record IngestOptions(
       throw new IllegalArgumentException("table properties new tables cannot take (see docs/design.md, \"Table properties\"): "
           + refusals);
     }
+    if (compactionMinSmallFiles < 2) {
+      throw new IllegalArgumentException("compaction.min.files must be at least 2, found " + compactionMinSmallFiles);
+    }
+    if (!(compactionDeletedRatio >= 0 && compactionDeletedRatio < 1)) {
+      throw new IllegalArgumentException("compaction.dv.ratio must be in [0, 1), found " + compactionDeletedRatio);
+    }
     // checked here rather than when the first table is written (fields are not set yet: no accessors)
     decoderOptions(primaryKeyMode, primaryKeyFields, deleteEnabled, truncateEnabled, unavailableValuePlaceholder, writeMode,
         appendDeleteImage);
-    compactionOptions(fileTargetSizeBytes, compactionMinSmallFiles, compactionDeletedRatio, parquet(parquetCompression));
   }
 
   /** Options with the engine's defaults for tables under {@code tableRoot}, positions recorded under {@code txnAppId}. */
@@ -164,44 +167,10 @@ public record IngestOptions(
         appendDeleteImage);
   }
 
-  /** How new data files are written. */
-  public ParquetWriteOptions parquet() {
-    return parquet(parquetCompression);
-  }
-
-  /**
-   * Writer options before the owners and key-index scope of a task's partitions are set; append
-   * writers do not apply their strategy.
-   */
-  public WriterOptions writerOptions() {
-    return WriterOptions.defaults(mergeStrategy)
-        .withParquet(parquet())
-        .withTargetFileSizeBytes(fileTargetSizeBytes)
-        .withCheckpointInterval(checkpointInterval);
-  }
-
-  /** What a compaction run rewrites, before its scope and budget are set. */
-  public CompactionOptions compactionOptions() {
-    return compactionOptions(fileTargetSizeBytes, compactionMinSmallFiles, compactionDeletedRatio, parquet());
-  }
-
   private static DecoderOptions decoderOptions(PrimaryKeyMode keyMode, List<String> keyFields, boolean deletes, boolean truncates,
       String placeholder, WriteMode writeMode, DeleteImage deleteImage) {
     return new DecoderOptions(keyMode, keyFields, deletes, truncates, placeholder,
         writeMode == WriteMode.APPEND && deleteImage == DeleteImage.BEFORE, writeMode != WriteMode.APPEND);
-  }
-
-  private static ParquetWriteOptions parquet(String compression) {
-    return ParquetWriteOptions.defaults().withCompression(compression);
-  }
-
-  private static CompactionOptions compactionOptions(long targetFileSizeBytes, int minSmallFiles, double deletedRatio,
-      ParquetWriteOptions parquet) {
-    return CompactionOptions.defaults()
-        .withTargetFileSizeBytes(targetFileSizeBytes)
-        .withMinSmallFiles(minSmallFiles)
-        .withDeletedRatio(deletedRatio)
-        .withParquet(parquet);
   }
 
   /** Collects options; every setter has the option's default until called. */
@@ -226,7 +195,7 @@ public record IngestOptions(
     private long bufferMaxRecords = CommitOptions.BUFFER_MAX_RECORDS_DEFAULT;
     private long bufferMaxBytes = CommitOptions.BUFFER_MAX_BYTES_DEFAULT;
     private LookupScope lookupScope = CommitOptions.LOOKUP_SCOPE_DEFAULT;
-    private String parquetCompression = FileOptions.PARQUET_COMPRESSION_DEFAULT.configName();
+    private ParquetCompression parquetCompression = FileOptions.PARQUET_COMPRESSION_DEFAULT;
     private long fileTargetSizeBytes = FileOptions.FILE_TARGET_SIZE_BYTES_DEFAULT;
     private int checkpointInterval = FileOptions.CHECKPOINT_INTERVAL_DEFAULT;
     private boolean compactionEnabled = FileOptions.COMPACTION_ENABLED_DEFAULT;
@@ -324,7 +293,7 @@ public record IngestOptions(
       return this;
     }
 
-    public Builder parquetCompression(String codec) {
+    public Builder parquetCompression(ParquetCompression codec) {
       parquetCompression = codec;
       return this;
     }

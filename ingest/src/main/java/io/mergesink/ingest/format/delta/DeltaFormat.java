@@ -55,7 +55,7 @@ public final class DeltaFormat implements TableFormat {
   public DeltaFormat(IngestOptions options) {
     this.options = options;
     this.storage = openStorage(options);
-    this.compaction = options.compactionOptions()
+    this.compaction = DeltaWriteOptions.compaction(options)
         .withBudget(CompactionOptions.DEFAULT_MAX_BYTES_PER_RUN, CompactionOptions.DEFAULT_MAX_FILES_PER_RUN, COMPACTION_TIME_BUDGET);
     this.maxDepth = options.tableNameFormat().format().split("/", -1).length;
   }
@@ -136,7 +136,7 @@ public final class DeltaFormat implements TableFormat {
    */
   private WriterOptions writerOptions(Collection<KafkaPartition> partitions) {
     FileOwners owners = PartitionOwners.of(partitions);
-    return options.writerOptions().withOwners(owners, PartitionOwners.scope(owners, options.lookupScope()));
+    return DeltaWriteOptions.writer(options).withOwners(owners, PartitionOwners.scope(owners, options.lookupScope()));
   }
 
   private TableSpec spec(NewTable spec) {
