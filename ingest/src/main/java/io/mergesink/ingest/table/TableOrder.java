@@ -1,0 +1,174 @@
+package io.mergesink.ingest.table;
+
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.mergeinto.Assignment;
+import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.buffer.TableChanges;
+import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.format.TableScopeTopics;
+import io.mergesink.ingest.metrics.IngestMetrics;
+import io.mergesink.ingest.options.UpsertOrder;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * How a keyed or history table orders the changes of a key (docs/design.md, "Ordering and soft
+ * deletes"), chosen once from {@code upsert.order.by} ({@link #of}), and per table when its topic
+ * grew: in Kafka order ({@link InKafkaOrder}), by a source position the sink keeps in a column of
+ * its own ({@link BySourcePosition}), or by a column of the row ({@link ByRowColumn}). It answers
+ * what {@link KeyedTables}, {@link OrderedMerge} and {@link HistoryTables} would otherwise ask the
+ * option: the columns the sink adds, the column the MERGE compares, each change's sequence, whether
+ * deletes are traced and kept, which of two changes wins.
+ */
+sealed interface TableOrder {
+  static TableOrder of(UpsertOrder orderBy, IngestMetrics metrics) {
+    SequenceOrder changes = new SequenceOrder(orderBy, metrics);
+    return switch (orderBy.kind()) {
+      case NONE -> new InKafkaOrder(changes, new KafkaOrder());
+      case SOURCE_LSN, SOURCE_TS_MS -> new BySourcePosition(changes);
+      case COLUMN -> new ByRowColumn(changes);
+    };
+  }
+
+  /** The order of a key's changes ({@code upsert.order.by} as a {@link io.mergesink.ingest.buffer.ChangeOrder}): for buffers and the MERGE. */
+  SequenceOrder changes();
+
+  /** Where a change lands in its key's history: for the one {@link OrderedHistory} that walks this order (it holds what a decision found). */
+  VersionOrder versions();
+
+  /** The column a table keeps its sequences in, which the MERGE's "newer" tests compare; null in Kafka order (blind upserts). */
+  default String column() {
+    return changes().column();
+  }
+
+  /** The column the sink adds to keep the sequence (a source position); empty when the sequence is in the row or there is none. */
+  default Optional<String> sinkColumn() {
+    return Optional.empty();
+  }
+
+  /** The sink's columns for the sequence ({@link #sinkColumn}), BIGINT and nullable. */
+  default List<StructField> ownColumns() {
+    return sinkColumn().map(column -> List.of(new StructField(column, PrimitiveType.LONG, true))).orElse(List.of());
+  }
+
+  /** The column of the row the sequence is read from, which the table must have; empty when the sequence is not in the row. */
+  default Optional<String> rowColumn() {
+    return Optional.empty();
+  }
+
+  /** Sets the sequence of {@code event} in its table row {@code values} of {@code schema}, where the sink keeps it. */
+  default void setSequence(Object[] values, StructType schema, ChangeEvent event) {
+    sinkColumn().ifPresent(column -> values[schema.indexOf(column)] = changes().sequence(event));
+  }
+
+  /**
+   * How an UPDATE sets {@code column}: from the source, except the sink's sequence column, which keeps
+   * the target's value when the change carries none.
+   */
+  default Assignment assignment(String column) {
+    return column.equals(sinkColumn().orElse(null)) ? keepingTarget(column) : Assignment.fromSource(column);
+  }
+
+  /** The assignments that keep the sink's sequence column ({@link #assignment}); none when it has none. */
+  default List<Assignment> sequenceKept() {
+    return sinkColumn().map(column -> List.of(keepingTarget(column))).orElse(List.of());
+  }
+
+  /** Whether the hard deletes of the table are traced for other tasks ({@link DeleteTraces}): by a source position. */
+  default boolean tracesDeletes() {
+    return sinkColumn().isPresent();
+  }
+
+  /**
+   * Whether a delete of a key the table does not hold is kept as a row (key, sequence, soft-delete
+   * marks) in a table of {@code schema} keyed by {@code key}: by a source position, when every other
+   * column is nullable, so that ordering stays exact after a restart.
+   */
+  default boolean keepsUnmatchedDeletes(StructType schema, List<String> key) {
+    return sinkColumn().isPresent() && schema.fields().stream().allMatch(field -> field.nullable() || key.contains(field.name()));
+  }
+
+  /**
+   * Of two changes of a key from different partitions in one change set, the newer ({@link
+   * io.mergesink.ingest.buffer.ChangeOrder#replaces}); a skipped one counts when its change set lands.
+   */
+  default ChangeEvent newer(ChangeEvent earlier, ChangeEvent later) {
+    SequenceOrder order = changes();
+    if (order.replaces(later, earlier)) {
+      return later;
+    }
+    order.skipped(later.position(), later.key(), order.sequence(later), order.sequence(earlier));
+    return earlier;
+  }
+
+  /**
+   * The source position that orders a table of {@code schema} whose keys moved between partitions
+   * (docs/design.md, "Topics that grow"), about to take {@code changes}; empty when this order stays.
+   */
+  default Optional<UpsertOrder> movedKeysOrder(StructType schema, List<TableChanges> changes) {
+    return Optional.empty();
+  }
+
+  /**
+   * Makes {@code builder}'s change set, decided under {@code movedKeyTopics} (the table's {@value
+   * TableScopeTopics#PROPERTY}), land only while the table names those topics, when this order
+   * depends on it.
+   */
+  default void decidedUnder(ChangeSet.Builder builder, String movedKeyTopics) {}
+
+  /** The sink's sequence column from the source, or the target's when the change carries none. */
+  private static Assignment keepingTarget(String sequence) {
+    return Assignment.withTarget(sequence, List.of(sequence), (s, t) -> s.get(sequence) != null ? s.get(sequence) : t.get(sequence));
+  }
+
+  /**
+   * Kafka order: the last change delivered wins, upserts are blind. Of two changes of a key from
+   * different partitions the later Kafka timestamp wins; a table whose keys moved is ordered by a
+   * source position instead ({@link MovedKeysOrder}), and a change set decided in Kafka order lands
+   * only while the table names no other moved topics.
+   */
+  record InKafkaOrder(SequenceOrder changes, KafkaOrder versions) implements TableOrder {
+    @Override
+    public ChangeEvent newer(ChangeEvent earlier, ChangeEvent later) {
+      return later.timestampMs() >= earlier.timestampMs() ? later : earlier;
+    }
+
+    @Override
+    public Optional<UpsertOrder> movedKeysOrder(StructType schema, List<TableChanges> changes) {
+      return MovedKeysOrder.of(schema, changes);
+    }
+
+    @Override
+    public void decidedUnder(ChangeSet.Builder builder, String movedKeyTopics) {
+      builder.decidedUnder(TableScopeTopics.PROPERTY, movedKeyTopics);
+    }
+  }
+
+  /** {@code source.lsn} or {@code source.ts_ms}, kept in the sink's own column ({@code __source_lsn}, {@code __source_ts_ms}). */
+  record BySourcePosition(SequenceOrder changes) implements TableOrder {
+    @Override
+    public VersionOrder versions() {
+      return changes;
+    }
+
+    @Override
+    public Optional<String> sinkColumn() {
+      return Optional.of(changes.column());
+    }
+  }
+
+  /** A column of the row, which the source writes (a version or an update time); a delete carries none. */
+  record ByRowColumn(SequenceOrder changes) implements TableOrder {
+    @Override
+    public VersionOrder versions() {
+      return changes;
+    }
+
+    @Override
+    public Optional<String> rowColumn() {
+      return Optional.of(changes.column());
+    }
+  }
+}
