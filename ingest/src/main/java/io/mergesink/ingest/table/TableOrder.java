@@ -35,8 +35,13 @@ sealed interface TableOrder {
   /** The order of a key's changes ({@code upsert.order.by} as a {@link io.mergesink.ingest.buffer.ChangeOrder}): for buffers and the MERGE. */
   SequenceOrder changes();
 
-  /** Where a change lands in its key's history: for the one {@link OrderedHistory} that walks this order (it holds what a decision found). */
-  VersionOrder versions();
+  /**
+   * Where a change lands in its key's history, for the one {@link OrderedHistory} that walks this
+   * order (it holds what a decision found): by the sequences of {@link #changes}.
+   */
+  default VersionOrder versions() {
+    return changes();
+  }
 
   /** The column a table keeps its sequences in, which the MERGE's "newer" tests compare; null in Kafka order (blind upserts). */
   default String column() {
@@ -105,9 +110,9 @@ sealed interface TableOrder {
 
   /**
    * The source position that orders a table of {@code schema} whose keys moved between partitions
-   * (docs/design.md, "Topics that grow"), about to take {@code changes}; empty when this order stays.
+   * (docs/design.md, "Topics that grow"), about to take {@code incoming}; empty when this order stays.
    */
-  default Optional<UpsertOrder> movedKeysOrder(StructType schema, List<TableChanges> changes) {
+  default Optional<UpsertOrder> movedKeysOrder(StructType schema, List<TableChanges> incoming) {
     return Optional.empty();
   }
 
@@ -124,10 +129,11 @@ sealed interface TableOrder {
   }
 
   /**
-   * Kafka order: the last change delivered wins, upserts are blind. Of two changes of a key from
-   * different partitions the later Kafka timestamp wins; a table whose keys moved is ordered by a
-   * source position instead ({@link MovedKeysOrder}), and a change set decided in Kafka order lands
-   * only while the table names no other moved topics.
+   * Kafka order: the last change delivered wins, upserts are blind; a history's versions are placed
+   * by their place in the flush ({@link KafkaOrder}). Of two changes of a key from different
+   * partitions the later Kafka timestamp wins; a table whose keys moved is ordered by a source
+   * position instead ({@link MovedKeysOrder}), and a change set decided in Kafka order lands only
+   * while the table names no other moved topics.
    */
   record InKafkaOrder(SequenceOrder changes, KafkaOrder versions) implements TableOrder {
     @Override
@@ -136,8 +142,8 @@ sealed interface TableOrder {
     }
 
     @Override
-    public Optional<UpsertOrder> movedKeysOrder(StructType schema, List<TableChanges> changes) {
-      return MovedKeysOrder.of(schema, changes);
+    public Optional<UpsertOrder> movedKeysOrder(StructType schema, List<TableChanges> incoming) {
+      return MovedKeysOrder.of(schema, incoming);
     }
 
     @Override
@@ -149,11 +155,6 @@ sealed interface TableOrder {
   /** {@code source.lsn} or {@code source.ts_ms}, kept in the sink's own column ({@code __source_lsn}, {@code __source_ts_ms}). */
   record BySourcePosition(SequenceOrder changes) implements TableOrder {
     @Override
-    public VersionOrder versions() {
-      return changes;
-    }
-
-    @Override
     public Optional<String> sinkColumn() {
       return Optional.of(changes.column());
     }
@@ -161,11 +162,6 @@ sealed interface TableOrder {
 
   /** A column of the row, which the source writes (a version or an update time); a delete carries none. */
   record ByRowColumn(SequenceOrder changes) implements TableOrder {
-    @Override
-    public VersionOrder versions() {
-      return changes;
-    }
-
     @Override
     public Optional<String> rowColumn() {
       return Optional.of(changes.column());
