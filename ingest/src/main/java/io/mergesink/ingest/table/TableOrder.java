@@ -48,14 +48,9 @@ sealed interface TableOrder {
     return changes().column();
   }
 
-  /** The column the sink adds to keep the sequence (a source position); empty when the sequence is in the row or there is none. */
-  default Optional<String> sinkColumn() {
-    return Optional.empty();
-  }
-
-  /** The sink's columns for the sequence ({@link #sinkColumn}), BIGINT and nullable. */
+  /** The column the sink adds to keep the sequence (a source position); none when the sequence is in the row or there is none. */
   default List<StructField> ownColumns() {
-    return sinkColumn().map(column -> List.of(new StructField(column, PrimitiveType.LONG, true))).orElse(List.of());
+    return List.of();
   }
 
   /** The column of the row the sequence is read from, which the table must have; empty when the sequence is not in the row. */
@@ -63,27 +58,25 @@ sealed interface TableOrder {
     return Optional.empty();
   }
 
-  /** Sets the sequence of {@code event} in its table row {@code values} of {@code schema}, where the sink keeps it. */
-  default void setSequence(Object[] values, StructType schema, ChangeEvent event) {
-    sinkColumn().ifPresent(column -> values[schema.indexOf(column)] = changes().sequence(event));
-  }
+  /** Sets the sequence of {@code event} in its table row {@code values} of {@code schema} where the sink keeps it ({@link #ownColumns}). */
+  default void setSequence(Object[] values, StructType schema, ChangeEvent event) {}
 
   /**
    * How an UPDATE sets {@code column}: from the source, except the sink's sequence column, which keeps
    * the target's value when the change carries none.
    */
   default Assignment assignment(String column) {
-    return column.equals(sinkColumn().orElse(null)) ? keepingTarget(column) : Assignment.fromSource(column);
+    return Assignment.fromSource(column);
   }
 
   /** The assignments that keep the sink's sequence column ({@link #assignment}); none when it has none. */
   default List<Assignment> sequenceKept() {
-    return sinkColumn().map(column -> List.of(keepingTarget(column))).orElse(List.of());
+    return List.of();
   }
 
   /** Whether the hard deletes of the table are traced for other tasks ({@link DeleteTraces}): by a source position. */
   default boolean tracesDeletes() {
-    return sinkColumn().isPresent();
+    return false;
   }
 
   /**
@@ -92,7 +85,7 @@ sealed interface TableOrder {
    * column is nullable, so that ordering stays exact after a restart.
    */
   default boolean keepsUnmatchedDeletes(StructType schema, List<String> key) {
-    return sinkColumn().isPresent() && schema.fields().stream().allMatch(field -> field.nullable() || key.contains(field.name()));
+    return false;
   }
 
   /**
@@ -155,8 +148,34 @@ sealed interface TableOrder {
   /** {@code source.lsn} or {@code source.ts_ms}, kept in the sink's own column ({@code __source_lsn}, {@code __source_ts_ms}). */
   record BySourcePosition(SequenceOrder changes) implements TableOrder {
     @Override
-    public Optional<String> sinkColumn() {
-      return Optional.of(changes.column());
+    public List<StructField> ownColumns() {
+      return List.of(new StructField(changes.column(), PrimitiveType.LONG, true));
+    }
+
+    @Override
+    public void setSequence(Object[] values, StructType schema, ChangeEvent event) {
+      values[schema.indexOf(changes.column())] = changes.sequence(event);
+    }
+
+    @Override
+    public Assignment assignment(String column) {
+      return column.equals(changes.column()) ? keepingTarget(column) : Assignment.fromSource(column);
+    }
+
+    @Override
+    public List<Assignment> sequenceKept() {
+      return List.of(keepingTarget(changes.column()));
+    }
+
+    @Override
+    public boolean tracesDeletes() {
+      return true;
+    }
+
+    /** When every column but the key's is nullable: a row of only the key, the sequence and the soft-delete marks fits. */
+    @Override
+    public boolean keepsUnmatchedDeletes(StructType schema, List<String> key) {
+      return schema.fields().stream().allMatch(field -> field.nullable() || key.contains(field.name()));
     }
   }
 
