@@ -3,7 +3,6 @@ package io.mergesink.ingest.table;
 import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.protocol.UnsupportedTableException;
-import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.buffer.PendingChanges;
@@ -11,12 +10,12 @@ import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.errors.FatalIngestException;
-import io.mergesink.ingest.format.TableScopeTopics;
 import io.mergesink.ingest.format.WriteKind;
 import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.UpsertOrder;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,12 +44,20 @@ final class HistoryTables implements TableKind {
   private final KeyedTables keyed = new KeyedTables();
   private final ChangeSemantics semantics;
   private final IngestMetrics metrics;
-  /** Where each change lands in its key's history: by {@code upsert.order.by}, else in Kafka order. */
-  private final OrderedHistory configured;
-  /** In Kafka order, the histories of tables whose keys moved between partitions, by the source position that orders them. */
-  private final Map<UpsertOrder, OrderedHistory> movedKeys = new HashMap<>();
+  /** By {@code upsert.order.by}, else in Kafka order. */
+  private final Landing configured;
+  /** In Kafka order, the landings of tables whose keys moved between partitions, by the source position that orders them. */
+  private final Map<UpsertOrder, Landing> movedKeys = new HashMap<>();
   /** Per table, the ordered history that decided its last change set, which {@link #landed} completes. */
   private final Map<String, OrderedHistory> decided = new HashMap<>();
+
+  /** How a table's changes are decided: the order of the changes of a key, the history that walks them in it. */
+  private record Landing(TableOrder order, OrderedHistory history) {
+    static Landing of(UpsertOrder orderBy, IngestMetrics metrics, int deletedKeysMax) {
+      TableOrder order = TableOrder.of(orderBy, metrics);
+      return new Landing(order, new OrderedHistory(order.versions(), deletedKeysMax));
+    }
+  }
 
   /** In Kafka order. */
   HistoryTables() {
@@ -61,8 +68,7 @@ final class HistoryTables implements TableKind {
   HistoryTables(ChangeSemantics semantics, IngestMetrics metrics) {
     this.semantics = semantics;
     this.metrics = metrics;
-    VersionOrder order = semantics.ordered() ? new SequenceOrder(semantics.orderBy(), metrics) : new KafkaOrder();
-    this.configured = new OrderedHistory(order, semantics.deletedKeysMax());
+    this.configured = Landing.of(semantics.orderBy(), metrics, semantics.deletedKeysMax());
   }
 
   /**
@@ -72,16 +78,17 @@ final class HistoryTables implements TableKind {
    */
   @Override
   public List<StructField> ownColumns() {
-    return semantics.ordered() ? ownColumns(semantics.orderBy()) : List.of();
+    return ownColumns(configured.order());
   }
 
-  private static List<StructField> ownColumns(UpsertOrder order) {
-    if (!order.sinkColumn()) {
-      return List.of();
+  /** The sink's sequence column ({@link TableOrder#ownColumns}), each followed by its end column. */
+  private static List<StructField> ownColumns(TableOrder order) {
+    List<StructField> columns = new ArrayList<>();
+    for (StructField sequence : order.ownColumns()) {
+      columns.add(sequence);
+      columns.add(new StructField(HistoryColumns.endColumn(sequence.name()), sequence.type(), true));
     }
-    String sequence = order.column();
-    return List.of(new StructField(sequence, PrimitiveType.LONG, true),
-        new StructField(HistoryColumns.endColumn(sequence), PrimitiveType.LONG, true));
+    return columns;
   }
 
   @Override
@@ -112,8 +119,9 @@ final class HistoryTables implements TableKind {
     for (StructField own : ownColumns()) {
       schema = schema.add(own);
     }
-    if (semantics.ordered() && !semantics.orderBy().sinkColumn()) {
-      Optional<StructField> sequence = event.valueSchema().field(semantics.orderBy().column());
+    Optional<String> rowColumn = configured.order().rowColumn();
+    if (rowColumn.isPresent()) {
+      Optional<StructField> sequence = event.valueSchema().field(rowColumn.get());
       if (sequence.isPresent()) {
         schema = schema.add(new StructField(HistoryColumns.endColumn(sequence.get().name()), sequence.get().type(), true));
       }
@@ -152,8 +160,8 @@ final class HistoryTables implements TableKind {
    */
   @Override
   public ChangeEvent prepare(TableSink sink, ChangeEvent event) throws IOException {
-    if (semantics.ordered()) {
-      String sequence = semantics.orderBy().column();
+    String sequence = configured.order().column();
+    if (sequence != null) {
       for (String column : List.of(sequence, HistoryColumns.endColumn(sequence))) {
         if (sink.schema().indexOf(column) < 0) {
           throw new FatalIngestException("history table " + sink.name() + " has no column '" + column + "', which upsert.order.by="
@@ -186,32 +194,31 @@ final class HistoryTables implements TableKind {
   @Override
   public ChangeSet.Builder assemble(TableSink sink, List<TableChanges> changes) throws IOException {
     String movedKeyTopics = sink.movedKeyTopics();
-    OrderedHistory history = configured;
-    if (configured.inKafkaOrder() && movedKeyTopics != null) {
-      history = movedKeys(sink, movedKeyTopics, changes).orElse(configured);
+    Landing landing = configured;
+    if (movedKeyTopics != null) {
+      landing = movedKeys(sink, movedKeyTopics, changes).orElse(configured);
     }
-    decided.put(sink.name(), history);
-    ChangeSet.Builder builder = history.assemble(sink, changes);
-    if (history.inKafkaOrder()) {
-      builder.decidedUnder(TableScopeTopics.PROPERTY, movedKeyTopics);
-    }
+    decided.put(sink.name(), landing.history());
+    ChangeSet.Builder builder = landing.history().assemble(sink, changes);
+    landing.order().decidedUnder(builder, movedKeyTopics);
     return builder;
   }
 
   /**
-   * The history of a table in Kafka order whose topics {@code movedKeyTopics} grew: ordered by the
-   * source position the changes carry ({@link MovedKeysOrder}), whose columns the table gets now;
-   * empty when there is none (Kafka order stays).
+   * The landing of a table whose topics {@code movedKeyTopics} grew: in Kafka order, ordered by the
+   * source position the changes carry ({@link TableOrder#movedKeysOrder}), whose columns the table
+   * gets now; empty when the table keeps its order.
    */
-  private Optional<OrderedHistory> movedKeys(TableSink sink, String movedKeyTopics, List<TableChanges> changes) throws IOException {
-    Optional<UpsertOrder> byPosition = MovedKeysOrder.of(sink.schema(), changes);
+  private Optional<Landing> movedKeys(TableSink sink, String movedKeyTopics, List<TableChanges> changes) throws IOException {
+    Optional<UpsertOrder> byPosition = configured.order().movedKeysOrder(sink.schema(), changes);
     if (byPosition.isEmpty()) {
       return Optional.empty();
     }
     UpsertOrder order = byPosition.get();
-    for (StructField column : ownColumns(order)) {
+    Landing landing = movedKeys.computeIfAbsent(order, o -> Landing.of(o, metrics, semantics.deletedKeysMax()));
+    for (StructField column : ownColumns(landing.order())) {
       sink.addOwnColumn(column, "topic(s) " + movedKeyTopics + " grew, so the versions of a key are ordered by " + order.configValue());
     }
-    return Optional.of(movedKeys.computeIfAbsent(order, o -> new OrderedHistory(new SequenceOrder(o, metrics), semantics.deletedKeysMax())));
+    return Optional.of(landing);
   }
 }

@@ -2,16 +2,13 @@ package io.mergesink.ingest.table;
 
 import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
-import io.mergesink.ingest.buffer.ChangeOrder;
 import io.mergesink.ingest.buffer.PendingChanges;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.errors.FatalIngestException;
-import io.mergesink.ingest.format.TableScopeTopics;
 import io.mergesink.ingest.format.WriteKind;
 import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.options.ChangeSemantics;
@@ -28,13 +25,14 @@ import java.util.Optional;
  * Tables with a primary key ({@code write.mode=upsert}): the last change per key wins, deletes
  * remove the row, truncates empty the table. With {@code upsert.order.by} the change with the newest
  * source sequence wins instead, and with {@code delete.mode=soft} a delete marks the row; both land
- * through the MERGE engine ({@link OrderedMerge}).
+ * through the MERGE engine ({@link OrderedMerge}). How changes are ordered is one {@link TableOrder},
+ * chosen from {@code upsert.order.by}, which the buffer, the MERGE and this class ask.
  *
  * <p>Debezium sends a key always to the same partition, so Kafka order is the source's order for
  * each key. When a topic grows, keys move between partitions and a key's older changes in its old
  * partition may land after its newer ones in the new partition (docs/design.md, "Topics that
  * grow"). So a table that names a topic whose keys moved ({@link TableSink#movedKeyTopics}) is
- * ordered by the source position its changes carry ({@link MovedKeysOrder}) even without
+ * ordered by the source position its changes carry ({@link TableOrder#movedKeysOrder}) even without
  * {@code upsert.order.by}, and a change set decided in Kafka order lands only while the table names
  * no such topic other than the ones it named when it was decided. Of two changes of a key from
  * different partitions in one change set, the newer by that order wins (without one, the later
@@ -50,10 +48,10 @@ final class KeyedTables implements TableKind {
   private final Map<String, Landing> decided = new HashMap<>();
 
   /** How a table's changes are decided: the semantics, the order of changes they give, the MERGE that lands them. */
-  private record Landing(ChangeSemantics semantics, SequenceOrder order, OrderedMerge merge) {
+  private record Landing(ChangeSemantics semantics, TableOrder order, OrderedMerge merge) {
     static Landing of(ChangeSemantics semantics, IngestMetrics metrics) {
-      SequenceOrder order = new SequenceOrder(semantics.orderBy(), metrics);
-      return new Landing(semantics, order, new OrderedMerge(semantics, order));
+      TableOrder order = TableOrder.of(semantics.orderBy(), metrics);
+      return new Landing(semantics, order, new OrderedMerge(order, semantics.deleteMode(), semantics.deletedKeysMax()));
     }
   }
 
@@ -75,7 +73,7 @@ final class KeyedTables implements TableKind {
 
   @Override
   public PendingChanges newPendingChanges() {
-    return semantics.merges() ? PendingChanges.coalescedByKey(configured.order())
+    return semantics.merges() ? PendingChanges.coalescedByKey(configured.order().changes())
         : PendingChanges.coalescedByKey();
   }
 
@@ -121,8 +119,9 @@ final class KeyedTables implements TableKind {
    */
   @Override
   public ChangeEvent prepare(TableSink sink, ChangeEvent event) throws IOException {
-    if (semantics.orderBy().kind() == UpsertOrder.Kind.COLUMN && sink.schema().indexOf(semantics.orderBy().column()) < 0) {
-      throw new FatalIngestException("table " + sink.name() + " has no column '" + semantics.orderBy().column()
+    Optional<String> sequence = configured.order().rowColumn();
+    if (sequence.isPresent() && sink.schema().indexOf(sequence.get()) < 0) {
+      throw new FatalIngestException("table " + sink.name() + " has no column '" + sequence.get()
           + "', which upsert.order.by names; its columns are " + sink.schema().fieldNames(), null);
     }
     return switch (event.op()) {
@@ -138,23 +137,23 @@ final class KeyedTables implements TableKind {
   public ChangeSet.Builder assemble(TableSink sink, List<TableChanges> changes) throws IOException {
     Landing landing = configured;
     String movedKeyTopics = sink.movedKeyTopics();
-    if (!semantics.ordered() && movedKeyTopics != null) {
-      Optional<UpsertOrder> byPosition = MovedKeysOrder.of(sink.schema(), changes);
+    if (movedKeyTopics != null) {
+      Optional<UpsertOrder> byPosition = configured.order().movedKeysOrder(sink.schema(), changes);
       if (byPosition.isPresent()) {
         UpsertOrder order = byPosition.get();
-        sink.addOwnColumn(new StructField(order.column(), PrimitiveType.LONG, true),
-            "topic(s) " + movedKeyTopics + " grew, so changes of a key are ordered by " + order.configValue());
         landing = movedKeys.computeIfAbsent(order,
             o -> Landing.of(new ChangeSemantics(o, semantics.deleteMode(), semantics.deletedKeysMax()), metrics));
+        for (StructField column : landing.order().ownColumns()) {
+          sink.addOwnColumn(column, "topic(s) " + movedKeyTopics + " grew, so changes of a key are ordered by " + order.configValue());
+        }
       }
     }
     decided.put(sink.name(), landing);
     // rows are re-fitted to the sink's current schema; the writer pads them if the table gains columns before they land
     ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema());
-    if (!landing.semantics().ordered()) {
-      builder.decidedUnder(TableScopeTopics.PROPERTY, movedKeyTopics);
-    }
-    landing.order().deciding();
+    TableOrder order = landing.order();
+    order.decidedUnder(builder, movedKeyTopics);
+    order.changes().deciding();
     Map<Row, ChangeEvent> latest = new LinkedHashMap<>();
     boolean truncated = false;
     for (TableChanges partition : changes) {
@@ -163,8 +162,7 @@ final class KeyedTables implements TableKind {
         truncated = true;
       }
       for (ChangeEvent event : partition.changes()) {
-        Landing deciding = landing;
-        latest.merge(event.key(), event, (earlier, later) -> newer(deciding, earlier, later));
+        latest.merge(event.key(), event, order::newer);
       }
     }
     if (landing.semantics().merges()) {
@@ -178,19 +176,6 @@ final class KeyedTables implements TableKind {
       }
     }
     return builder;
-  }
-
-  /** Of two changes of a key from different partitions: by sequence when ordered ({@link ChangeOrder#replaces}), else the later timestamp. */
-  private static ChangeEvent newer(Landing landing, ChangeEvent earlier, ChangeEvent later) {
-    if (landing.semantics().ordered()) {
-      SequenceOrder order = landing.order();
-      if (order.replaces(later, earlier)) {
-        return later;
-      }
-      order.skipped(later.position(), later.key(), order.sequence(later), order.sequence(earlier));
-      return earlier;
-    }
-    return later.timestampMs() >= earlier.timestampMs() ? later : earlier;
   }
 
   @Override

@@ -74,7 +74,7 @@ final class OrderedHistory {
   }
 
   /** Whether versions keep no sequence: the table is written in Kafka order. */
-  boolean inKafkaOrder() {
+  private boolean inKafkaOrder() {
     return order.column() == null;
   }
 

@@ -13,7 +13,7 @@ import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.buffer.ChangeOrder;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
-import io.mergesink.ingest.options.ChangeSemantics;
+import io.mergesink.ingest.options.DeleteMode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,7 +40,8 @@ import java.util.Map;
  * </pre>
  *
  * ("newer" as {@link ChangeOrder#newer}: ties to the later change, except for {@code source.lsn};
- * without ordering the sequence tests are left out), which reads only the sequence column of
+ * in Kafka order, where the table's {@link TableOrder} names no sequence column, the sequence tests
+ * are left out), which reads only the sequence column of
  * matched rows. A row without a sequence takes any change; a change without one applies only to
  * such rows, except a delete ordered by a column ({@link SequenceOrder#appliesWithoutSequence}). Upserts
  * older than a remembered hard delete of their key ({@link DeletedKeys}: this task's, and with a
@@ -62,9 +63,9 @@ final class OrderedMerge {
    */
   private static final String IS_TOMBSTONE = "__mergesink_is_tombstone";
 
-  private final ChangeSemantics semantics;
-  private final SequenceOrder order;
+  private final TableOrder order;
   private final DeleteHandling deletes;
+  private final int deletedKeysMax;
   private final Map<String, DeletedKeys> deletedKeys = new HashMap<>();
   /** With hard deletes ordered by a source position: the deletes other tasks' commits traced. */
   private final DeleteTraces traces;
@@ -74,19 +75,17 @@ final class OrderedMerge {
   /** A decided change set's effect on a table's {@link DeletedKeys}: truncated first, then keys deleted as of a sequence. */
   private record DeletedKeysChange(boolean truncated, Map<Row, DeletedKeys.Delete> deleted) {}
 
-  OrderedMerge(ChangeSemantics semantics, SequenceOrder order) {
-    this.semantics = semantics;
+  /** Ordered by {@code order}, deletes as {@code deleteMode} says; {@code deletedKeysMax} hard-deleted keys remembered per table. */
+  OrderedMerge(TableOrder order, DeleteMode deleteMode, int deletedKeysMax) {
     this.order = order;
-    this.deletes = DeleteHandling.of(semantics.deleteMode());
-    this.traces = semantics.orderBy().sinkColumn() && deletes.removesRows() ? new DeleteTraces() : null;
+    this.deletes = DeleteHandling.of(deleteMode);
+    this.deletedKeysMax = deletedKeysMax;
+    this.traces = order.tracesDeletes() && deletes.removesRows() ? new DeleteTraces() : null;
   }
 
   /** The columns the sink adds to keyed tables: the source position it orders by, the soft-delete marks. */
   List<StructField> ownColumns() {
-    List<StructField> columns = new ArrayList<>();
-    if (semantics.orderBy().sinkColumn()) {
-      columns.add(new StructField(semantics.orderBy().column(), PrimitiveType.LONG, true));
-    }
+    List<StructField> columns = new ArrayList<>(order.ownColumns());
     columns.addAll(deletes.ownColumns());
     return columns;
   }
@@ -110,29 +109,29 @@ final class OrderedMerge {
       return truncating(sink, builder, schema, latest);
     }
     List<Row> source = new ArrayList<>(latest.size());
-    List<ChangeEvent> orderedDeletes = new ArrayList<>();
+    List<ChangeEvent> deletesOfBatch = new ArrayList<>();
+    SequenceOrder changes = order.changes();
     for (ChangeEvent event : latest) {
       if (event.op() == Op.UPSERT) {
         DeletedKeys.Delete delete = deleted.deletedAt(event.key());
-        Object sequence = order.sequence(event);
+        Object sequence = changes.sequence(event);
         if (delete != null && (sequence == null || ChangeOrder.compare(sequence, delete.sequence()) <= 0)) {
-          order.skipped(event.position(), event.key(), sequence, "deleted as of " + delete.sequence());
+          changes.skipped(event.position(), event.key(), sequence, "deleted as of " + delete.sequence());
           continue;
         }
         source.add(sourceRow(schema, tableRow(sink, schema, event), false, false));
       } else {
         source.add(sourceRow(schema, deleteRow(sink, schema, event), true, event.source().tsMs() == null));
-        if (semantics.ordered()) {
-          orderedDeletes.add(event);
-        }
+        deletesOfBatch.add(event);
       }
     }
     Map<Row, Object> deletedRowSequences = new LinkedHashMap<>();
     MergeActions actions = sink.decide(spec(sink, schema, deletedRowSequences), source);
-    // soft deletes too: a delete of a key the table does not hold leaves no row to keep its sequence
+    // soft deletes too: a delete of a key the table does not hold leaves no row to keep its sequence;
+    // in Kafka order neither the deletes nor the rows have one, and no key is remembered
     Map<Row, DeletedKeys.Delete> deletedAsOf = new LinkedHashMap<>();
-    for (ChangeEvent event : orderedDeletes) {
-      Object sequence = newest(order.sequence(event), deletedRowSequences.get(event.key()));
+    for (ChangeEvent event : deletesOfBatch) {
+      Object sequence = newest(changes.sequence(event), deletedRowSequences.get(event.key()));
       if (sequence != null) {
         deletedAsOf.put(event.key(), new DeletedKeys.Delete(sequence, null));
       }
@@ -159,16 +158,16 @@ final class OrderedMerge {
       }
       change.deleted().forEach(deleted::deleted);
     }
-    order.landed(table);
+    order.changes().landed(table);
   }
 
   private void decided(String table, DeletedKeysChange change) {
     undecided.put(table, change);
-    order.decided(table);
+    order.changes().decided(table);
   }
 
   private DeletedKeys deletedKeys(String table) {
-    return deletedKeys.computeIfAbsent(table, name -> new DeletedKeys(semantics.deletedKeysMax()));
+    return deletedKeys.computeIfAbsent(table, name -> new DeletedKeys(deletedKeysMax));
   }
 
   /** After a truncate: the upserts land on an empty table, deletes have nothing to delete (hard deletes are still sent). */
@@ -188,8 +187,8 @@ final class OrderedMerge {
     StructType sourceSchema = schema.add(new StructField(IS_DELETE, PrimitiveType.BOOLEAN, false))
         .add(new StructField(IS_TOMBSTONE, PrimitiveType.BOOLEAN, false));
     List<String> key = sink.keySchema().fieldNames();
-    String sequence = semantics.ordered() ? semantics.orderBy().column() : null;
-    List<Assignment> sequenceKept = semantics.orderBy().sinkColumn() ? List.of(keepingTarget(sequence)) : List.of();
+    String sequence = order.column();
+    List<Assignment> sequenceKept = order.sequenceKept();
     MergeSpec.Builder spec = MergeSpec.builder(sourceSchema, key);
     Condition delete;
     Condition upsert;
@@ -213,14 +212,13 @@ final class OrderedMerge {
       if (key.contains(field.name())) {
         continue;
       }
-      all.add(semantics.orderBy().sinkColumn() && field.name().equals(sequence) ? keepingTarget(sequence)
-          : Assignment.fromSource(field.name()));
+      all.add(order.assignment(field.name()));
     }
     spec.whenMatched(upsert).thenUpdate(all);
     deletes.addLateClauses(spec, sequence, row -> isDelete(row) && isTombstone(row),
         (s, t) -> sequence == null || notOlder(s, t, sequence, key), sequenceKept);
     spec.whenNotMatched(Condition.onSource(row -> !isDelete(row))).thenInsert(fromSource(all));
-    if (semantics.orderBy().sinkColumn() && tombstonesFit(schema, key)) {
+    if (order.keepsUnmatchedDeletes(schema, key)) {
       // a delete of a key the table does not hold keeps its sequence where the handling keeps a row: ordering stays exact after a restart
       deletes.keepUnmatchedDeletes(spec, Condition.onSource(OrderedMerge::isDelete), fromSource(sequenceKept));
     }
@@ -233,24 +231,15 @@ final class OrderedMerge {
         .map(assignment -> assignment.targetColumns().isEmpty() ? assignment : Assignment.fromSource(assignment.column())).toList();
   }
 
-  /** Whether a row with only the key, the sequence and the soft-delete marks fits the table: every other column is nullable. */
-  private boolean tombstonesFit(StructType schema, List<String> key) {
-    return schema.fields().stream().allMatch(field -> field.nullable() || key.contains(field.name()));
-  }
-
-  /** The sink's sequence column from the source, or the target's when the change carries none. */
-  private static Assignment keepingTarget(String sequence) {
-    return Assignment.withTarget(sequence, List.of(sequence), (s, t) -> s.get(sequence) != null ? s.get(sequence) : t.get(sequence));
-  }
-
   /** Whether the source row's change applies to the target row: see {@link ChangeOrder#replaces}. */
   private boolean notOlder(RowView source, RowView target, String sequence, List<String> key) {
     Object incoming = source.get(sequence);
     Object held = target.get(sequence);
-    if (held == null || (incoming == null ? isDelete(source) && order.deletesApplyWithoutSequence() : order.newer(incoming, held))) {
+    SequenceOrder changes = order.changes();
+    if (held == null || (incoming == null ? isDelete(source) && changes.deletesApplyWithoutSequence() : changes.newer(incoming, held))) {
       return true;
     }
-    order.skipped("in the batch", key(source, key), incoming, held);
+    changes.skipped("in the batch", key(source, key), incoming, held);
     return false;
   }
 
@@ -280,9 +269,7 @@ final class OrderedMerge {
   /** An upsert's row in the table's current schema with the sink's columns set: its sequence, live. */
   private Row tableRow(TableSink sink, StructType schema, ChangeEvent event) {
     Object[] values = sink.refit(event.valueSchema(), event.value()).toArray();
-    if (semantics.orderBy().sinkColumn()) {
-      values[schema.indexOf(semantics.orderBy().column())] = order.sequence(event);
-    }
+    order.setSequence(values, schema, event);
     deletes.markLive(values, schema);
     return Row.of(values);
   }
@@ -294,9 +281,7 @@ final class OrderedMerge {
     for (int k = 0; k < keySchema.size(); k++) {
       values[schema.indexOf(keySchema.field(k).name())] = event.key().get(k);
     }
-    if (semantics.orderBy().sinkColumn()) {
-      values[schema.indexOf(semantics.orderBy().column())] = order.sequence(event);
-    }
+    order.setSequence(values, schema, event);
     deletes.markDeleted(values, schema, event);
     return Row.of(values);
   }
