@@ -1,5 +1,7 @@
 package io.mergesink.bench;
 
+import io.mergesink.localconnect.debezium.DebeziumTable;
+import io.mergesink.localconnect.debezium.SourceField;
 import java.math.BigDecimal;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
@@ -10,37 +12,24 @@ import org.apache.kafka.connect.data.Struct;
  * Debezium PostgreSQL change events of a {@code customers(id bigint primary key, name text,
  * balance numeric(12,2), updated_at timestamp, quantity int)} table, shaped as the connector emits
  * them ({@code decimal.handling.mode=precise}, {@code time.precision.mode=adaptive}). Values are a
- * pure function of (id, version). Copied in spirit from the connector's test {@code CustomerEvents};
- * the bench is main code and does not depend on test jars of our own modules.
+ * pure function of (id, version). Unlike {@link io.mergesink.localconnect.debezium.CustomerEvents}
+ * (the tests' table), names are never null and the events carry an {@code lsn}: the benchmarks'
+ * inputs stay what their recorded results were measured on.
  */
 final class DebeziumEvents {
-  static final Schema KEY = SchemaBuilder.struct().name("pg.public.customers.Key")
-      .field("id", Schema.INT64_SCHEMA).build();
   private static final int BALANCE_SCALE = 2;
-  private static final Schema ROW = SchemaBuilder.struct().name("pg.public.customers.Value").optional()
-      .field("id", Schema.INT64_SCHEMA)
-      .field("name", Schema.OPTIONAL_STRING_SCHEMA)
-      .field("balance", Decimal.builder(BALANCE_SCALE).parameter("connect.decimal.precision", "12").optional().build())
-      .field("updated_at", SchemaBuilder.int64().name("io.debezium.time.MicroTimestamp").version(1).optional().build())
-      .field("quantity", Schema.OPTIONAL_INT32_SCHEMA)
+  private static final DebeziumTable TABLE = DebeziumTable.builder("pg", "public", "customers").database("shop")
+      .column("id", Schema.INT64_SCHEMA)
+      .column("name", Schema.OPTIONAL_STRING_SCHEMA)
+      .column("balance", Decimal.builder(BALANCE_SCALE).parameter("connect.decimal.precision", "12").optional().build())
+      .column("updated_at", SchemaBuilder.int64().name("io.debezium.time.MicroTimestamp").version(1).optional().build())
+      .column("quantity", Schema.OPTIONAL_INT32_SCHEMA)
+      .key("id")
+      .source(SourceField.VERSION, SourceField.CONNECTOR, SourceField.NAME, SourceField.TS_MS, SourceField.DB,
+          SourceField.SCHEMA, SourceField.TABLE, SourceField.LSN)
       .build();
-  private static final Schema SOURCE = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
-      .field("version", Schema.STRING_SCHEMA)
-      .field("connector", Schema.STRING_SCHEMA)
-      .field("name", Schema.STRING_SCHEMA)
-      .field("ts_ms", Schema.INT64_SCHEMA)
-      .field("db", Schema.STRING_SCHEMA)
-      .field("schema", Schema.STRING_SCHEMA)
-      .field("table", Schema.STRING_SCHEMA)
-      .field("lsn", Schema.OPTIONAL_INT64_SCHEMA)
-      .build();
-  static final Schema VALUE = SchemaBuilder.struct().name("pg.public.customers.Envelope")
-      .field("before", ROW)
-      .field("after", ROW)
-      .field("source", SOURCE)
-      .field("op", Schema.STRING_SCHEMA)
-      .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA)
-      .build();
+  static final Schema KEY = TABLE.keySchema();
+  static final Schema VALUE = TABLE.envelopeSchema();
   /** 2026-01-01T00:00:00Z in microseconds and milliseconds since the epoch. */
   private static final long EPOCH_2026_MICROS = 1_767_225_600_000_000L;
   private static final long EPOCH_2026_MILLIS = 1_767_225_600_000L;
@@ -71,7 +60,7 @@ final class DebeziumEvents {
   }
 
   static Struct key(long id) {
-    return new Struct(KEY).put("id", id);
+    return TABLE.key(id);
   }
 
   /** An insert ({@code c}) or update ({@code u}) of customer {@code id} in its {@code version}. */
@@ -85,7 +74,7 @@ final class DebeziumEvents {
   }
 
   private static Struct row(long id, int version) {
-    return new Struct(ROW)
+    return TABLE.newRow()
         .put("id", id)
         .put("name", name(id, version))
         .put("balance", BigDecimal.valueOf(id * CENTS_PER_ID + version, BALANCE_SCALE))
@@ -93,10 +82,9 @@ final class DebeziumEvents {
         .put("quantity", (int) Math.floorMod(id * 31 + version, QUANTITY_BOUND));
   }
 
+  /** The change of {@code version}, committed at {@code EPOCH_2026_MILLIS + version}, which also serves as its LSN. */
   private static Struct envelope(String op, Struct before, Struct after, int version) {
     long ts = EPOCH_2026_MILLIS + version;
-    Struct source = new Struct(SOURCE).put("version", "3.6.1.Final").put("connector", "postgresql").put("name", "pg")
-        .put("ts_ms", ts).put("db", "shop").put("schema", "public").put("table", "customers").put("lsn", ts);
-    return new Struct(VALUE).put("before", before).put("after", after).put("source", source).put("op", op).put("ts_ms", ts);
+    return TABLE.envelope(op, before, after, TABLE.source(ts).put("lsn", ts), ts);
   }
 }

@@ -1,6 +1,6 @@
 package io.mergesink.quickstart;
 
-import java.time.Instant;
+import io.mergesink.localconnect.debezium.DebeziumTable;
 import java.time.format.DateTimeFormatter;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
@@ -17,54 +17,40 @@ import org.apache.kafka.connect.data.Struct;
  */
 final class OrderEvents {
   private static final String SERVER = "shop";
-  private static final String DEBEZIUM_VERSION = "3.6.1.Final";
-  static final Schema KEY = SchemaBuilder.struct().name(SERVER + ".public.orders.Key")
-      .field("id", Schema.INT32_SCHEMA).build();
-  private static final Schema ROW = SchemaBuilder.struct().name(SERVER + ".public.orders.Value").optional()
-      .field("id", Schema.INT32_SCHEMA)
-      .field("customer", Schema.OPTIONAL_STRING_SCHEMA)
-      .field("status", Schema.OPTIONAL_STRING_SCHEMA)
-      .field("quantity", Schema.OPTIONAL_INT32_SCHEMA)
-      .field("amount", Decimal.builder(Order.AMOUNT_SCALE)
+  private static final DebeziumTable TABLE = DebeziumTable.builder(SERVER, "public", "orders").database(SERVER)
+      .column("id", Schema.INT32_SCHEMA)
+      .column("customer", Schema.OPTIONAL_STRING_SCHEMA)
+      .column("status", Schema.OPTIONAL_STRING_SCHEMA)
+      .column("quantity", Schema.OPTIONAL_INT32_SCHEMA)
+      .column("amount", Decimal.builder(Order.AMOUNT_SCALE)
           .parameter("connect.decimal.precision", Integer.toString(Order.AMOUNT_PRECISION)).optional().build())
-      .field("placed_on", SchemaBuilder.int32().name("io.debezium.time.Date").version(1).optional().build())
-      .field("updated_at", SchemaBuilder.string().name("io.debezium.time.ZonedTimestamp").version(1).optional().build())
+      .column("placed_on", SchemaBuilder.int32().name("io.debezium.time.Date").version(1).optional().build())
+      .column("updated_at", SchemaBuilder.string().name("io.debezium.time.ZonedTimestamp").version(1).optional().build())
+      .key("id")
+      .envelopeVersion(2)
       .build();
-  private static final Schema SOURCE = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
-      .field("version", Schema.STRING_SCHEMA)
-      .field("connector", Schema.STRING_SCHEMA)
-      .field("name", Schema.STRING_SCHEMA)
-      .field("ts_ms", Schema.INT64_SCHEMA)
-      .field("db", Schema.STRING_SCHEMA)
-      .field("schema", Schema.STRING_SCHEMA)
-      .field("table", Schema.STRING_SCHEMA)
-      .build();
-  static final Schema VALUE = SchemaBuilder.struct().name(SERVER + ".public.orders.Envelope").version(2)
-      .field("before", ROW)
-      .field("after", ROW)
-      .field("source", SOURCE)
-      .field("op", Schema.STRING_SCHEMA)
-      .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA)
-      .build();
+  static final Schema KEY = TABLE.keySchema();
+  static final Schema VALUE = TABLE.envelopeSchema();
 
   private OrderEvents() {}
 
   static Struct key(int id) {
-    return new Struct(KEY).put("id", id);
+    return TABLE.key(id);
   }
 
   /** A snapshot read ({@code r}), insert ({@code c}) or update ({@code u}) that leaves {@code order}. */
   static Struct upsert(String op, Order order) {
-    return envelope(op, null, row(order), order.updatedAt());
+    long ts = order.updatedAt().toEpochMilli();
+    return TABLE.envelope(op, null, row(order), TABLE.source(ts), ts);
   }
 
   /** A delete of {@code order} (its last state as {@code before}, as with {@code REPLICA IDENTITY FULL}). */
   static Struct delete(Order order) {
-    return envelope("d", row(order), null, order.updatedAt());
+    return TABLE.delete(row(order), order.updatedAt().toEpochMilli());
   }
 
   private static Struct row(Order order) {
-    return new Struct(ROW)
+    return TABLE.newRow()
         .put("id", order.id())
         .put("customer", order.customer())
         .put("status", order.status())
@@ -72,13 +58,5 @@ final class OrderEvents {
         .put("amount", order.amount())
         .put("placed_on", (int) order.placedOn().toEpochDay())
         .put("updated_at", DateTimeFormatter.ISO_INSTANT.format(order.updatedAt()));
-  }
-
-  private static Struct envelope(String op, Struct before, Struct after, Instant at) {
-    long ts = at.toEpochMilli();
-    Struct source = new Struct(SOURCE).put("version", DEBEZIUM_VERSION).put("connector", "postgresql")
-        .put("name", SERVER).put("ts_ms", ts).put("db", SERVER).put("schema", "public").put("table", "orders");
-    return new Struct(VALUE).put("before", before).put("after", after).put("source", source).put("op", op)
-        .put("ts_ms", ts);
   }
 }

@@ -3,12 +3,12 @@ package io.mergesink.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mergesink.connect.testing.CustomerEvents;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.errors.BadRecordException;
 import io.mergesink.ingest.options.PrimaryKeyMode;
+import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,13 +68,13 @@ class DeltaSinkProcessorTest {
       TestInputTopic<byte[], byte[]> input = debeziumInput(driver);
       input.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
       input.pipeInput(key(2), envelope(CustomerEvents.upsert("c", 2, 1)));
-      assertThat(rows()).containsExactlyInAnyOrder(CustomerEvents.expectedRow(1, 1), CustomerEvents.expectedRow(2, 1));
+      assertThat(rows()).containsExactlyInAnyOrder(Row.of(CustomerEvents.expectedValues(1, 1)), Row.of(CustomerEvents.expectedValues(2, 1)));
       assertThat(txnVersion()).contains(1L);
 
       input.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 2)));
       input.pipeInput(key(2), envelope(CustomerEvents.delete(2, 2)));
       input.pipeInput(key(2), (byte[]) null); // the tombstone after the delete
-      assertThat(rows()).containsExactly(CustomerEvents.expectedRow(1, 2));
+      assertThat(rows()).containsExactly(Row.of(CustomerEvents.expectedValues(1, 2)));
       assertThat(txnVersion()).contains(4L);
       assertThat(sinkMetric(driver, "commit-total")).isEqualTo(5.0);
       assertThat(sinkMetric(driver, "rows-written-total")).isEqualTo(3.0);
@@ -95,7 +95,7 @@ class DeltaSinkProcessorTest {
       assertThat(KernelTables.latestVersion(table())).isEqualTo(version);
       input.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 3)));
     }
-    assertThat(rows()).containsExactly(CustomerEvents.expectedRow(1, 3));
+    assertThat(rows()).containsExactly(Row.of(CustomerEvents.expectedValues(1, 3)));
     assertThat(txnVersion()).contains(2L);
   }
 
@@ -111,7 +111,7 @@ class DeltaSinkProcessorTest {
       input.pipeInput(key(3), envelope(CustomerEvents.upsert("c", 3, 1)));
       input.pipeInput(keyChangeDelete(3, 1001));
       input.pipeInput(key(3), (byte[]) null);
-      assertThat(rows()).as("the delete waits for its create").containsExactly(CustomerEvents.expectedRow(3, 1));
+      assertThat(rows()).as("the delete waits for its create").containsExactly(Row.of(CustomerEvents.expectedValues(3, 1)));
 
       input.pipeInput(keyChangeCreate(3, 1001));
     }
@@ -135,7 +135,7 @@ class DeltaSinkProcessorTest {
       input.pipeInput(key(3), envelope(CustomerEvents.upsert("c", 3, 1)));
       input.pipeInput(keyChangeDelete(3, 1001));
       input.pipeInput(key(3), (byte[]) null);
-      assertThat(rows()).containsExactly(CustomerEvents.expectedRow(3, 1));
+      assertThat(rows()).containsExactly(Row.of(CustomerEvents.expectedValues(3, 1)));
 
       driver.advanceWallClockTime(Duration.ofSeconds(30));
     }
@@ -159,9 +159,9 @@ class DeltaSinkProcessorTest {
     try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), properties)) {
       TestInputTopic<byte[], byte[]> input = debeziumInput(driver);
       input.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
-      assertThat(rows()).containsExactly(CustomerEvents.expectedRow(1, 1));
+      assertThat(rows()).containsExactly(Row.of(CustomerEvents.expectedValues(1, 1)));
       input.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 2)));
-      assertThat(rows()).containsExactly(CustomerEvents.expectedRow(1, 2));
+      assertThat(rows()).containsExactly(Row.of(CustomerEvents.expectedValues(1, 2)));
       assertThat(txnVersion()).contains(1L);
     }
   }
@@ -181,7 +181,7 @@ class DeltaSinkProcessorTest {
           .isInstanceOf(TaskMigratedException.class)
           .hasMessageContaining("no longer owns [" + TOPIC + "-0]");
     }
-    assertThat(rows()).containsExactly(CustomerEvents.expectedRow(1, 3));
+    assertThat(rows()).containsExactly(Row.of(CustomerEvents.expectedValues(1, 3)));
     assertThat(txnVersion()).contains(2L);
   }
 
@@ -207,7 +207,7 @@ class DeltaSinkProcessorTest {
       input.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
       input.pipeInput(key(2), envelope(CustomerEvents.upsert("c", 2, 1)));
     }
-    assertThat(rows()).containsExactlyInAnyOrder(CustomerEvents.expectedRow(1, 1), CustomerEvents.expectedRow(2, 1));
+    assertThat(rows()).containsExactlyInAnyOrder(Row.of(CustomerEvents.expectedValues(1, 1)), Row.of(CustomerEvents.expectedValues(2, 1)));
     assertThat(txnVersion()).contains(1L);
   }
 
@@ -239,7 +239,7 @@ class DeltaSinkProcessorTest {
       debeziumInput(driver).pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1)));
     }
     String table = root.resolve("public").resolve("customers").toString();
-    assertThat(KernelTables.readRows(table)).containsExactly(CustomerEvents.expectedRow(1, 1));
+    assertThat(KernelTables.readRows(table)).containsExactly(Row.of(CustomerEvents.expectedValues(1, 1)));
     assertThat(KernelTables.protocol(table).writerFeatures()).doesNotContain("deletionVectors");
   }
 
@@ -253,7 +253,7 @@ class DeltaSinkProcessorTest {
       input.pipeInput(key(1), envelope(CustomerEvents.upsert("u", 1, 2)));
       input.pipeInput(key(1), envelope(CustomerEvents.upsert("c", 1, 1))); // delivered late: an older source time
     }
-    Row newest = CustomerEvents.expectedRow(1, 2);
+    Row newest = Row.of(CustomerEvents.expectedValues(1, 2));
     assertThat(KernelTables.readRows(table())).containsExactly(Row.of(newest.get(0), newest.get(1), newest.get(2), newest.get(3),
         CustomerEvents.sourceTimestamp(2)));
     assertThat(txnVersion()).contains(1L);
@@ -327,7 +327,7 @@ class DeltaSinkProcessorTest {
       assertThat(driver.createOutputTopic("customers-dlq", (topic, bytes) -> bytes, (topic, bytes) -> bytes).readRecordsToList())
           .hasSize(1);
     }
-    assertThat(rows()).containsExactly(CustomerEvents.expectedRow(2, 1));
+    assertThat(rows()).containsExactly(Row.of(CustomerEvents.expectedValues(2, 1)));
     assertThat(txnVersion()).contains(1L);
   }
 

@@ -1,7 +1,7 @@
 package io.mergesink.streams;
 
-import io.mergesink.connect.testing.CustomerEvents;
 import io.mergesink.core.data.Row;
+import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.util.Map;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -54,8 +54,8 @@ final class KeyChangeEvents {
 
   /** The row the table must hold after the key change: the create's, with the old row's {@code name}. */
   static Row expectedRow(long oldId, long newId) {
-    Row created = CustomerEvents.expectedRow(newId, 3);
-    return Row.of(newId, CustomerEvents.expectedRow(oldId, 1).get(1), created.get(2), created.get(3));
+    Object[] created = CustomerEvents.expectedValues(newId, 3);
+    return Row.of(newId, CustomerEvents.expectedValues(oldId, 1)[1], created[2], created[3]);
   }
 
   /** A key as a Connect worker's default header converter writes it. */

@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mergesink.connect.reliability.TableAudit;
 import io.mergesink.connect.testing.Await;
 import io.mergesink.connect.testing.ChangeStream;
-import io.mergesink.connect.testing.CustomerEvents;
+import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -208,7 +209,7 @@ class StreamsFailoverIT {
         Await.until("offsets committed past the old key's tombstone", TIMEOUT, () -> committedOffset(admin, appId, partition) == 3L);
         crashing.kill();
       }
-      assertThat(KernelTables.readRows(table)).as("the held delete").containsExactly(CustomerEvents.expectedRow(3, 1));
+      assertThat(KernelTables.readRows(table)).as("the held delete").containsExactly(Row.of(CustomerEvents.expectedValues(3, 1)));
 
       producer.send(new ProducerRecord<>(topic, 0, null, KeyChangeEvents.key(topic, 1001), KeyChangeEvents.createEnvelope(topic, 1001),
           KeyChangeEvents.createHeaders(topic, 3))).get();

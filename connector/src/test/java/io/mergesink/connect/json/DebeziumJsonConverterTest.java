@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.mergesink.localconnect.debezium.DebeziumTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,22 +44,21 @@ class DebeziumJsonConverterTest {
     DebeziumJsonConverter values = ours(config, false);
     DebeziumJsonConverter keys = ours(config, true);
 
-    List<Schema> rows = new ArrayList<>();
+    List<DebeziumTable> tables = new ArrayList<>();
     for (int table = 0; table < TABLES; table++) {
-      rows.add(events.table("public.t" + table));
+      tables.add(events.table("t" + table));
     }
     int checked = 0;
     for (int step = 0; step < TABLES * EVENTS_PER_TABLE; step++) {
       int table = step % TABLES;
       if (step % (TABLES * 7) == table) {
-        rows.set(table, events.evolve(rows.get(table))); // a schema change in the middle of the stream
+        tables.set(table, events.evolve(tables.get(table))); // a schema change in the middle of the stream
       }
-      String topic = "server.public.t" + table;
-      Schema envelope = RandomDebeziumEvents.envelope(rows.get(table));
+      DebeziumTable source = tables.get(table);
+      String topic = source.topic();
       long id = step;
-      byte[] value = writer.fromConnectData(topic, envelope, events.event(envelope, id));
-      byte[] key = keyWriter.fromConnectData(topic, RandomDebeziumEvents.key(rows.get(table)),
-          events.keyOf(RandomDebeziumEvents.key(rows.get(table)), id));
+      byte[] value = writer.fromConnectData(topic, source.envelopeSchema(), events.event(source, id));
+      byte[] key = keyWriter.fromConnectData(topic, source.keySchema(), source.key(id));
       assertSame("seed " + seed + ", step " + step + ", value " + new String(value, StandardCharsets.UTF_8),
           kafkaValues.toConnectData(topic, value), values.toConnectData(topic, value));
       assertSame("seed " + seed + ", step " + step + ", key", kafkaKeys.toConnectData(topic, key), keys.toConnectData(topic, key));
@@ -177,8 +177,9 @@ class DebeziumJsonConverterTest {
   void fromConnectDataWritesJsonConverterBytes() {
     Map<String, String> config = Map.of(JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true", JsonConverterConfig.DECIMAL_FORMAT_CONFIG, "NUMERIC");
     RandomDebeziumEvents events = new RandomDebeziumEvents(7);
-    Schema envelope = RandomDebeziumEvents.envelope(events.table("public.dlq"));
-    Struct event = events.event(envelope, 1);
+    DebeziumTable table = events.table("dlq");
+    Schema envelope = table.envelopeSchema();
+    Struct event = events.event(table, 1);
     assertThat(ours(config, false).fromConnectData("t", envelope, event)).isEqualTo(kafka(config, false).fromConnectData("t", envelope, event));
     assertThat(ours(config, false).config().names()).isEqualTo(new JsonConverter().config().names());
   }

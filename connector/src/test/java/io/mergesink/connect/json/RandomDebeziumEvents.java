@@ -1,5 +1,7 @@
 package io.mergesink.connect.json;
 
+import io.mergesink.localconnect.debezium.DebeziumTable;
+import io.mergesink.localconnect.debezium.SourceField;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -37,64 +39,38 @@ final class RandomDebeziumEvents {
     this.random = new Random(seed);
   }
 
-  /** A row schema of a table named {@code table}: a required int64 {@code id} and random columns. */
-  Schema table(String table) {
-    SchemaBuilder row = SchemaBuilder.struct().name("server." + table + ".Value").optional().field("id", Schema.INT64_SCHEMA);
+  /** A table {@code public.<table>} of server {@code server}: a required int64 key {@code id} and random columns. */
+  DebeziumTable table(String table) {
+    DebeziumTable.Builder builder = DebeziumTable.builder("server", "public", table).column("id", Schema.INT64_SCHEMA).key("id")
+        .source(SourceField.VERSION, SourceField.CONNECTOR, SourceField.TS_MS, SourceField.SNAPSHOT, SourceField.LSN)
+        .envelopeVersion(2).transaction();
     int columns = 1 + random.nextInt(MAX_COLUMNS);
     for (int i = 0; i < columns; i++) {
-      row.field("c" + i, column(2));
+      builder.column("c" + i, column(2));
     }
-    return row.build();
+    return builder.build();
   }
 
-  /** The row schema with one more optional column, as Debezium sends it after ALTER TABLE ADD COLUMN. */
-  Schema evolve(Schema row) {
-    SchemaBuilder evolved = SchemaBuilder.struct().name(row.name()).optional();
-    for (Field field : row.fields()) {
-      evolved.field(field.name(), field.schema());
-    }
-    return evolved.field("added" + row.fields().size(), optional(column(1))).build();
-  }
-
-  static Schema key(Schema row) {
-    return SchemaBuilder.struct().name(row.name().replace(".Value", ".Key")).field("id", Schema.INT64_SCHEMA).build();
-  }
-
-  static Schema envelope(Schema row) {
-    Schema source = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
-        .field("version", Schema.STRING_SCHEMA).field("connector", Schema.STRING_SCHEMA).field("ts_ms", Schema.INT64_SCHEMA)
-        .field("snapshot", SchemaBuilder.string().optional().name("io.debezium.data.Enum").version(1)
-            .parameter("allowed", "true,first,last,false,incremental").defaultValue("false").build())
-        .field("lsn", Schema.OPTIONAL_INT64_SCHEMA).build();
-    Schema transaction = SchemaBuilder.struct().name("event.block").optional().version(1)
-        .field("id", Schema.STRING_SCHEMA).field("total_order", Schema.INT64_SCHEMA).build();
-    return SchemaBuilder.struct().name(row.name().replace(".Value", ".Envelope")).version(2)
-        .field("before", row).field("after", row).field("source", source).field("op", Schema.STRING_SCHEMA)
-        .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA).field("transaction", transaction).build();
-  }
-
-  Struct keyOf(Schema key, long id) {
-    return new Struct(key).put("id", id);
+  /** The table with one more optional column, as Debezium describes it after ALTER TABLE ADD COLUMN. */
+  DebeziumTable evolve(DebeziumTable table) {
+    return table.withColumn("added" + table.rowSchema().fields().size(), optional(column(1)));
   }
 
   /** A create, read, update or delete event of row {@code id}. */
-  Struct event(Schema envelope, long id) {
-    Schema row = envelope.field("after").schema();
+  Struct event(DebeziumTable table, long id) {
+    Schema row = table.rowSchema();
     String op = new String[] {"c", "r", "u", "d"}[random.nextInt(4)];
-    Struct source = new Struct(envelope.field("source").schema()).put("version", "3.6.1.Final").put("connector", "postgresql")
-        .put("ts_ms", random.nextLong()).put("lsn", random.nextBoolean() ? null : random.nextLong());
+    Struct source = table.source(random.nextLong()).put("lsn", random.nextBoolean() ? null : random.nextLong());
     if (random.nextBoolean()) {
       source.put("snapshot", op.equals("r") ? "true" : "false");
     }
-    Struct event = new Struct(envelope).put("op", op).put("source", source).put("ts_ms", random.nextBoolean() ? null : random.nextLong());
-    if (!op.equals("c") && !op.equals("r")) {
-      event.put("before", row(row, id));
-    }
-    if (!op.equals("d")) {
-      event.put("after", row(row, id));
-    }
+    Long tsMs = random.nextBoolean() ? null : random.nextLong();
+    Struct before = op.equals("c") || op.equals("r") ? null : row(row, id);
+    Struct after = op.equals("d") ? null : row(row, id);
+    Struct event = table.envelope(op, before, after, source, tsMs);
     if (random.nextInt(4) == 0) {
-      event.put("transaction", new Struct(envelope.field("transaction").schema()).put("id", string()).put("total_order", random.nextLong()));
+      event.put("transaction", new Struct(table.envelopeSchema().field("transaction").schema()).put("id", string())
+          .put("total_order", random.nextLong()));
     }
     return event;
   }

@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The faults {@link FaultyFileSystem} (local cells) and {@link FaultyStorage} (S3 cells) inject: a static, test-controlled list of rules ("fail the
- * 2nd create of a path matching {@code _delta_log/\d+\.json}"). Static because Hadoop and the
- * connector's storage lookup instantiate them; tests {@link #reset()} it before and after use.
+ * The faults {@link FaultyStorage} injects (on local disk and on S3): a static, test-controlled list
+ * of rules ("fail the 2nd create of a path matching {@code _delta_log/\d+\.json}"). Static because
+ * the connector's storage lookup instantiates the storage; tests {@link #reset()} it before and
+ * after use.
  *
  * <p>After a {@link Effect#CRASH} the plan is "dead" until {@link #reset()}: every further file
  * system call throws {@link SimulatedCrash}, as nothing more happens in a killed process.
@@ -65,6 +66,7 @@ final class FaultPlan {
 
   private static final List<Rule> RULES = new ArrayList<>();
   private static final List<String> FIRED = new ArrayList<>();
+  private static final List<String> CREATED = new ArrayList<>();
   private static String deadSince;
 
   private FaultPlan() {}
@@ -73,10 +75,11 @@ final class FaultPlan {
     RULES.add(new Rule(fault));
   }
 
-  /** Forgets every rule and revives the file system (a restarted process). */
+  /** Forgets every rule, what fired and what was created, and revives the storage (a restarted process). */
   static synchronized void reset() {
     RULES.clear();
     FIRED.clear();
+    CREATED.clear();
     deadSince = null;
   }
 
@@ -85,12 +88,17 @@ final class FaultPlan {
     return List.copyOf(FIRED);
   }
 
+  /** The paths of every file whose {@link Step#CREATE} was reached since the last {@link #reset()}, in order. */
+  static synchronized List<String> created() {
+    return List.copyOf(CREATED);
+  }
+
   /** Whether every rule has fired as often as it was told to. */
   static synchronized boolean exhausted() {
     return RULES.stream().allMatch(rule -> rule.remaining == 0);
   }
 
-  /** Throws when the process is dead; called on every file system operation. */
+  /** Throws when the process is dead; called on every storage operation. */
   static synchronized void checkAlive(String operation, String path) {
     if (deadSince != null) {
       throw new SimulatedCrash(operation + " " + path + " after the process died at " + deadSince);
@@ -100,6 +108,9 @@ final class FaultPlan {
   /** Applies the first rule due at {@code step} of {@code path}. */
   static synchronized void at(Step step, String path) throws IOException {
     checkAlive(step.name(), path);
+    if (step == Step.CREATE) {
+      CREATED.add(path);
+    }
     for (Rule rule : RULES) {
       if (rule.remaining == 0 || rule.fault.step() != step || !rule.fault.path().matcher(path).find()) {
         continue;

@@ -1,6 +1,7 @@
 package io.mergesink.connect.reliability;
 
 import io.mergesink.connect.reliability.FaultPlan.Step;
+import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.storage.PendingFile;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.Storage;
@@ -13,31 +14,55 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.OutputFile;
 
 /**
- * A real storage (S3 on the test server) under a scheme of its own ({@code faulty-s3://bucket/...}
- * for {@code s3://bucket/...}), failing where {@link FaultPlan} says: at the put of a data file,
- * deletion vector or {@code _last_checkpoint} ({@link #create}), the conditional put of a commit
- * ({@link #writeIfAbsent}), the upload and publish of a checkpoint ({@link #createPending}), a
- * listing and a read.
+ * A real storage under a scheme of its own, failing where {@link FaultPlan} says: the local disk
+ * ({@code faulty:///dir/...} for {@code /dir/...}, over {@link LocalStorage}) or S3 on the test
+ * server ({@code faulty-s3://bucket/...} for {@code s3://bucket/...}). Faults fire at the put of a
+ * data file, deletion vector or {@code _last_checkpoint} ({@link #create}), the put-if-absent of a
+ * commit ({@link #writeIfAbsent}), the upload and publish of a checkpoint ({@link #createPending}),
+ * a listing and a read.
  *
- * <p>What a fault leaves behind is what S3 leaves: an upload that fails or "crashes" part-way is
- * never completed, so no object appears (the real stream is abandoned unfinished, as a killed
- * process abandons it); a commit that fails before its put leaves nothing, one that fails after it
- * is on S3 and the writer sees an error. The paths the engine sees keep the test scheme: paths in
- * are mapped to the real scheme, listed paths back.
+ * <p>What a fault leaves behind is what the real storage leaves. A commit or checkpoint is
+ * published put-if-absent in one step (a hard link on local disk, a conditional put on S3): one
+ * that fails before that step leaves nothing, one that fails after it is there and the writer sees
+ * an error. A plain file that fails or "crashes" part-way is never completed: on S3 no object
+ * appears (the upload is abandoned unfinished, as a killed process abandons it), on local disk the
+ * bytes written so far stay. The paths the engine sees keep the test scheme: paths in are mapped to
+ * the real ones, listed paths back.
  */
 final class FaultyStorage implements Storage {
-  private final Storage real;
-  private final String faultyPrefix;
-  private final String realPrefix;
+  /** The scheme of local table roots with faults: {@code faulty:///dir} is the directory {@code /dir}. */
+  static final String FAULTY_LOCAL = "faulty";
+  /** The scheme of S3 table roots with faults: {@code faulty-s3://bucket/...} is {@code s3://bucket/...}. */
+  static final String FAULTY_S3 = "faulty-s3";
 
-  /** @param faultyScheme the scheme the engine uses, {@code realScheme} the one {@code real} serves */
-  FaultyStorage(Storage real, String faultyScheme, String realScheme) {
+  private final Storage real;
+  /** {@code faulty:} or {@code faulty-s3:}. */
+  private final String faultyScheme;
+  /** Where the test scheme's paths start: {@code faulty:///} or {@code faulty-s3://}. */
+  private final String faultyRoot;
+  /** Where the real storage's paths start: {@code /} or {@code s3://}. */
+  private final String realRoot;
+  private final Abandoned abandoned;
+
+  private FaultyStorage(Storage real, String faultyRoot, String realRoot, Abandoned abandoned) {
     this.real = real;
-    this.faultyPrefix = faultyScheme + "://";
-    this.realPrefix = realScheme + "://";
+    this.faultyScheme = faultyRoot.substring(0, faultyRoot.indexOf(':') + 1);
+    this.faultyRoot = faultyRoot;
+    this.realRoot = realRoot;
+    this.abandoned = abandoned;
   }
 
-  /** Put-if-absent in one request: a fault while "writing" means the request never completed, nothing is there. */
+  /** The local disk under {@code faulty:///}: the storage local table roots get. */
+  static FaultyStorage onLocalDisk() {
+    return new FaultyStorage(new LocalStorage(), FAULTY_LOCAL + ":///", "/", Abandoned.CLOSED);
+  }
+
+  /** {@code s3}, an S3 storage, under {@code faulty-s3://}. */
+  static FaultyStorage onS3(Storage s3) {
+    return new FaultyStorage(s3, FAULTY_S3 + "://", "s3://", Abandoned.LEFT_OPEN);
+  }
+
+  /** Put-if-absent in one step (a conditional put, a hard link): a fault while "writing" means it never happened, nothing is there. */
   @Override
   public boolean writeIfAbsent(String path, byte[] content) throws IOException {
     String key = key(path);
@@ -54,7 +79,7 @@ final class FaultyStorage implements Storage {
   public OutputStream create(String path) throws IOException {
     String key = key(path);
     FaultPlan.at(Step.CREATE, key);
-    return new FaultyUpload(real.create(toReal(path)), key, Completion.BY_CLOSE);
+    return new FaultyUpload(real.create(toReal(path)), key, Completion.BY_CLOSE, abandoned);
   }
 
   @Override
@@ -62,7 +87,7 @@ final class FaultyStorage implements Storage {
     String key = key(path);
     FaultPlan.at(Step.CREATE, key);
     PendingFile pending = real.createPending(toReal(path));
-    FaultyUpload upload = new FaultyUpload(pending.stream(), key, Completion.BY_PUBLISH);
+    FaultyUpload upload = new FaultyUpload(pending.stream(), key, Completion.BY_PUBLISH, abandoned);
     return new PendingFile() {
       @Override
       public OutputStream stream() {
@@ -163,24 +188,44 @@ final class FaultyStorage implements Storage {
     real.close();
   }
 
-  /** The path as faults match it: without a scheme, so one pattern serves every storage. */
+  /**
+   * The path as faults match it: without a scheme ({@code /dir/t/_delta_log/...},
+   * {@code /bucket/t/_delta_log/...}), so one pattern serves every storage.
+   */
   private String key(String path) {
-    return path.startsWith(faultyPrefix) ? path.substring(faultyPrefix.length() - 1) : path;
+    return path.startsWith(faultyScheme) ? "/" + afterScheme(path) : path;
   }
 
   private String toReal(String path) {
-    if (!path.startsWith(faultyPrefix)) {
-      throw new IllegalArgumentException("expected a path starting with " + faultyPrefix + ", got " + path);
+    if (!path.startsWith(faultyScheme)) {
+      throw new IllegalArgumentException("expected a path starting with " + faultyRoot + ", got " + path);
     }
-    return realPrefix + path.substring(faultyPrefix.length());
+    return realRoot + afterScheme(path);
   }
 
+  /** {@code dir/f} of {@code faulty:///dir/f} (or {@code faulty:/dir/f}), {@code bucket/k} of {@code faulty-s3://bucket/k}. */
+  private String afterScheme(String path) {
+    String rest = path.substring(faultyScheme.length());
+    return rest.startsWith("//") ? rest.substring(2).replaceFirst("^/", "") : rest.substring(1);
+  }
+
+  /** A listed path under the test scheme: {@code s3://b/k} as {@code faulty-s3://b/k}, a local {@code /dir/f} as {@code faulty:///dir/f}. */
   private String fromReal(String path) {
-    return path.startsWith(realPrefix) ? faultyPrefix + path.substring(realPrefix.length()) : path;
+    return path.startsWith(realRoot) ? faultyRoot + path.substring(realRoot.length()) : path;
   }
 
   private FileInfo fromReal(FileInfo file) {
     return new FileInfo(fromReal(file.path()), file.name(), file.size(), file.modificationTime());
+  }
+
+  /**
+   * What becomes of the real stream of an upload a fault failed. Closing an S3 upload's stream
+   * completes the object, so it is left open; a local file's stream is closed, which keeps the bytes
+   * written so far (as a failed or killed writer leaves them) and releases the file.
+   */
+  private enum Abandoned {
+    LEFT_OPEN,
+    CLOSED
   }
 
   /** What makes an upload visible: closing its stream, or publishing the pending file. */
@@ -192,20 +237,23 @@ final class FaultyStorage implements Storage {
   /**
    * An upload consulting the plan at its second write call (or at completion, for one written in
    * fewer calls) and, for a plain file, after its close. Once a fault fired, closing it does not
-   * complete the real upload: S3 gets no object, as from an aborted or killed upload.
+   * complete the real upload: S3 gets no object, as from an aborted or killed upload; a local file
+   * keeps what was written.
    */
   private static final class FaultyUpload extends OutputStream {
     private final OutputStream out;
     private final String key;
     private final Completion completion;
+    private final Abandoned abandoned;
     private int writeCalls;
     private boolean failed;
     private boolean closed;
 
-    FaultyUpload(OutputStream out, String key, Completion completion) {
+    FaultyUpload(OutputStream out, String key, Completion completion, Abandoned abandoned) {
       this.out = out;
       this.key = key;
       this.completion = completion;
+      this.abandoned = abandoned;
     }
 
     @Override
@@ -237,7 +285,14 @@ final class FaultyStorage implements Storage {
         out.close();
         return;
       }
-      beforeCompletion();
+      try {
+        beforeCompletion();
+      } catch (IOException e) {
+        if (abandoned == Abandoned.CLOSED) {
+          out.close();
+        }
+        throw e;
+      }
       out.close();
       FaultPlan.at(Step.AFTER_CLOSE, key);
     }

@@ -2,11 +2,11 @@ package io.mergesink.connect.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mergesink.connect.testing.CustomerEvents;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
+import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.HashMap;

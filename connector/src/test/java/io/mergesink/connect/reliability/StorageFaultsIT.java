@@ -28,9 +28,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * deletion vectors).
  *
  * <p>Commits and checkpoints are published put-if-absent: written whole under a temporary name,
- * then renamed (a hard link on the local file system), or on S3 in one conditional put, so a fault
- * half-way leaves no visible file. On S3 the faults hit the S3 storage's requests ({@link
- * FaultyStorage}); "disk full" there stands for any failed request.
+ * then hard linked on local disk, or on S3 in one conditional put, so a fault half-way leaves no
+ * visible file. The faults hit the storage's operations ({@link FaultyStorage}); on S3 "disk full"
+ * stands for any failed request.
  */
 class StorageFaultsIT {
   private static final int PARTITIONS = 3;
@@ -61,8 +61,8 @@ class StorageFaultsIT {
         Case.of("I/O error putting a commit", Fault.of(Step.WRITE, FaultPlan.COMMIT, 4, Effect.IO_ERROR)).alsoOnS3InCi(),
         Case.of("I/O error after a commit was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.COMMIT, 4, Effect.IO_ERROR)),
         Case.of("I/O error listing the log", Fault.of(Step.LIST, FaultPlan.LOG_DIRECTORY, 3, Effect.IO_ERROR)).alsoOnS3InCi(),
-        // Compaction reads data files; on local disk those reads bypass FaultyFileSystem, so this case runs on S3 only.
-        Case.in(cell -> cell.isOnS3() && cell.compaction() == Cell.Compaction.FORCED, "I/O error reading a data file",
+        // Compaction reads data files.
+        Case.in(cell -> cell.compaction() == Cell.Compaction.FORCED, "I/O error reading a data file",
             Fault.of(Step.READ, FaultPlan.DATA_FILE, 2, Effect.IO_ERROR)).alsoOnS3InCi(),
         Case.of("disk full creating a checkpoint", Fault.of(Step.CREATE, FaultPlan.CHECKPOINT, 1, Effect.DISK_FULL)),
         Case.of("I/O error after a checkpoint was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.CHECKPOINT, 1, Effect.IO_ERROR)),

@@ -3,7 +3,6 @@ package io.mergesink.connect.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.testing.ChangeStream;
-import io.mergesink.connect.testing.CustomerEvents;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
 import io.mergesink.core.log.AddFile;
@@ -17,6 +16,7 @@ import io.mergesink.core.storage.s3.S3Options;
 import io.mergesink.core.testing.KernelChangeFeed;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.testing.TestS3;
+import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -37,15 +37,15 @@ final class Workloads {
   }
 
   /**
-   * {@link #config} with storage faults where {@link FaultPlan} says: through {@link FaultyFileSystem}
-   * on local disk, through {@link FaultyStorage} over the S3 storage on S3.
+   * {@link #config} with storage faults where {@link FaultPlan} says: through {@link FaultyStorage}
+   * over the local storage on local disk, over the S3 storage on S3.
    */
   static Map<String, String> faultyConfig(Cell cell, Path dir, int bufferRecords) {
     if (!cell.isOnS3()) {
       return cell.apply(faultyConfig(dir, bufferRecords));
     }
     Map<String, String> config = s3Config(s3Root(dir), bufferRecords);
-    config.put("table.root", FaultyStorageProvider.FAULTY_S3 + config.get("table.root").substring("s3".length()));
+    config.put("table.root", FaultyStorage.FAULTY_S3 + config.get("table.root").substring("s3".length()));
     return cell.apply(config);
   }
 
@@ -78,13 +78,12 @@ final class Workloads {
   }
 
   /**
-   * A sink writing tables under {@code root} through {@link FaultyFileSystem}, committing every
-   * {@code bufferRecords} records (and at preCommit), with a checkpoint every 4 commits.
+   * A sink writing tables under {@code root} on local disk through {@link FaultyStorage}, committing
+   * every {@code bufferRecords} records (and at preCommit), with a checkpoint every 4 commits.
    */
   static Map<String, String> faultyConfig(Path root, int bufferRecords) {
     Map<String, String> config = localConfig(root, bufferRecords);
-    config.put("table.root", FaultyFileSystem.SCHEME + "://" + root.toAbsolutePath());
-    config.put(FaultyFileSystem.implOption(), FaultyFileSystem.class.getName());
+    config.put("table.root", FaultyStorage.FAULTY_LOCAL + "://" + root.toAbsolutePath());
     return config;
   }
 

@@ -1,6 +1,7 @@
 package io.mergesink.connect.testing;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
@@ -70,7 +71,7 @@ public final class ChangeStream implements AutoCloseable {
     int version = versions.merge(id, 1, Integer::sum);
     String op = model.containsKey(id) ? "u" : "c";
     send(id, values.fromConnectData(topic, CustomerEvents.VALUE, CustomerEvents.upsert(op, id, version)));
-    model.put(id, CustomerEvents.expectedRow(id, version));
+    model.put(id, Row.of(CustomerEvents.expectedValues(id, version)));
   }
 
   /** Deletes {@code id} (a delete event, and with {@code tombstone} the tombstone that follows it). */

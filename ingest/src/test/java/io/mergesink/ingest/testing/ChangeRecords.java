@@ -4,8 +4,9 @@ import io.mergesink.core.data.Row;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
 import io.mergesink.ingest.record.RecordHeaders;
+import io.mergesink.localconnect.debezium.DebeziumTable;
+import io.mergesink.localconnect.debezium.SourceField;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 
 /**
@@ -15,14 +16,13 @@ import org.apache.kafka.connect.data.Struct;
  */
 public final class ChangeRecords {
   public static final String TOPIC = "pg.changes";
-  private static final Schema KEY = SchemaBuilder.struct().name("pg.Key").field("id", Schema.INT64_SCHEMA).build();
-  private static final Schema ROW = SchemaBuilder.struct().name("pg.Value").optional()
-      .field("id", Schema.INT64_SCHEMA).field("name", Schema.OPTIONAL_STRING_SCHEMA).build();
-  private static final Schema SOURCE = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
-      .field("db", Schema.STRING_SCHEMA).field("schema", Schema.STRING_SCHEMA).field("table", Schema.STRING_SCHEMA).build();
-  private static final Schema ENVELOPE = SchemaBuilder.struct().name("pg.Envelope")
-      .field("before", ROW).field("after", ROW).field("source", SOURCE).field("op", Schema.STRING_SCHEMA)
-      .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA).build();
+  /** Every table's schemas are named after the topic prefix alone, so all tables' events share one schema. */
+  private static final String SCHEMA_NAMES = "pg";
+
+  private static final DebeziumTable ANY_TABLE = table("any");
+  private static final Schema KEY = ANY_TABLE.keySchema();
+  private static final Schema ROW = ANY_TABLE.rowSchema();
+  private static final Schema ENVELOPE = ANY_TABLE.envelopeSchema();
 
   private ChangeRecords() {}
 
@@ -78,9 +78,16 @@ public final class ChangeRecords {
     return Row.of(id, name);
   }
 
+  private static DebeziumTable table(String table) {
+    return DebeziumTable.builder("pg", "public", table).topic(SCHEMA_NAMES).database("shop")
+        .column("id", Schema.INT64_SCHEMA).column("name", Schema.OPTIONAL_STRING_SCHEMA).key("id")
+        .source(SourceField.DB, SourceField.SCHEMA, SourceField.TABLE)
+        .build();
+  }
+
   private static Struct envelope(String table, String op, Struct before, Struct after, long timestamp) {
-    Struct source = new Struct(SOURCE).put("db", "shop").put("schema", "public").put("table", table);
-    return new Struct(ENVELOPE).put("before", before).put("after", after).put("source", source).put("op", op).put("ts_ms", timestamp);
+    DebeziumTable events = table(table);
+    return events.envelope(op, before, after, events.source(timestamp), timestamp);
   }
 
   private static KafkaRecord record(int partition, long offset, long id, Struct value) {
