@@ -3,7 +3,7 @@ package io.mergesink.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mergesink.connect.testing.CustomerEvents;
+import io.mergesink.localconnect.debezium.CustomerEvents;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.ingest.config.IngestOptions;

@@ -1,6 +1,6 @@
 package io.mergesink.streams;
 
-import io.mergesink.connect.testing.CustomerEvents;
+import io.mergesink.localconnect.debezium.CustomerEvents;
 import io.mergesink.core.data.Row;
 import java.util.Map;
 import org.apache.kafka.common.header.Headers;

@@ -2,7 +2,7 @@ package io.mergesink.connect.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mergesink.connect.testing.CustomerEvents;
+import io.mergesink.localconnect.debezium.CustomerEvents;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.types.PrimitiveType;

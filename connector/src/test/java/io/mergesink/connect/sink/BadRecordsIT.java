@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mergesink.connect.testing.Await;
 import io.mergesink.connect.testing.ChangeStream;
 import io.mergesink.connect.testing.ConnectHarness;
-import io.mergesink.connect.testing.CustomerEvents;
+import io.mergesink.localconnect.debezium.CustomerEvents;
 import io.mergesink.core.testing.KernelTables;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.mergesink.connect.testing;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;

@@ -1,4 +1,4 @@
-package io.mergesink.connect.testing;
+package io.mergesink.localconnect.debezium;
 
 import io.mergesink.core.data.Row;
 import java.math.BigDecimal;
