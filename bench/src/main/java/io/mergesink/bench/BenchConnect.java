@@ -14,6 +14,7 @@ import org.apache.kafka.connect.runtime.WorkerConfig;
 final class BenchConnect {
   private static final Duration STATE_TIMEOUT = Duration.ofSeconds(120);
   private static final int METRICS_SAMPLES = 10;
+  private static final long POLL_MILLIS = 50;
 
   private BenchConnect() {}
 
@@ -50,7 +51,7 @@ final class BenchConnect {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("timed out after " + STATE_TIMEOUT + " waiting for " + what);
       }
-      sleep(50);
+      sleep(POLL_MILLIS);
     }
   }
 
