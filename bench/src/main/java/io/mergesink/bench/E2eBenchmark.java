@@ -9,6 +9,8 @@ import io.mergesink.core.table.TableSpec;
 import io.mergesink.ingest.config.CommitOptions;
 import io.mergesink.ingest.config.TableOptions;
 import io.mergesink.ingest.config.WriteOptions;
+import io.mergesink.localconnect.ConnectMetrics;
+import io.mergesink.localconnect.LocalConnect;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -67,13 +69,15 @@ public final class E2eBenchmark {
    */
   private static final int METRICS_MARGIN_COMMIT_INTERVALS = 5;
 
-  private final EmbeddedConnect connect;
+  private final LocalConnect connect;
+  private final ChangeProducer changes;
   private final Path directory;
   private final E2eOptions options;
   private TableSpec spec;
 
-  private E2eBenchmark(EmbeddedConnect connect, Path directory, E2eOptions options) {
+  private E2eBenchmark(LocalConnect connect, ChangeProducer changes, Path directory, E2eOptions options) {
     this.connect = connect;
+    this.changes = changes;
     this.directory = directory;
     this.options = options;
   }
@@ -99,8 +103,9 @@ public final class E2eBenchmark {
         PARTITIONS, options.tasks(), options.formats(), options.repeats(), options.commitIntervalMs(), metricsWindow);
     E2eReport report = new E2eReport(options);
     long start = System.nanoTime();
-    try (EmbeddedConnect connect = new EmbeddedConnect(options.commitIntervalMs(), metricsWindow)) {
-      new E2eBenchmark(connect, directory, options).run(report, metricsMargin);
+    try (LocalConnect connect = BenchConnect.start(options.commitIntervalMs(), metricsWindow, Map.of(), Map.of());
+        ChangeProducer changes = new ChangeProducer(connect)) {
+      new E2eBenchmark(connect, changes, directory, options).run(report, metricsMargin);
     } catch (IOException | RuntimeException e) {
       // Kafka's non-daemon threads would keep the JVM alive after a failed run
       e.printStackTrace();
@@ -159,8 +164,8 @@ public final class E2eBenchmark {
       connect.createTopic(topic, PARTITIONS);
       connect.startConnector(connector, sinkConfig(topic, connector, 1, format), 1);
       E2eWorkload workload = new E2eWorkload(E2eWorkload.Kind.INSERT_ONLY, SEED);
-      connect.send(topic, PARTITIONS, new ChangeEncoder(format), workload.insert(), null);
-      connect.flush();
+      changes.send(topic, PARTITIONS, new ChangeEncoder(format), workload.insert(), null);
+      changes.flush();
       awaitCaughtUp(table, connector, connect.endOffsets(topic));
       connect.deleteConnector(connector);
       TableSpec spec = E2eTables.specOf(table, STRATEGY);
@@ -183,11 +188,11 @@ public final class E2eBenchmark {
     DeltaTable table = startPrimed(topic, connector, key.tasks(), workload, encoder, sizes.keys());
     connect.pauseConnector(connector, key.tasks());
     for (long i = 0; i < sizes.events(); i++) {
-      connect.send(topic, PARTITIONS, encoder, workload.next(), null);
+      changes.send(topic, PARTITIONS, encoder, workload.next(), null);
     }
-    connect.flush();
+    changes.flush();
     Map<TopicPartition, Long> ends = connect.endOffsets(topic);
-    double commitsBefore = sum(EmbeddedConnect.taskMetric(connector, "commit-total"));
+    double commitsBefore = sum(ConnectMetrics.taskMetric(connector, "commit-total"));
 
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     long peakHeap = 0;
@@ -198,13 +203,13 @@ public final class E2eBenchmark {
       if (System.nanoTime() - begin > CATCH_UP_TIMEOUT_NANOS) {
         throw new IllegalStateException(connector + " did not catch up on " + ends + " in " + CATCH_UP_TIMEOUT_NANOS / 1e9 + " s");
       }
-      connect.requireNoFailedTask(connector);
-      EmbeddedConnect.sleep(POLL_MILLIS);
+      connect.requireNotFailed(connector);
+      BenchConnect.sleep(POLL_MILLIS);
     }
     double seconds = Seconds.since(begin);
     long settledHeap = HeapProbe.settledUsedHeap();
-    double commitP50 = max(EmbeddedConnect.taskMetric(connector, "commit-latency-p50-ms"));
-    double commits = sum(EmbeddedConnect.taskMetric(connector, "commit-total")) - commitsBefore;
+    double commitP50 = max(ConnectMetrics.taskMetric(connector, "commit-latency-p50-ms"));
+    double commits = sum(ConnectMetrics.taskMetric(connector, "commit-total")) - commitsBefore;
     connect.deleteConnector(connector);
     finish(table, workload);
     return new E2eReport.Run(sizes.events() / seconds, seconds, peakHeap, settledHeap, commits, commitP50, encoder.bytesPerEvent());
@@ -222,19 +227,19 @@ public final class E2eBenchmark {
     E2eWorkload workload = new E2eWorkload(E2eWorkload.Kind.MIXED_UNIFORM, SEED);
     ChangeEncoder encoder = new ChangeEncoder(format);
     DeltaTable table = startPrimed(topic, connector, tasks, workload, encoder, options.keys());
-    EmbeddedConnect.sleep(metricsMargin);
-    double commitsBefore = sum(EmbeddedConnect.taskMetric(connector, "commit-total"));
+    BenchConnect.sleep(metricsMargin);
+    double commitsBefore = sum(ConnectMetrics.taskMetric(connector, "commit-total"));
     E2eLatency.Latency latency;
     try {
-      latency = E2eLatency.measure(connect, topic, PARTITIONS, workload, encoder, table, connector, options.latencyEvents(),
+      latency = E2eLatency.measure(changes, topic, PARTITIONS, workload, encoder, table, connector, options.latencyEvents(),
           options.latencyRate());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while measuring latency", e);
     }
     E2eReport.LatencyRun run = new E2eReport.LatencyRun(format, tasks, latency,
-        max(EmbeddedConnect.taskMetric(connector, "commit-latency-p50-ms")), max(EmbeddedConnect.taskMetric(connector, "commit-latency-p99-ms")),
-        sum(EmbeddedConnect.taskMetric(connector, "commit-total")) - commitsBefore);
+        max(ConnectMetrics.taskMetric(connector, "commit-latency-p50-ms")), max(ConnectMetrics.taskMetric(connector, "commit-latency-p99-ms")),
+        sum(ConnectMetrics.taskMetric(connector, "commit-total")) - commitsBefore);
     System.err.printf("[e2e] latency, %s, %d task(s): p50 %.0f ms, p99 %.0f ms at %,.0f events/s; commit p50 %.0f ms, p99 %.0f ms%n",
         format.label(), tasks, latency.p50Ms(), latency.p99Ms(), latency.achievedRate(), run.commitP50Ms(), run.commitP99Ms());
     connect.deleteConnector(connector);
@@ -273,10 +278,10 @@ public final class E2eBenchmark {
     BitSet primed = new BitSet();
     while (primed.cardinality() < PARTITIONS) {
       E2eWorkload.Change change = workload.next();
-      connect.send(topic, PARTITIONS, encoder, change, null);
-      primed.set(EmbeddedConnect.partitionOf(change.id(), PARTITIONS));
+      changes.send(topic, PARTITIONS, encoder, change, null);
+      primed.set(ChangeProducer.partitionOf(change.id(), PARTITIONS));
     }
-    connect.flush();
+    changes.flush();
     awaitCaughtUp(table, connector, connect.endOffsets(topic));
   }
 
@@ -311,8 +316,8 @@ public final class E2eBenchmark {
   }
 
   private void awaitCaughtUp(DeltaTable table, String connector, Map<TopicPartition, Long> ends) {
-    EmbeddedConnect.await(connector + " to commit up to " + ends, () -> {
-      connect.requireNoFailedTask(connector);
+    BenchConnect.await(connector + " to commit up to " + ends, () -> {
+      connect.requireNotFailed(connector);
       return caughtUp(table, connector, ends);
     });
   }

@@ -32,7 +32,7 @@ final class E2eLatency {
    * Produces {@code events} events at {@code rate} per second to {@code topic} and measures their latency into {@code table}.
    * The connector must be running and caught up.
    */
-  static Latency measure(EmbeddedConnect connect, String topic, int partitions, E2eWorkload workload, ChangeEncoder encoder,
+  static Latency measure(ChangeProducer changes, String topic, int partitions, E2eWorkload workload, ChangeEncoder encoder,
       DeltaTable table, String appIdPrefix, long events, double rate) throws InterruptedException {
     List<ConcurrentLinkedQueue<long[]>> pending = new ArrayList<>();
     for (int p = 0; p < partitions; p++) {
@@ -52,14 +52,14 @@ final class E2eLatency {
       }
       long sent = System.nanoTime();
       E2eWorkload.Change change = workload.next();
-      connect.send(topic, partitions, encoder, change, (metadata, error) -> {
+      changes.send(topic, partitions, encoder, change, (metadata, error) -> {
         if (error == null) {
           pending.get(metadata.partition()).add(new long[] {metadata.offset(), sent});
         }
       });
     }
     double achieved = events / Seconds.since(start);
-    connect.flush();
+    changes.flush();
     poller.join();
     long[] sorted;
     synchronized (latencies) {
@@ -91,7 +91,7 @@ final class E2eLatency {
           seen++;
         }
       }
-      EmbeddedConnect.sleep(POLL_MILLIS);
+      BenchConnect.sleep(POLL_MILLIS);
     }
   }
 

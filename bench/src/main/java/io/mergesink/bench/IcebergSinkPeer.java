@@ -2,6 +2,7 @@ package io.mergesink.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mergesink.localconnect.LocalConnect;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,12 +29,12 @@ final class IcebergSinkPeer implements Peer {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern METADATA_FILE = Pattern.compile("v(\\d+)\\.metadata\\.json");
 
-  private final EmbeddedConnect connect;
+  private final LocalConnect connect;
   private final Path warehouse;
   private final RecordFormat format;
   private final long commitIntervalMs;
 
-  IcebergSinkPeer(EmbeddedConnect connect, Path warehouse, RecordFormat format, long commitIntervalMs) {
+  IcebergSinkPeer(LocalConnect connect, Path warehouse, RecordFormat format, long commitIntervalMs) {
     this.connect = connect;
     this.warehouse = warehouse;
     this.format = format;

@@ -4,6 +4,8 @@ import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
+import io.mergesink.localconnect.ConnectMetrics;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.localpg.LocalPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,7 +17,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 
@@ -60,12 +61,14 @@ public final class PeersBenchmark {
   private static final int USAGE_ERROR = 2;
   private static final int FAILED = 1;
 
-  private final EmbeddedConnect connect;
+  private final LocalConnect connect;
+  private final ChangeProducer producer;
   private final PeersOptions options;
   private final Map<String, Peer> peers;
 
-  private PeersBenchmark(EmbeddedConnect connect, PeersOptions options, Map<String, Peer> peers) {
+  private PeersBenchmark(LocalConnect connect, ChangeProducer producer, PeersOptions options, Map<String, Peer> peers) {
     this.connect = connect;
+    this.producer = producer;
     this.options = options;
     this.peers = peers;
   }
@@ -87,13 +90,14 @@ public final class PeersBenchmark {
     Path directory = temporary ? Files.createTempDirectory("mergesink-peers") : options.directory();
     long start = System.nanoTime();
     PeersReport report;
-    try (EmbeddedConnect connect = new EmbeddedConnect(options.commitIntervalMs(), METRICS_WINDOW_MILLIS, workerProps(), brokerProps());
+    try (LocalConnect connect = BenchConnect.start(options.commitIntervalMs(), METRICS_WINDOW_MILLIS, workerProps(), brokerProps());
+        ChangeProducer producer = new ChangeProducer(connect);
         LocalPostgres postgres = options.sinks().contains("jdbc") ? LocalPostgres.start("peers") : null) {
-      Map<String, Peer> peers = peers(connect, postgres, directory, options);
+      Map<String, Peer> peers = peers(connect, producer, postgres, directory, options);
       Map<String, String> labels = new LinkedHashMap<>();
       peers.forEach((name, peer) -> labels.put(name, peer.label()));
       report = new PeersReport(options, labels);
-      new PeersBenchmark(connect, options, peers).run(report);
+      new PeersBenchmark(connect, producer, options, peers).run(report);
     } catch (IOException | RuntimeException e) {
       e.printStackTrace();
       System.exit(FAILED);
@@ -108,10 +112,10 @@ public final class PeersBenchmark {
     System.out.print(report.toMarkdown());
   }
 
-  private static Map<String, Peer> peers(EmbeddedConnect connect, LocalPostgres postgres, Path directory, PeersOptions options)
+  private static Map<String, Peer> peers(LocalConnect connect, ChangeProducer producer, LocalPostgres postgres, Path directory, PeersOptions options)
       throws IOException {
     TableSpec spec = options.sinks().stream().anyMatch(sink -> sink.startsWith("mergesink-upsert"))
-        ? upsertSpec(connect, directory.resolve("spec"), options.commitIntervalMs()) : null;
+        ? upsertSpec(connect, producer, directory.resolve("spec"), options.commitIntervalMs()) : null;
     Map<String, Peer> peers = new LinkedHashMap<>();
     for (String sink : options.sinks()) {
       Peer peer = switch (sink) {
@@ -193,20 +197,20 @@ public final class PeersBenchmark {
     while (primed.cardinality() < PARTITIONS) {
       E2eWorkload.Change change = workload.next();
       counter.send(topic, encoder, change);
-      primed.set(EmbeddedConnect.partitionOf(change.id(), PARTITIONS));
+      primed.set(ChangeProducer.partitionOf(change.id(), PARTITIONS));
     }
-    connect.flush();
+    producer.flush();
     Map<TopicPartition, Long> primedEnds = connect.endOffsets(topic);
     Peer.StreamCounts primedCounts = counter.counts();
-    EmbeddedConnect.await(connector + " to commit its priming records", () -> {
-      connect.requireNoFailedTask(connector);
+    BenchConnect.await(connector + " to commit its priming records", () -> {
+      connect.requireNotFailed(connector);
       return caughtUp(peer, topic, connector, primedEnds, primedCounts);
     });
     connect.pauseConnector(connector, tasks);
     for (long i = 0; i < events; i++) {
       counter.send(topic, encoder, workload.next());
     }
-    connect.flush();
+    producer.flush();
     Map<TopicPartition, Long> ends = connect.endOffsets(topic);
     Peer.StreamCounts counts = counter.counts();
 
@@ -216,12 +220,12 @@ public final class PeersBenchmark {
       if (System.nanoTime() - begin > CATCH_UP_TIMEOUT_NANOS) {
         throw new IllegalStateException(connector + " did not catch up on " + ends + " in " + CATCH_UP_TIMEOUT_NANOS / 1e9 + " s");
       }
-      connect.requireNoFailedTask(connector);
-      EmbeddedConnect.sleep(POLL_MILLIS);
+      connect.requireNotFailed(connector);
+      BenchConnect.sleep(POLL_MILLIS);
     }
     double seconds = Seconds.since(begin);
-    double putMs = max(EmbeddedConnect.connectTaskMetric(connector, "sink-task-metrics", "put-batch-avg-time-ms"));
-    double commitMs = max(EmbeddedConnect.connectTaskMetric(connector, "connector-task-metrics", "offset-commit-avg-time-ms"));
+    double putMs = max(ConnectMetrics.connectTaskMetric(connector, "sink-task-metrics", "put-batch-avg-time-ms"));
+    double commitMs = max(ConnectMetrics.connectTaskMetric(connector, "connector-task-metrics", "offset-commit-avg-time-ms"));
     connect.deleteConnector(connector);
     String check = peer.verify(topic, workload, counts);
     return new PeersReport.Run(events / seconds, seconds, putMs, commitMs, check);
@@ -249,16 +253,16 @@ public final class PeersBenchmark {
    * The spec of the table MergeSink's connector creates for the bench's events (upsert mode):
    * preloaded tables are created from it, as in the e2e suite.
    */
-  private static TableSpec upsertSpec(EmbeddedConnect connect, Path root, long commitIntervalMs) throws IOException {
+  private static TableSpec upsertSpec(LocalConnect connect, ChangeProducer producer, Path root, long commitIntervalMs) throws IOException {
     String topic = "peers-spec";
     String connector = "sink-" + topic;
     connect.createTopic(topic, PARTITIONS);
     connect.startConnector(connector, MergeSinkPeer.config(RecordFormat.JSON, root, "upsert", topic, connector, 1, commitIntervalMs), 1);
     E2eWorkload workload = new E2eWorkload(E2eWorkload.Kind.INSERT_ONLY, SEED);
-    connect.send(topic, PARTITIONS, new ChangeEncoder(RecordFormat.JSON), workload.insert(), null);
-    connect.flush();
+    producer.send(topic, PARTITIONS, new ChangeEncoder(RecordFormat.JSON), workload.insert(), null);
+    producer.flush();
     DeltaTable table = DeltaTable.forPath(new LocalStorage(), root.toAbsolutePath() + "/" + topic);
-    EmbeddedConnect.await("the spec table " + table.root(), () -> {
+    BenchConnect.await("the spec table " + table.root(), () -> {
       try {
         return table.exists() && table.snapshot().version() >= 1;
       } catch (IOException e) {
@@ -284,11 +288,8 @@ public final class PeersBenchmark {
   }
 
   /** The Iceberg sink's coordinator commits in Kafka transactions: one broker must be enough for them. */
-  private static Properties brokerProps() {
-    Properties props = new Properties();
-    props.put("transaction.state.log.replication.factor", "1");
-    props.put("transaction.state.log.min.isr", "1");
-    return props;
+  private static Map<String, String> brokerProps() {
+    return Map.of("transaction.state.log.replication.factor", "1", "transaction.state.log.min.isr", "1");
   }
 
   /** The bench module's directory: the parent of {@code target/} that holds this jar. */
@@ -323,7 +324,7 @@ public final class PeersBenchmark {
     }
 
     void send(String topic, ChangeEncoder encoder, E2eWorkload.Change change) {
-      connect.send(topic, PARTITIONS, encoder, change, null);
+      producer.send(topic, PARTITIONS, encoder, change, null);
       changes++;
       if (change.op().equals("d")) {
         tombstones++;

@@ -1,5 +1,9 @@
 /**
- * A throwaway Kafka cluster (one KRaft broker) and Connect workers in this JVM, for the
- * quickstart, the tests and the benchmarks.
+ * A throwaway Kafka cluster (one KRaft broker) and Connect workers in this JVM
+ * ({@link io.mergesink.localconnect.LocalConnect}), for the quickstart, the tests and the
+ * benchmarks; the metrics of their tasks ({@link io.mergesink.localconnect.ConnectMetrics}); a
+ * producer of Debezium change streams that keeps the model of its source table
+ * ({@link io.mergesink.localconnect.ChangeStream}). Real servers, no mocks; every wait polls a
+ * condition with a timeout ({@link io.mergesink.localconnect.Await}).
  */
 package io.mergesink.localconnect;

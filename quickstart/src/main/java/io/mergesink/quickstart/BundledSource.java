@@ -1,5 +1,6 @@
 package io.mergesink.quickstart;
 
+import io.mergesink.localconnect.LocalConnect;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

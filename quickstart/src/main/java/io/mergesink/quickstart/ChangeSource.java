@@ -1,5 +1,6 @@
 package io.mergesink.quickstart;
 
+import io.mergesink.localconnect.LocalConnect;
 import java.util.List;
 
 /**

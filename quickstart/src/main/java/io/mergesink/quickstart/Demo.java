@@ -1,5 +1,6 @@
 package io.mergesink.quickstart;
 
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.quickstart.QuickstartOptions.SourceMode;
 import io.mergesink.quickstart.QuickstartOptions.TableStorage;
 import java.io.IOException;
@@ -9,8 +10,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.kafka.connect.runtime.WorkerConfig;
+import org.apache.kafka.connect.runtime.isolation.PluginDiscoveryMode;
 
 /**
  * The demo, start to end: a local Kafka broker and Connect worker, a change source (PostgreSQL with
@@ -57,7 +62,7 @@ final class Demo {
         location.describe().forEach(progress::plain);
         progress.plain("Change source:   " + source.description());
         progress.line("starting a Kafka broker (KRaft) and a Connect worker in this JVM ...");
-        try (LocalConnect connect = LocalConnect.start(new PrintStream(OutputStream.nullOutputStream()))) {
+        try (LocalConnect connect = startKafka()) {
           progress.line("Kafka at " + connect.bootstrapServers() + ", Connect worker running");
           return runWith(connect, source, location, tablePath);
         } finally {
@@ -82,10 +87,10 @@ final class Demo {
     for (int round = 1; round <= options.rounds() && !stop.requested(); round++) {
       OrdersWorkload.RoundCounts counts = workload.round(source);
       source.flush();
-      connect.checkNotFailed(ConnectorConfigs.SINK_NAME);
+      connect.requireNotFailed(ConnectorConfigs.SINK_NAME);
       progress.line(String.format("round %d/%d: +%d new, %d updated, %d deleted | source %d orders | "
               + "topic %d events | %s", round, options.rounds(), counts.inserted(), counts.updated(), counts.deleted(),
-          source.sourceRows(), total(connect.endOffsets(source.topic())), describe(reader.state())));
+          source.sourceRows(), total(endOffsets(connect, source.topic())), describe(reader.state())));
       if (round < options.rounds() && stop.await(options.roundInterval())) {
         progress.line("stop requested: ending the workload after round " + round);
       }
@@ -94,7 +99,7 @@ final class Demo {
     progress.line("workload done (" + source.expectedEvents() + " change events); waiting for MergeSink to "
         + "commit them all ...");
     boolean caughtUp = awaitCaughtUp(connect, source, reader);
-    Map<Integer, Long> endOffsets = connect.endOffsets(source.topic());
+    Map<Integer, Long> endOffsets = endOffsets(connect, source.topic());
     TableState state = reader.state().orElse(new TableState(-1, 0, Map.of()));
     DemoResult result = new DemoResult(tablePath, state, source.sourceRows(), endOffsets, caughtUp);
     new Summary(progress).print(result, source.sourceTableName(), reader.exists() ? reader.sample(SAMPLE_ROWS)
@@ -112,14 +117,14 @@ final class Demo {
     long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
     long lastReported = -1;
     while (true) {
-      Map<Integer, Long> endOffsets = connect.endOffsets(source.topic());
+      Map<Integer, Long> endOffsets = endOffsets(connect, source.topic());
       Optional<TableState> state = reader.state();
       long inTopic = total(endOffsets);
       if (inTopic == source.expectedEvents() && state.isPresent() && state.get().caughtUpWith(endOffsets)) {
         progress.line("caught up: " + describe(state));
         return true;
       }
-      connect.checkNotFailed(ConnectorConfigs.SINK_NAME);
+      connect.requireNotFailed(ConnectorConfigs.SINK_NAME);
       long committed = state.map(TableState::committedEvents).orElse(0L);
       if (committed != lastReported) {
         progress.line("waiting: topic " + inTopic + "/" + source.expectedEvents() + " events | " + describe(state));
@@ -132,6 +137,32 @@ final class Demo {
       }
       pause();
     }
+  }
+
+  /**
+   * One KRaft broker and one Connect worker in this JVM. The worker finds connectors through their
+   * {@code META-INF/services} entries ({@code plugin.discovery=service_load}, as in
+   * {@code config/connect-distributed.properties}; MergeSink and Debezium both ship them): the
+   * embedded cluster's default, {@code hybrid_fail}, also scans every class on the class path by
+   * reflection, which takes ~25 s here. What Kafka's storage formatter prints while the broker
+   * starts is dropped, to keep the console for the demo's progress.
+   */
+  private static LocalConnect startKafka() {
+    return LocalConnect.builder()
+        .name("mergesink-quickstart")
+        .workerProps(Map.of(WorkerConfig.PLUGIN_DISCOVERY_CONFIG,
+            PluginDiscoveryMode.SERVICE_LOAD.name().toLowerCase(Locale.ROOT)))
+        // one broker, a handful of groups: one offsets partition instead of 50 starts faster
+        .brokerProps(Map.of("offsets.topic.num.partitions", "1", "group.initial.rebalance.delay.ms", "0"))
+        .startupOutput(new PrintStream(OutputStream.nullOutputStream()))
+        .start();
+  }
+
+  /** The end offset of every partition of {@code topic}, by partition number. */
+  private static Map<Integer, Long> endOffsets(LocalConnect connect, String topic) {
+    Map<Integer, Long> offsets = new TreeMap<>();
+    connect.endOffsets(topic).forEach((partition, offset) -> offsets.put(partition.partition(), offset));
+    return offsets;
   }
 
   private static String describe(Optional<TableState> state) {

@@ -1,5 +1,6 @@
 package io.mergesink.quickstart;
 
+import io.mergesink.localconnect.ConnectorFailedException;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 

@@ -1,5 +1,6 @@
 package io.mergesink.quickstart;
 
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.localpg.LocalPostgres;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,6 @@
 package io.mergesink.streams;
 
-import io.mergesink.connect.testing.Await;
+import io.mergesink.localconnect.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

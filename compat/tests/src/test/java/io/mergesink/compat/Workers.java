@@ -3,10 +3,12 @@ package io.mergesink.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.mergesink.connect.reliability.TableAudit;
-import io.mergesink.connect.testing.Await;
+import io.mergesink.ingest.testing.Expected;
+import io.mergesink.ingest.testing.TableAudit;
+import io.mergesink.localconnect.Await;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -113,7 +115,7 @@ final class Workers {
 
   /** Whether Delta Kernel reads the model's rows from {@code table}, each once, and every txn version is its end offset − 1. */
   static boolean converged(String table, Map<Long, Row> model, Map<TopicPartition, Long> endOffsets, String connector) {
-    if (!TableAudit.holds(table, model)) {
+    if (!TableAudit.holds(table, Expected.upserts(CustomerEvents.COLUMNS, model))) {
       return false;
     }
     return endOffsets.entrySet().stream().filter(end -> end.getValue() > 0).allMatch(end ->

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.core.testing.KernelTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,10 +51,10 @@ final class EndToEnd implements AutoCloseable {
   private static final Duration POLL = Duration.ofMillis(500);
 
   private final LocalPostgres postgres;
-  private final ConnectHarness connect;
+  private final LocalConnect connect;
   private final Path tableRoot;
 
-  private EndToEnd(LocalPostgres postgres, ConnectHarness connect, Path tableRoot) {
+  private EndToEnd(LocalPostgres postgres, LocalConnect connect, Path tableRoot) {
     this.postgres = postgres;
     this.connect = connect;
     this.tableRoot = tableRoot;
@@ -67,7 +67,7 @@ final class EndToEnd implements AutoCloseable {
         .isTrue();
     LocalPostgres postgres = LocalPostgres.start(SourceDatabase.NAME);
     try {
-      return new EndToEnd(postgres, ConnectHarness.start(1), tableRoot);
+      return new EndToEnd(postgres, LocalConnect.start(1), tableRoot);
     } catch (RuntimeException | AssertionError e) {
       postgres.close();
       throw e;
@@ -78,7 +78,7 @@ final class EndToEnd implements AutoCloseable {
     return postgres;
   }
 
-  ConnectHarness connect() {
+  LocalConnect connect() {
     return connect;
   }
 
@@ -94,7 +94,7 @@ final class EndToEnd implements AutoCloseable {
     assertThat(config).containsEntry("plugin.name", "pgoutput").containsEntry("topic.prefix", TOPIC_PREFIX);
     config.putAll(postgres.debeziumConnectionConfig());
     connect.startConnector(SOURCE, config, 1);
-    snapshotEvents.forEach((table, events) -> Await.until(events + " snapshot events in " + topic(table), ConnectHarness.DEFAULT_TIMEOUT,
+    snapshotEvents.forEach((table, events) -> Await.until(events + " snapshot events in " + topic(table), LocalConnect.DEFAULT_TIMEOUT,
         () -> topicExists(topic(table)) ? connect.recordCount(topic(table)) : -1L, count -> count >= events));
   }
 

@@ -2,8 +2,8 @@ package io.mergesink.connect.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.connect.testing.SourceDatabase;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
@@ -36,7 +36,7 @@ class PostgresAppendIT {
   @Test
   void everyChangeOfTablesWithNotNullColumnsLandsAsARow() {
     assertThat(LocalPostgres.available()).as("PostgreSQL server binaries under /usr/lib/postgresql/*/bin").isTrue();
-    try (LocalPostgres postgres = LocalPostgres.start(SourceDatabase.NAME); ConnectHarness connect = ConnectHarness.start(1)) {
+    try (LocalPostgres postgres = LocalPostgres.start(SourceDatabase.NAME); LocalConnect connect = LocalConnect.start(1)) {
       for (String table : List.of(FULL, DEFAULT_IDENTITY)) {
         postgres.execute("CREATE TABLE " + table + " (id int PRIMARY KEY, name text NOT NULL, qty int NOT NULL, note text)",
             "INSERT INTO " + table + " VALUES (1, 'ada', 3, 'x'), (2, 'bob', 5, NULL)");
@@ -87,7 +87,7 @@ class PostgresAppendIT {
     return config;
   }
 
-  private void awaitCaughtUp(ConnectHarness connect, String sink, String table) {
+  private void awaitCaughtUp(LocalConnect connect, String sink, String table) {
     long last = connect.endOffsets(topic(table)).get(new TopicPartition(topic(table), 0)) - 1;
     Await.until("txn version " + last + " in " + tablePath(table), EndToEnd.CATCH_UP, () -> {
       connect.status(sink).tasks().stream().filter(task -> "FAILED".equals(task.state())).findFirst().ifPresent(task -> {

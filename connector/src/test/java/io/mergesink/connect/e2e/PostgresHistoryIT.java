@@ -2,8 +2,8 @@ package io.mergesink.connect.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.connect.testing.SourceDatabase;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
@@ -45,7 +45,7 @@ class PostgresHistoryIT {
   @Test
   void currentRowsArePostgresRowsAndEveryKeyKeepsEveryStateItHad() {
     assertThat(LocalPostgres.available()).as("PostgreSQL server binaries under /usr/lib/postgresql/*/bin").isTrue();
-    try (LocalPostgres postgres = LocalPostgres.start(SourceDatabase.NAME); ConnectHarness connect = ConnectHarness.start(1)) {
+    try (LocalPostgres postgres = LocalPostgres.start(SourceDatabase.NAME); LocalConnect connect = LocalConnect.start(1)) {
       // seq orders the states of a key: every insert and update takes the next value
       postgres.execute("CREATE SEQUENCE states",
           "CREATE TABLE " + TABLE + " (id int PRIMARY KEY, name text, seq bigint NOT NULL DEFAULT nextval('states'), notes text)",
@@ -156,7 +156,7 @@ class PostgresHistoryIT {
     return config;
   }
 
-  private void awaitCaughtUp(ConnectHarness connect, String sink) {
+  private void awaitCaughtUp(LocalConnect connect, String sink) {
     String strategy = sink.equals("history-dv") ? "deletion-vectors" : "copy-on-write";
     long last = connect.endOffsets(TOPIC).get(new TopicPartition(TOPIC, 0)) - 1;
     Await.until("txn version " + last + " in " + tablePath(strategy), EndToEnd.CATCH_UP, () -> {

@@ -2,8 +2,8 @@ package io.mergesink.connect.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.types.StructType;
@@ -52,7 +52,7 @@ class PostgresOrderedIT {
       Map<String, String> source = sourceConfig(e2e);
       source.put("table.include.list", "public." + ITEMS);
       e2e.connect().startConnector(EndToEnd.SOURCE, source, 1);
-      Await.until(SNAPSHOT_ROWS + " snapshot events", ConnectHarness.DEFAULT_TIMEOUT,
+      Await.until(SNAPSHOT_ROWS + " snapshot events", LocalConnect.DEFAULT_TIMEOUT,
           () -> topicCount(e2e, EndToEnd.topic(ITEMS)), count -> count >= SNAPSHOT_ROWS);
       boolean history = deleteMode.equals("history");
       e2e.startSink(Map.of("upsert.order.by", "source.lsn", "topics.regex", "pg\\.public\\.items", "merge.strategy", strategy,
@@ -70,7 +70,7 @@ class PostgresOrderedIT {
           "topic.prefix", "resnap", "transforms", "route", "transforms.route.type", "org.apache.kafka.connect.transforms.RegexRouter",
           "transforms.route.regex", "resnap\\.(.*)", "transforms.route.replacement", "pg.$1"));
       e2e.connect().startConnector(RESNAPSHOT, resnapshot, 1);
-      Await.until("the re-snapshot under way", ConnectHarness.DEFAULT_TIMEOUT, () -> topicCount(e2e, EndToEnd.topic(FILLER)),
+      Await.until("the re-snapshot under way", LocalConnect.DEFAULT_TIMEOUT, () -> topicCount(e2e, EndToEnd.topic(FILLER)),
           count -> count > 0);
       // newer than the re-snapshot, which reads the table as it was when it began
       e2e.postgres().execute("UPDATE items SET name = 'after the re-snapshot began', qty = -qty WHERE id % 2 = 0",

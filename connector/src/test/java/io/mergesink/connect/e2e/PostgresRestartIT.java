@@ -1,6 +1,6 @@
 package io.mergesink.connect.e2e;
 
-import io.mergesink.connect.testing.Await;
+import io.mergesink.localconnect.Await;
 import java.nio.file.Path;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;

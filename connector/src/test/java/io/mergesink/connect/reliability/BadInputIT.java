@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.connect.reliability.Matrix.Case;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.ingest.testing.Expected;
+import io.mergesink.ingest.testing.TableAudit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -83,7 +85,7 @@ class BadInputIT {
     task.runToEnd(100, 100);
     assertThat(task.context().deadLettered()).extracting(SinkRecord::kafkaOffset).containsExactly((long) GOOD);
     task.stop();
-    TableAudit.check("bad input, tolerated: " + name, cell, table(), log, Workloads.CONNECTOR);
+    MatrixAudit.check("bad input, tolerated: " + name, cell, table(), log, Workloads.CONNECTOR);
     assertNothingOutsideRoot();
   }
 
@@ -114,7 +116,7 @@ class BadInputIT {
     task.open(log.topicPartitions());
     task.runToEnd(100, 100);
     task.stop();
-    TableAudit.check("append: a record without a key", cell, table(), log, Workloads.CONNECTOR);
+    MatrixAudit.check("append: a record without a key", cell, table(), log, Workloads.CONNECTOR);
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -130,7 +132,7 @@ class BadInputIT {
     task.runToEnd(100, 100);
     task.stop();
 
-    TableAudit.check("bad input: value larger than buffer.max.bytes", cell, table(), log, Workloads.CONNECTOR);
+    MatrixAudit.check("bad input: value larger than buffer.max.bytes", cell, table(), log, Workloads.CONNECTOR);
   }
 
   @ParameterizedTest(name = "[{0}]")

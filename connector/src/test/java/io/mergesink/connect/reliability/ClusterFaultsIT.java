@@ -3,11 +3,13 @@ package io.mergesink.connect.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
-import io.mergesink.connect.reliability.Expected.Position;
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ChangeStream;
-import io.mergesink.connect.testing.ConnectHarness;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.ingest.testing.Expected.Position;
+import io.mergesink.ingest.testing.Expected;
+import io.mergesink.ingest.testing.TableAudit;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.ChangeStream;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,12 +60,12 @@ class ClusterFaultsIT {
       DistributedConfig.SCHEDULED_REBALANCE_MAX_DELAY_MS_CONFIG, "0");
 
   @TempDir Path tables;
-  private ConnectHarness connect;
-  private ConnectHarness abrupt;
+  private LocalConnect connect;
+  private LocalConnect abrupt;
 
   @BeforeAll
   void startCluster() {
-    connect = ConnectHarness.start(WORKERS);
+    connect = LocalConnect.start(WORKERS);
   }
 
   @AfterAll
@@ -75,9 +77,9 @@ class ClusterFaultsIT {
   }
 
   /** The cluster of workers that do not wait for their tasks, started by the first test that needs it. */
-  private ConnectHarness abruptCluster() {
+  private LocalConnect abruptCluster() {
     if (abrupt == null) {
-      abrupt = ConnectHarness.start(WORKERS, ABRUPT_WORKERS);
+      abrupt = LocalConnect.start(WORKERS, ABRUPT_WORKERS);
     }
     return abrupt;
   }
@@ -149,7 +151,7 @@ class ClusterFaultsIT {
     long seed = Workloads.seed("abrupt worker stops [" + cell + "]");
     Random random = new Random(seed);
     Path root = tables.resolve(name);
-    ConnectHarness cluster = abruptCluster();
+    LocalConnect cluster = abruptCluster();
     try (ChangeStream stream = new ChangeStream(cluster, topic, partitions)) {
       cluster.createTopic(topic, partitions);
       stream.mixedWorkload(2_000, random);
@@ -260,7 +262,7 @@ class ClusterFaultsIT {
   }
 
   /** Waits until the sink holds the whole topic, then audits the table against the stream's model or the topic's events. */
-  private static void audit(ConnectHarness cluster, String scenario, Cell cell, Path root, String topic, String connector,
+  private static void audit(LocalConnect cluster, String scenario, Cell cell, Path root, String topic, String connector,
       ChangeStream stream) {
     awaitCaughtUp(cluster, root, topic, connector);
     Map<TopicPartition, Long> ends = cluster.endOffsets(topic);
@@ -275,7 +277,7 @@ class ClusterFaultsIT {
    * The row an append table must hold for each change event of {@code topic} that converts (bytes
    * that do not are bad input): none for the tombstone right after the delete of its key.
    */
-  private static Expected<Position> events(ConnectHarness cluster, String topic) {
+  private static Expected<Position> events(LocalConnect cluster, String topic) {
     Map<Position, Map<String, Object>> events = new HashMap<>();
     Map<Integer, SchemaAndValue[]> previous = new HashMap<>();
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(cluster.readRecords(topic, (int) cluster.recordCount(topic)));
@@ -292,8 +294,8 @@ class ClusterFaultsIT {
         continue;
       }
       SchemaAndValue[] before = previous.put(record.partition(), new SchemaAndValue[] {key, value});
-      if (before == null || !Expected.isTombstoneOfDelete(key.value(), value.value(), before[0].value(), before[1].value())) {
-        events.put(new Position(topic, record.partition(), record.offset()), Expected.eventRow(topic, record.partition(),
+      if (before == null || !RecordLog.isTombstoneOfDelete(key.value(), value.value(), before[0].value(), before[1].value())) {
+        events.put(new Position(topic, record.partition(), record.offset()), RecordLog.eventRow(topic, record.partition(),
             record.offset(), record.timestamp(), (Struct) key.value(), (Struct) value.value()));
       }
     }
@@ -305,7 +307,7 @@ class ClusterFaultsIT {
         && KernelTables.latestVersion(root.resolve(topic).toString()) >= 1);
   }
 
-  private static void awaitCaughtUp(ConnectHarness cluster, Path root, String topic, String connector) {
+  private static void awaitCaughtUp(LocalConnect cluster, Path root, String topic, String connector) {
     Map<TopicPartition, Optional<Long>> expected = new HashMap<>();
     cluster.endOffsets(topic).forEach((partition, end) -> expected.put(partition, Optional.of(end - 1)));
     Await.until("txn versions " + expected, CATCH_UP, () -> {

@@ -97,6 +97,6 @@ class CommitCrashIT {
     second.runToEnd(BATCH, 1_000);
     second.stop();
 
-    TableAudit.check("crash: " + step + " seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
+    MatrixAudit.check("crash: " + step + " seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 }

@@ -1,6 +1,6 @@
 package io.mergesink.connect.reliability;
 
-import io.mergesink.connect.reliability.Expected.Position;
+import io.mergesink.ingest.testing.Expected.Position;
 import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
@@ -12,6 +12,8 @@ import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.types.StructType;
 import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.writer.WriterOptions;
+import io.mergesink.ingest.testing.Expected;
+import io.mergesink.ingest.testing.TableAudit;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;

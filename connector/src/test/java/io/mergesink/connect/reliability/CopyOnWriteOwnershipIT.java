@@ -72,7 +72,7 @@ class CopyOnWriteOwnershipIT {
     a.stop();
     b.stop();
 
-    TableAudit.check("copy-on-write ownership seed " + seed, Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF),
+    MatrixAudit.check("copy-on-write ownership seed " + seed, Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF),
         tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
   }
 }

@@ -76,7 +76,7 @@ class LateOpenIT {
     next.runToEnd(BATCH, 200);
     next.stop();
 
-    TableAudit.check("late open seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    MatrixAudit.check("late open seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -94,7 +94,7 @@ class LateOpenIT {
     task.runToEnd(BATCH, 200);
     task.stop();
 
-    TableAudit.check("late open, new table, seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    MatrixAudit.check("late open, new table, seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
   }
 
   /**
@@ -119,7 +119,7 @@ class LateOpenIT {
     next.runToEnd(BATCH, 200);
     next.stop();
 
-    TableAudit.check("open fault seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    MatrixAudit.check("open fault seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
   }
 
   /**
@@ -162,7 +162,7 @@ class LateOpenIT {
     first.stop();
     next.stop();
 
-    TableAudit.check("close fault seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    MatrixAudit.check("close fault seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
   }
 
   @ParameterizedTest(name = "[{0}]")

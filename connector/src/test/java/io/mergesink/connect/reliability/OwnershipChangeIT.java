@@ -46,7 +46,7 @@ class OwnershipChangeIT {
     group.quiesce(Workloads.BATCH, QUIESCE_POLLS);
     String scenario = "ownership changes seed " + seed + ", tasks.max ";
     Path table = tables.resolve(Workloads.TOPIC);
-    TableAudit.check(scenario + 1, cell, table, log, Workloads.CONNECTOR);
+    MatrixAudit.check(scenario + 1, cell, table, log, Workloads.CONNECTOR);
 
     int kills = 0;
     String sets = "1";
@@ -61,11 +61,11 @@ class OwnershipChangeIT {
       kills += Workloads.touchExistingWhileRunning(log, KEYS, group, ROUNDS, random);
       group.quiesce(Workloads.BATCH, QUIESCE_POLLS);
       sets += " → " + tasks;
-      TableAudit.check(scenario + sets, cell, table, log, Workloads.CONNECTOR);
+      MatrixAudit.check(scenario + sets, cell, table, log, Workloads.CONNECTOR);
     }
     group.stopAll();
     System.out.printf("RELIABILITY scenario=ownership changes [%s] seed=%d records=%d tasks dropped=%d%n", cell, seed, log.size(),
         kills);
-    TableAudit.check(scenario + sets + ", stopped", cell, table, log, Workloads.CONNECTOR);
+    MatrixAudit.check(scenario + sets + ", stopped", cell, table, log, Workloads.CONNECTOR);
   }
 }

@@ -1,10 +1,12 @@
 package io.mergesink.connect.reliability;
 
 import io.mergesink.connect.reliability.CustomerTable.SourcePosition;
-import io.mergesink.connect.reliability.Expected.Position;
+import io.mergesink.ingest.testing.Expected.Position;
+import io.mergesink.ingest.testing.Expected;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -250,9 +252,9 @@ final class RecordLog {
       SinkRecord previous = null;
       for (SinkRecord record : records(partition, 0, Integer.MAX_VALUE)) {
         Position position = new Position(topic, partition, record.kafkaOffset());
-        if (!bad.contains(position) && !Expected.isTombstoneOfDelete(record.key(), record.value(),
+        if (!bad.contains(position) && !isTombstoneOfDelete(record.key(), record.value(),
             previous == null ? null : previous.key(), previous == null ? null : previous.value())) {
-          events.put(position, Expected.eventRow(topic, partition, record.kafkaOffset(), record.timestamp(),
+          events.put(position, eventRow(topic, partition, record.kafkaOffset(), record.timestamp(),
               (Struct) record.key(), (Struct) record.value()));
         }
         previous = record;
@@ -285,4 +287,48 @@ final class RecordLog {
   }
 
   private record Stored(byte[] key, byte[] value, Map<String, Struct> headers) {}
+
+  /**
+   * The row an append table holds for a record (docs/design.md, "The reliability matrix"): the new
+   * row of a create or update, the {@code before} row of a delete (its key columns when it has none,
+   * and for a tombstone with no delete of its key just before it), no columns of the table for a truncate; then {@code _op}, {@code _ts_ms}
+   * (the event's time, the record's for a tombstone) and the record's topic, partition and offset.
+   */
+  static Map<String, Object> eventRow(String topic, int partition, long offset, long recordTimestamp, Struct key, Struct value) {
+    Map<String, Object> row = new LinkedHashMap<>();
+    String op;
+    long timestamp;
+    if (value == null) {
+      row.putAll(CustomerTable.columns(key));
+      op = "d";
+      timestamp = recordTimestamp;
+    } else {
+      op = value.getString("op");
+      timestamp = value.getInt64("ts_ms");
+      Struct image = switch (op) {
+        case "c", "r", "u" -> value.getStruct("after");
+        case "d" -> value.getStruct("before") != null ? value.getStruct("before") : key;
+        default -> null;
+      };
+      if (image != null) {
+        row.putAll(CustomerTable.columns(image));
+      }
+    }
+    row.put(Expected.OP, op);
+    row.put(Expected.TIMESTAMP, timestamp);
+    row.put(Expected.TOPIC, topic);
+    row.put(Expected.PARTITION, partition);
+    row.put(Expected.OFFSET, offset);
+    return row;
+  }
+
+  /**
+   * Whether a record ({@code key}, {@code value}) is the Kafka tombstone Debezium sends right after
+   * the delete of its key ({@code previousKey}, {@code previousValue}: the record before it in its
+   * partition, null for none): an append table records that change once, with the delete's row
+   * (docs/design.md, "Append tables").
+   */
+  static boolean isTombstoneOfDelete(Object key, Object value, Object previousKey, Object previousValue) {
+    return value == null && previousValue instanceof Struct delete && "d".equals(delete.getString("op")) && key.equals(previousKey);
+  }
 }

@@ -128,7 +128,7 @@ class SoakIT {
         System.out.println("SOAKDEBUG step " + step + " dice " + dice + " actions " + actions + " fired " + FaultPlan.fired());
         FaultPlan.reset();
         quiesceSurvivingCrashes();
-        TableAudit.check("soak step " + step, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+        MatrixAudit.check("soak step " + step, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
       }
     }
     FaultPlan.reset();
@@ -136,7 +136,7 @@ class SoakIT {
     group.stopAll();
     System.out.printf("RELIABILITY scenario=soak [%s] seed=%d steps=%d records=%d actions=%s%n", cell, seed, steps, log.size(),
         actions);
-    TableAudit.check("soak seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    MatrixAudit.check("soak seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
   }
 
   private static String actionOf(int dice) {

@@ -1,6 +1,7 @@
 package io.mergesink.connect.reliability;
 
 import io.mergesink.connect.reliability.CustomerTable.SourcePosition;
+import io.mergesink.ingest.testing.Expected;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -156,7 +157,8 @@ final class SourceTable {
   Expected<VersionId> history() {
     Map<VersionId, Map<String, Object>> all = new HashMap<>();
     versions.forEach((id, list) -> list.forEach(version -> all.put(new VersionId(id, version.validFrom), version.row())));
-    return Expected.versions(all);
+    return Expected.of("primary key " + CustomerTable.ID + " and " + VALID_FROM,
+        row -> new VersionId((Long) row.get(CustomerTable.ID), (Long) row.get(VALID_FROM)), all);
   }
 
   private void close(long id, SourcePosition at) {

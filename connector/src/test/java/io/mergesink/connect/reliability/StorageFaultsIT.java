@@ -86,6 +86,6 @@ class StorageFaultsIT {
     task.runToEnd(BATCH, 2_000);
     task.stop();
 
-    TableAudit.check("storage fault: " + name + " seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
+    MatrixAudit.check("storage fault: " + name + " seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 }

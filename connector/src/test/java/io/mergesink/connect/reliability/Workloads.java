@@ -49,7 +49,7 @@ final class Workloads {
     return cell.apply(config);
   }
 
-  /** The table of {@link #TOPIC} as {@link #config} places it, as Delta Kernel and {@link TableAudit} open it. */
+  /** The table of {@link #TOPIC} as {@link #config} places it, as Delta Kernel and {@link io.mergesink.ingest.testing.TableAudit} open it. */
   static String table(Cell cell, Path dir) {
     return (cell.isOnS3() ? s3Root(dir) : dir.toAbsolutePath().toString()) + "/" + TOPIC;
   }

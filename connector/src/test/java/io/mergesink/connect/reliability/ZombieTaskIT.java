@@ -3,6 +3,7 @@ package io.mergesink.connect.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.ingest.testing.TableAudit;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -82,7 +83,7 @@ class ZombieTaskIT {
     zombie.stop();
     successor.stop();
 
-    TableAudit.check("zombie seed " + seed, cell, table, log, Workloads.CONNECTOR);
+    MatrixAudit.check("zombie seed " + seed, cell, table, log, Workloads.CONNECTOR);
   }
 
   private static Optional<Long> txn(String table, TopicPartition partition) {

@@ -3,9 +3,9 @@ package io.mergesink.connect.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ChangeStream;
-import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.ChangeStream;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.connect.testing.S3SinkOptions;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.deletionvectors.DeletionVectorStore;
@@ -51,13 +51,13 @@ class S3ClusterIT {
     long seed = Long.getLong("soak.seed", System.nanoTime());
     Random random = new Random(seed);
     System.out.println("S3ClusterIT seed " + seed + " (rerun with -Dsoak.seed=" + seed + ")");
-    try (ConnectHarness connect = ConnectHarness.start(2, Map.of("task.shutdown.graceful.timeout.ms", "1"))) {
+    try (LocalConnect connect = LocalConnect.start(2, Map.of("task.shutdown.graceful.timeout.ms", "1"))) {
       connect.createTopic(topic, PARTITIONS);
       run(connect, new ChangeStream(connect, topic, PARTITIONS), topic, root, random, seed);
     }
   }
 
-  private static void run(ConnectHarness connect, ChangeStream source, String topic, String root, Random random, long seed)
+  private static void run(LocalConnect connect, ChangeStream source, String topic, String root, Random random, long seed)
       throws Exception {
     String table = root + "/" + topic;
     try (ChangeStream stream = source) {

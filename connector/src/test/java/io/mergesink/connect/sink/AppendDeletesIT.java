@@ -3,8 +3,8 @@ package io.mergesink.connect.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
@@ -56,11 +56,11 @@ class AppendDeletesIT {
 
   @TempDir Path tables;
   @TempDir Path keyTables;
-  private ConnectHarness connect;
+  private LocalConnect connect;
 
   @BeforeEach
   void startCluster() {
-    connect = ConnectHarness.start(1);
+    connect = LocalConnect.start(1);
     for (String topic : List.of(FULL, DEFAULT_IDENTITY, NO_BEFORE, EXISTING)) {
       connect.createTopic(topic, 1);
     }

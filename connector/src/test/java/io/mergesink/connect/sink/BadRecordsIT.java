@@ -2,10 +2,10 @@ package io.mergesink.connect.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ChangeStream;
-import io.mergesink.connect.testing.ConnectHarness;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.ChangeStream;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -44,11 +44,11 @@ class BadRecordsIT {
       .build();
 
   @TempDir Path tables;
-  private ConnectHarness connect;
+  private LocalConnect connect;
 
   @BeforeEach
   void startCluster() {
-    connect = ConnectHarness.start(1);
+    connect = LocalConnect.start(1);
     connect.createTopic(TOPIC, 1);
   }
 

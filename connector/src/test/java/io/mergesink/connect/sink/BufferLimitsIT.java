@@ -3,9 +3,9 @@ package io.mergesink.connect.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ChangeStream;
-import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.ChangeStream;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.core.testing.KernelTables;
 import java.nio.file.Path;
 import java.util.Map;
@@ -24,7 +24,7 @@ class BufferLimitsIT {
 
   @Test
   void fullBufferCommitsWithoutWaitingForTimerOrPreCommit() {
-    try (ConnectHarness connect = ConnectHarness.start(1, Map.of("offset.flush.interval.ms", "3600000"))) {
+    try (LocalConnect connect = LocalConnect.start(1, Map.of("offset.flush.interval.ms", "3600000"))) {
       connect.createTopic(TOPIC, 1);
       try (ChangeStream stream = new ChangeStream(connect, TOPIC, 1)) {
         for (long id = 0; id < 2_050; id++) {

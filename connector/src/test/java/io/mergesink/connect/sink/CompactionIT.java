@@ -3,9 +3,9 @@ package io.mergesink.connect.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ChangeStream;
-import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.ChangeStream;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.CommitInfo;
 import io.mergesink.core.maintenance.Compactor;
@@ -34,7 +34,7 @@ class CompactionIT {
 
   @Test
   void smallFilesAreCompactedWhileIngestingAndNothingIsLost() {
-    try (ConnectHarness connect = ConnectHarness.start(1)) {
+    try (LocalConnect connect = LocalConnect.start(1)) {
       connect.createTopic(TOPIC, 2);
       Map<String, String> config = new HashMap<>();
       config.put("connector.class", MergeSinkConnector.class.getName());
@@ -70,7 +70,7 @@ class CompactionIT {
     }
   }
 
-  private boolean caughtUp(ConnectHarness connect) {
+  private boolean caughtUp(LocalConnect connect) {
     String table = tables.resolve(TOPIC).toString();
     if (!tables.resolve(TOPIC).resolve("_delta_log").toFile().exists()) {
       return false;

@@ -3,8 +3,8 @@ package io.mergesink.connect.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.FixtureTables;
 import io.mergesink.core.testing.KernelTables;
@@ -52,11 +52,11 @@ class FixtureTablesIT {
   private static final long MILLIS_PER_DAY = 86_400_000L;
 
   @TempDir static Path tables;
-  private static ConnectHarness connect;
+  private static LocalConnect connect;
 
   @BeforeAll
   static void startCluster() {
-    connect = ConnectHarness.start(1);
+    connect = LocalConnect.start(1);
   }
 
   @AfterAll
@@ -105,7 +105,7 @@ class FixtureTablesIT {
 
     connect.cluster().configureConnector("refused", sinkConfig("refused", root, "constraints-table"));
 
-    Await.until("the task to fail", ConnectHarness.DEFAULT_TIMEOUT, () -> connect.status("refused").tasks(),
+    Await.until("the task to fail", LocalConnect.DEFAULT_TIMEOUT, () -> connect.status("refused").tasks(),
         tasks -> tasks.stream().anyMatch(task -> "FAILED".equals(task.state())));
     ConnectorStateInfo.TaskState task = connect.status("refused").tasks().get(0);
     assertThat(task.trace()).contains("table " + table + " uses writer features [checkConstraints], which MergeSink does not support");

@@ -2,12 +2,14 @@ package io.mergesink.connect.sink;
 
 
 import io.mergesink.connect.MergeSinkConnector;
-import io.mergesink.connect.reliability.TableAudit;
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ChangeStream;
-import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.ingest.testing.Expected;
+import io.mergesink.ingest.testing.TableAudit;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.ChangeStream;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -32,11 +34,11 @@ class MergeSinkIT {
   static final Duration CATCH_UP = Duration.ofMinutes(3);
 
   @TempDir Path tables;
-  private ConnectHarness connect;
+  private LocalConnect connect;
 
   @BeforeEach
   void startCluster() {
-    connect = ConnectHarness.start(1);
+    connect = LocalConnect.start(1);
     connect.createTopic(TOPIC, PARTITIONS);
   }
 
@@ -124,6 +126,6 @@ class MergeSinkIT {
   }
 
   void assertTableEquals(Map<Long, Row> model, String context) {
-    TableAudit.assertHolds(context, tablePath(), model);
+    TableAudit.assertHolds(context, tablePath(), Expected.upserts(CustomerEvents.COLUMNS, model));
   }
 }

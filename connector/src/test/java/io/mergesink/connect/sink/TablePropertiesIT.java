@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.connect.MergeSinkConnector;
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ChangeStream;
-import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.ChangeStream;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.maintenance.CompactionResult;
@@ -37,11 +37,11 @@ class TablePropertiesIT {
   private static final String ICEBERG_COMPAT = "table.properties.delta.enableIcebergCompatV2";
 
   @TempDir Path tables;
-  private ConnectHarness connect;
+  private LocalConnect connect;
 
   @BeforeEach
   void startCluster() {
-    connect = ConnectHarness.start(1);
+    connect = LocalConnect.start(1);
     connect.createTopic(TOPIC, 1);
   }
 

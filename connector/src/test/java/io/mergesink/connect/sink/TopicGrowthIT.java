@@ -3,9 +3,9 @@ package io.mergesink.connect.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
-import io.mergesink.connect.testing.Await;
-import io.mergesink.connect.testing.ChangeStream;
-import io.mergesink.connect.testing.ConnectHarness;
+import io.mergesink.localconnect.Await;
+import io.mergesink.localconnect.ChangeStream;
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.table.DeltaTable;
@@ -45,12 +45,12 @@ class TopicGrowthIT {
   private static final String SOURCE_TS_MS = "__source_ts_ms";
 
   @TempDir Path tables;
-  private ConnectHarness connect;
+  private LocalConnect connect;
 
   @BeforeEach
   void startCluster() {
     // sink consumers see new partitions within a second instead of the default five minutes
-    connect = ConnectHarness.start(1, Map.of("consumer.metadata.max.age.ms", "1000"));
+    connect = LocalConnect.start(1, Map.of("consumer.metadata.max.age.ms", "1000"));
   }
 
   @AfterEach

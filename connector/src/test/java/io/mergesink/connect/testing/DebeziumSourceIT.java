@@ -1,5 +1,6 @@
 package io.mergesink.connect.testing;
 
+import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.localpg.LocalPostgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -36,7 +37,7 @@ class DebeziumSourceIT {
       Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent().resolve("config/debezium-postgres-source.json");
 
   private static LocalPostgres postgres;
-  private static ConnectHarness connect;
+  private static LocalConnect connect;
 
   @BeforeAll
   static void startServers() {
@@ -44,7 +45,7 @@ class DebeziumSourceIT {
         .as("PostgreSQL server binaries under /usr/lib/postgresql/*/bin (apt-get install -y postgresql)")
         .isTrue();
     postgres = LocalPostgres.start(SourceDatabase.NAME);
-    connect = ConnectHarness.start(1);
+    connect = LocalConnect.start(1);
   }
 
   @AfterAll

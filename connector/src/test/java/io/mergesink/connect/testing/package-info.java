@@ -1,8 +1,8 @@
 /**
- * Test harnesses for integration and end-to-end tests: {@link io.mergesink.localpg.LocalPostgres}
- * (a throwaway PostgreSQL server with logical decoding) and
- * {@link io.mergesink.connect.testing.ConnectHarness} (a KRaft broker and Connect workers in the
- * test JVM, around Kafka's {@code EmbeddedConnectCluster}). Real servers, no mocks; every wait
- * polls a condition with a timeout ({@link io.mergesink.connect.testing.Await}).
+ * What the connector's integration and end-to-end tests share beyond
+ * {@link io.mergesink.localconnect.LocalConnect} and {@link io.mergesink.localpg.LocalPostgres}:
+ * the sink's options for the test S3 server ({@link io.mergesink.connect.testing.S3SinkOptions})
+ * and the database the deploy files' Debezium source reads
+ * ({@link io.mergesink.connect.testing.SourceDatabase}).
  */
 package io.mergesink.connect.testing;

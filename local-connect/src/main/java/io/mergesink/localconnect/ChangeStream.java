@@ -1,4 +1,4 @@
-package io.mergesink.connect.testing;
+package io.mergesink.localconnect;
 
 import io.mergesink.core.data.Row;
 import io.mergesink.localconnect.debezium.CustomerEvents;
@@ -30,8 +30,8 @@ public final class ChangeStream implements AutoCloseable {
   private final Map<Long, Row> model = new HashMap<>();
   private final Map<Long, Integer> versions = new HashMap<>();
 
-  public ChangeStream(ConnectHarness harness, String topic, int partitions) {
-    this(harness.cluster().kafka(), topic, partitions);
+  public ChangeStream(LocalConnect connect, String topic, int partitions) {
+    this(connect.cluster().kafka(), topic, partitions);
   }
 
   /** A stream into {@code kafka}, for tests whose Connect workers run elsewhere (compat/tests). */
@@ -56,8 +56,8 @@ public final class ChangeStream implements AutoCloseable {
    * A stream whose keys go where Kafka's default partitioner sends them:
    * {@code toPositive(murmur2(key bytes)) % partitions}, so a key moves when the topic {@linkplain #grow grows}.
    */
-  public static ChangeStream hashed(ConnectHarness harness, String topic, int partitions) {
-    return new ChangeStream(harness.cluster().kafka(), topic, partitions, (id, key, count) -> Utils.toPositive(Utils.murmur2(key)) % count);
+  public static ChangeStream hashed(LocalConnect connect, String topic, int partitions) {
+    return new ChangeStream(connect.cluster().kafka(), topic, partitions, (id, key, count) -> Utils.toPositive(Utils.murmur2(key)) % count);
   }
 
   /** The topic has {@code partitions} partitions now: keys are hashed over them from the next record on. */

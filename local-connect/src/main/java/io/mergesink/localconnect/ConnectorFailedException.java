@@ -1,7 +1,7 @@
-package io.mergesink.quickstart;
+package io.mergesink.localconnect;
 
 /** A connector or one of its tasks is in state FAILED: waiting longer cannot help. */
-final class ConnectorFailedException extends RuntimeException {
+public final class ConnectorFailedException extends IllegalStateException {
   private static final long serialVersionUID = 1L;
 
   ConnectorFailedException(String message) {
