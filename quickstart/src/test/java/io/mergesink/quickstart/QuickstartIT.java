@@ -97,7 +97,8 @@ class QuickstartIT {
     List<Row> rows = KernelTables.readRows(path);
     assertThat(rows).as("rows Delta Kernel reads").hasSize((int) result.sourceRows());
     assertThat(new HashSet<>(rows)).as("rows Delta Kernel reads").isEqualTo(expectedRows());
-    assertThat(KernelTables.latestVersion(path)).isEqualTo(result.state().version());
+    // a compaction may commit after the demo read the caught-up table; it changes no row and no position
+    assertThat(KernelTables.latestVersion(path)).isGreaterThanOrEqualTo(result.state().version());
     result.endOffsets().forEach((partition, end) ->
         assertThat(KernelTables.txnVersion(path, "mergesink:shop.public.orders:" + partition))
             .as("txn version of partition " + partition).contains(end - 1));
