@@ -216,6 +216,7 @@ public class IngestConfig extends AbstractConfig {
           .compaction(compactionEnabled(), compactionDvRatio(), compactionMinFiles())
           .tableProperties(tableProperties())
           .changeSemantics(changeSemantics())
+          .iceberg(new IcebergOptions(stringsWithPrefix(ICEBERG_CATALOG_PREFIX), getString(ICEBERG_DEFAULT_NAMESPACE)))
           .build();
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());

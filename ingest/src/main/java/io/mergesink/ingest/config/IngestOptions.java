@@ -56,6 +56,7 @@ import java.util.Optional;
  * @param compactionMinSmallFiles small files are merged once there are this many
  * @param tableProperties copied into the Delta configuration of tables the engine creates
  * @param changeSemantics ordering by a source sequence and soft deletes (keyed tables only)
+ * @param iceberg the catalog of Iceberg tables ({@code table.format=iceberg})
  */
 public record IngestOptions(
     String tableRoot,
@@ -85,7 +86,8 @@ public record IngestOptions(
     double compactionDeletedRatio,
     int compactionMinSmallFiles,
     Map<String, String> tableProperties,
-    ChangeSemantics changeSemantics) {
+    ChangeSemantics changeSemantics,
+    IcebergOptions iceberg) {
 
   public IngestOptions {
     Objects.requireNonNull(tableRoot, "tableRoot");
@@ -106,6 +108,10 @@ public record IngestOptions(
     Objects.requireNonNull(parquetCompression, "parquetCompression");
     tableProperties = Map.copyOf(tableProperties);
     Objects.requireNonNull(changeSemantics, "changeSemantics");
+    Objects.requireNonNull(iceberg, "iceberg");
+    if (tableFormat == TableFormatName.ICEBERG) {
+      checkIcebergSupports(writeMode, mergeStrategy, partitionFields, changeSemantics);
+    }
     if (writeMode == WriteMode.APPEND && changeSemantics.merges()) {
       throw new IllegalArgumentException("upsert.order.by and delete.mode apply to keyed tables (write.mode=upsert or history;"
           + " write.mode=append records changes as rows of their own), found " + changeSemantics.orderBy().configValue()
@@ -144,6 +150,23 @@ public record IngestOptions(
         appendDeleteImage);
   }
 
+  /**
+   * What Iceberg tables take (docs/iceberg.md, "What Iceberg tables take"): upsert and append tables in
+   * Kafka order, with deletion vectors or position deletes.
+   */
+  private static void checkIcebergSupports(WriteMode writeMode, MergeStrategy mergeStrategy, List<PartitionField> partitionFields,
+      ChangeSemantics changeSemantics) {
+    String refused = writeMode == WriteMode.HISTORY ? "write.mode=history"
+        : mergeStrategy == MergeStrategy.COPY_ON_WRITE ? "merge.strategy=copy-on-write"
+        : changeSemantics.merges() ? "upsert.order.by and delete.mode=soft"
+        : !partitionFields.isEmpty() ? "partition.fields (tables are created unpartitioned; existing partitioned tables are written)"
+        : null;
+    if (refused != null) {
+      throw new IllegalArgumentException("table.format=iceberg does not take " + refused + " yet: Iceberg tables are written as"
+          + " upsert (deletion vectors) or append tables in Kafka order");
+    }
+  }
+
   /** Options with the engine's defaults for tables under {@code tableRoot}, positions recorded under {@code txnAppId}. */
   public static Builder builder(String tableRoot, String txnAppId) {
     return new Builder(tableRoot, txnAppId);
@@ -177,6 +200,7 @@ public record IngestOptions(
   public static final class Builder {
     private final String tableRoot;
     private final String txnAppId;
+    private IcebergOptions iceberg = IcebergOptions.defaults();
     private StorageOptions storage = StorageOptions.defaults();
     private TableNameTemplate tableNameFormat = TableNameTemplate.parse(TableOptions.TABLE_NAME_FORMAT_DEFAULT);
     private TableFormatName tableFormat = TableOptions.TABLE_FORMAT_DEFAULT;
@@ -328,12 +352,18 @@ public record IngestOptions(
     }
 
     /** @throws IllegalArgumentException naming the option that is out of range */
+    public Builder iceberg(IcebergOptions value) {
+      iceberg = value;
+      return this;
+    }
+
     public IngestOptions build() {
       return new IngestOptions(tableRoot, storage, tableNameFormat, tableFormat, txnAppId, writeMode, mergeStrategy, primaryKeyMode,
           primaryKeyFields, deleteEnabled, truncateEnabled, appendDeleteImage, appendTombstones, unavailableValuePlaceholder,
           schemaEvolution,
           partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, parquetCompression, fileTargetSizeBytes,
-          checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties, changeSemantics);
+          checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties, changeSemantics,
+          iceberg);
     }
   }
 }

@@ -10,6 +10,7 @@ public final class PassThroughOptions {
   public static final String GROUP = "Pass-through properties";
   public static final String TABLE_PROPERTIES_PREFIX = "table.properties.";
   public static final String HADOOP_PREFIX = "hadoop.";
+  public static final String ICEBERG_CATALOG_PREFIX = "iceberg.catalog.";
 
   /** An option family given by a prefix. */
   public record PrefixOption(String prefix, String group, String doc) {}
@@ -28,7 +29,14 @@ public final class PassThroughOptions {
       new PrefixOption(HADOOP_PREFIX, GROUP,
           "Every " + HADOOP_PREFIX + "<key>=<value> is set, without the prefix, on the Hadoop configuration of "
               + "hdfs:// table roots, e.g. hadoop.dfs.client.use.datanode.hostname=true. S3 tables do not use Hadoop: "
-              + "see the " + S3StoreOptions.GROUP + " group."));
+              + "see the " + S3StoreOptions.GROUP + " group."),
+      new PrefixOption(ICEBERG_CATALOG_PREFIX, GROUP,
+          "With table.format=iceberg: every " + ICEBERG_CATALOG_PREFIX + "<key>=<value> is a property, without the prefix, "
+              + "of the Iceberg catalog the tables are in, as Iceberg's own Kafka sink takes them: "
+              + ICEBERG_CATALOG_PREFIX + "type=rest|jdbc|hive|hadoop (default hadoop), " + ICEBERG_CATALOG_PREFIX + "uri, "
+              + ICEBERG_CATALOG_PREFIX + "warehouse (default: table.root), " + ICEBERG_CATALOG_PREFIX + "catalog-impl, "
+              + ICEBERG_CATALOG_PREFIX + "io-impl, credentials and any other catalog property. The hadoop catalog commits "
+              + "by rename and is refused on s3:// roots."));
 
   private PassThroughOptions() {}
 }

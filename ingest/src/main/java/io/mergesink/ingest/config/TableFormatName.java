@@ -4,7 +4,8 @@ import io.mergesink.ingest.options.NamedOption;
 
 /** {@code table.format}: the table format the engine writes its tables in. */
 public enum TableFormatName implements NamedOption {
-  DELTA("delta");
+  DELTA("delta"),
+  ICEBERG("iceberg");
 
   private final String configName;
 

@@ -16,6 +16,8 @@ public final class TableOptions {
   public static final String TABLE_FORMAT = "table.format";
   public static final TableFormatName TABLE_FORMAT_DEFAULT = TableFormatName.DELTA;
   public static final String TXN_APP_ID = "txn.app.id";
+  public static final String ICEBERG_DEFAULT_NAMESPACE = "iceberg.tables.default-namespace";
+  public static final String ICEBERG_DEFAULT_NAMESPACE_DEFAULT = "default";
 
   private TableOptions() {}
 
@@ -50,7 +52,13 @@ public final class TableOptions {
     tables.option(TABLE_FORMAT, Type.STRING).defaultValue(TABLE_FORMAT_DEFAULT.configName()).oneOf(TableFormatName.class)
         .importance(Importance.LOW).displayName("Table format")
         .doc("The table format of the tables this connector writes and creates under " + TABLE_ROOT + ". delta: "
-            + "Delta Lake tables (docs/table-formats.md).")
+            + "Delta Lake tables; iceberg: Apache Iceberg tables in the catalog of the "
+            + PassThroughOptions.ICEBERG_CATALOG_PREFIX + "* properties (docs/table-formats.md, docs/iceberg.md).")
+        .define();
+    tables.option(ICEBERG_DEFAULT_NAMESPACE, Type.STRING).defaultValue(ICEBERG_DEFAULT_NAMESPACE_DEFAULT)
+        .validator(new ConfigDef.NonEmptyString()).importance(Importance.LOW).displayName("Iceberg default namespace")
+        .doc("With " + TABLE_FORMAT + "=iceberg: the catalog namespace of tables whose name (" + TABLE_NAME_FORMAT
+            + ") has no directory; a name a/b/t is table t in namespace a.b.")
         .define();
   }
 

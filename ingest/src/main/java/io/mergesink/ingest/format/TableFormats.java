@@ -2,6 +2,7 @@ package io.mergesink.ingest.format;
 
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.format.delta.DeltaFormat;
+import io.mergesink.ingest.format.iceberg.IcebergFormat;
 
 /** The one place a connector's {@code table.format} becomes a {@link TableFormat}. */
 public final class TableFormats {
@@ -15,6 +16,7 @@ public final class TableFormats {
   public static TableFormat of(IngestOptions options) {
     return switch (options.tableFormat()) {
       case DELTA -> new DeltaFormat(options);
+      case ICEBERG -> new IcebergFormat(options);
     };
   }
 }

@@ -63,7 +63,8 @@ public final class UnchangedFiller {
     return hasUnchanged(row) ? merge(row, null) : row;
   }
 
-  private static boolean hasUnchanged(Row row) {
+  /** Whether {@code row} marks a column {@link Unchanged#VALUE}. */
+  public static boolean hasUnchanged(Row row) {
     for (int i = 0; i < row.size(); i++) {
       if (row.get(i) == Unchanged.VALUE) {
         return true;
@@ -72,7 +73,8 @@ public final class UnchangedFiller {
     return false;
   }
 
-  private static Row merge(Row upsert, Row current) {
+  /** {@code upsert} with every {@link Unchanged#VALUE} taken from {@code current} (null: no row, the values are null). */
+  public static Row merge(Row upsert, Row current) {
     Object[] values = upsert.toArray();
     for (int i = 0; i < values.length; i++) {
       if (values[i] == Unchanged.VALUE) {

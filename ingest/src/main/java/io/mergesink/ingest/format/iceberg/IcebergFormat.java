@@ -1,0 +1,140 @@
+package io.mergesink.ingest.format.iceberg;
+
+import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.ingest.config.IngestOptions;
+import io.mergesink.ingest.format.FormatTable;
+import io.mergesink.ingest.format.NewTable;
+import io.mergesink.ingest.format.TableFormat;
+import io.mergesink.ingest.format.WriteKind;
+import io.mergesink.ingest.options.WriteMode;
+import io.mergesink.ingest.record.KafkaPartition;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Iceberg tables in a catalog (docs/iceberg.md): a table name {@code a/b/t} is table {@code t} in
+ * namespace {@code a.b}, a name without a directory is in {@code iceberg.tables.default-namespace}.
+ * Tables are created as format version 3 (deletion vectors) unless {@code table.properties.format-version}
+ * says otherwise, with the primary key as their identifier fields.
+ */
+public final class IcebergFormat implements TableFormat {
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergFormat.class);
+  private static final String DEFAULT_FORMAT_VERSION = "3";
+
+  private final IngestOptions options;
+  private final Catalog catalog;
+  private final int maxDepth;
+
+  /** @throws io.mergesink.ingest.errors.FatalIngestException the catalog cannot be opened */
+  public IcebergFormat(IngestOptions options) {
+    this.options = options;
+    this.catalog = IcebergCatalogs.open(options);
+    this.maxDepth = options.tableNameFormat().format().split("/", -1).length;
+  }
+
+  @Override
+  public List<String> discover() {
+    List<String> found = new ArrayList<>();
+    if (catalog instanceof SupportsNamespaces namespaces) {
+      discover(namespaces, Namespace.empty(), found);
+    }
+    return found;
+  }
+
+  private void discover(SupportsNamespaces namespaces, Namespace parent, List<String> found) {
+    for (Namespace namespace : namespaces.listNamespaces(parent)) {
+      for (TableIdentifier table : catalog.listTables(namespace)) {
+        found.add(name(table));
+      }
+      if (namespace.length() < maxDepth - 1) {
+        discover(namespaces, namespace, found);
+      }
+    }
+  }
+
+  @Override
+  public Optional<FormatTable> open(String name, List<String> writerKey, Collection<KafkaPartition> partitions) {
+    try {
+      return Optional.of(open(catalog.loadTable(identifier(name)), writerKey));
+    } catch (NoSuchTableException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public FormatTable create(String name, NewTable spec, List<String> writerKey, Collection<KafkaPartition> partitions) {
+    TableIdentifier identifier = identifier(name);
+    if (catalog instanceof SupportsNamespaces namespaces && !namespaces.namespaceExists(identifier.namespace())) {
+      try {
+        namespaces.createNamespace(identifier.namespace());
+      } catch (AlreadyExistsException e) {
+        // another task created it
+      }
+    }
+    Map<String, String> properties = new HashMap<>(spec.properties());
+    properties.putIfAbsent(TableProperties.FORMAT_VERSION, DEFAULT_FORMAT_VERSION);
+    properties.putIfAbsent(TableProperties.PARQUET_COMPRESSION, options.parquetCompression().configName());
+    Table table;
+    try {
+      table = catalog.buildTable(identifier, IcebergSchemas.toIceberg(spec.schema(), spec.keyColumns())).withProperties(properties).create();
+      LOG.info("Created Iceberg table {} at {} with schema {}", identifier, table.location(), table.schema());
+    } catch (AlreadyExistsException e) {
+      table = catalog.loadTable(identifier);
+    }
+    return open(table, writerKey);
+  }
+
+  private FormatTable open(Table table, List<String> writerKey) {
+    WriteKind writeKind = options.writeMode() == WriteMode.APPEND ? WriteKind.APPEND : WriteKind.BY_KEY;
+    return new IcebergFormatTable(table, writeKind, writerKey);
+  }
+
+  /** Iceberg's file IO does not count requests by kind. */
+  @Override
+  public RequestCounts requests() {
+    return RequestCounts.ZERO;
+  }
+
+  @Override
+  public void close() {
+    if (catalog instanceof Closeable closeable) {
+      try {
+        closeable.close();
+      } catch (IOException e) {
+        LOG.warn("Closing the Iceberg catalog failed", e);
+      }
+    }
+  }
+
+  private TableIdentifier identifier(String name) {
+    String[] parts = name.split("/");
+    Namespace namespace = parts.length == 1 ? Namespace.of(options.iceberg().defaultNamespace())
+        : Namespace.of(Arrays.copyOf(parts, parts.length - 1));
+    return TableIdentifier.of(namespace, parts[parts.length - 1]);
+  }
+
+  private String name(TableIdentifier table) {
+    Namespace namespace = table.namespace();
+    if (namespace.length() == 1 && namespace.level(0).equals(options.iceberg().defaultNamespace()) && maxDepth == 1) {
+      return table.name();
+    }
+    return String.join("/", namespace.levels()) + "/" + table.name();
+  }
+}

@@ -1,0 +1,307 @@
+package io.mergesink.ingest.format.iceberg;
+
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.commit.FencedException;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.mergeinto.MergeActions;
+import io.mergesink.core.mergeinto.MergeSpec;
+import io.mergesink.core.types.DataType;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.CommitResult;
+import io.mergesink.core.writer.LiveRows;
+import io.mergesink.ingest.format.FormatTable;
+import io.mergesink.ingest.format.RowScan;
+import io.mergesink.ingest.format.WriteKind;
+import io.mergesink.ingest.maintenance.CompactionRun;
+import io.mergesink.ingest.record.KafkaPartition;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.UpdateProperties;
+import org.apache.iceberg.UpdateSchema;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * One Iceberg table as a task writes it: the table's current snapshot, and an {@link IcebergWriter}
+ * opened at the first call that needs one. Positions are those of the snapshot summaries
+ * ({@link SnapshotPositions}); the version is the snapshot's sequence number.
+ */
+final class IcebergFormatTable implements FormatTable {
+  private final Table table;
+  private final WriteKind writeKind;
+  private final List<String> writerKey;
+  private IcebergWriter writer;
+
+  /**
+   * @param writerKey the key for a table that records none (no identifier fields); checked against a recorded one
+   */
+  IcebergFormatTable(Table table, WriteKind writeKind, List<String> writerKey) {
+    this.table = table;
+    this.writeKind = writeKind;
+    this.writerKey = List.copyOf(writerKey);
+  }
+
+  @Override
+  public String location() {
+    return table.location();
+  }
+
+  @Override
+  public long version() {
+    Snapshot current = table.currentSnapshot();
+    return current == null ? 0 : current.sequenceNumber();
+  }
+
+  @Override
+  public StructType schema() {
+    return IcebergSchemas.fromIceberg(table.schema());
+  }
+
+  @Override
+  public Map<String, String> properties() {
+    return table.properties();
+  }
+
+  /** The identifier fields, in the order of the schema. */
+  @Override
+  public List<String> recordedKey() {
+    Set<Integer> ids = table.schema().identifierFieldIds();
+    return table.schema().columns().stream().filter(column -> ids.contains(column.fieldId())).map(Types.NestedField::name).toList();
+  }
+
+  @Override
+  public Set<String> positionIds() {
+    return positions().keySet();
+  }
+
+  @Override
+  public OptionalLong position(String id) {
+    Long offset = positions().get(id);
+    return offset == null ? OptionalLong.empty() : OptionalLong.of(offset);
+  }
+
+  private Map<String, Long> positions() {
+    return SnapshotPositions.of(SnapshotUtil.currentAncestors(table));
+  }
+
+  @Override
+  public Optional<String> commitTag(long version, String name) {
+    for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
+      if (snapshot.sequenceNumber() == version) {
+        return Optional.ofNullable(snapshot.summary().get(SnapshotPositions.TAG_PREFIX + name));
+      }
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public void refresh() {
+    table.refresh();
+  }
+
+  @Override
+  public void followWriter() {
+    writer();
+  }
+
+  @Override
+  public void addColumns(List<StructField> columns) {
+    UpdateSchema update = table.updateSchema();
+    AtomicInteger ids = new AtomicInteger(0);
+    boolean changed = false;
+    for (StructField column : columns) {
+      if (table.schema().findField(column.name()) == null) {
+        update.addColumn(column.name(), IcebergSchemas.toIceberg(column.type(), ids));
+        changed = true;
+      }
+    }
+    if (changed) {
+      update.commit();
+    }
+  }
+
+  /** Iceberg widens int to long, float to double and a decimal's precision; byte and short are int already. */
+  @Override
+  public void widenColumns(Map<String, DataType> types) {
+    UpdateSchema update = table.updateSchema();
+    boolean changed = false;
+    for (Map.Entry<String, DataType> column : types.entrySet()) {
+      Type now = table.schema().findType(column.getKey());
+      Type wider = IcebergSchemas.toIceberg(column.getValue(), new AtomicInteger(0));
+      if (now == null || now.equals(wider)) {
+        continue;
+      }
+      if (!wider.isPrimitiveType()) {
+        throw new IllegalArgumentException("column '" + column.getKey() + "' of Iceberg table " + table.name() + " cannot become "
+            + column.getValue());
+      }
+      try {
+        update.updateColumn(column.getKey(), wider.asPrimitiveType());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("column '" + column.getKey() + "' of Iceberg table " + table.name() + " cannot be widened"
+            + " from " + now + " to " + wider + ": " + e.getMessage(), e);
+      }
+      changed = true;
+    }
+    if (changed) {
+      update.commit();
+    }
+  }
+
+  @Override
+  public void makeNullable(List<String> columns) {
+    UpdateSchema update = table.updateSchema();
+    columns.forEach(update::makeColumnOptional);
+    update.commit();
+  }
+
+  @Override
+  public void changeProperties(UnaryOperator<Map<String, String>> change) {
+    Map<String, String> before = new TreeMap<>(table.properties());
+    Map<String, String> after = change.apply(before);
+    UpdateProperties update = table.updateProperties();
+    boolean changed = false;
+    for (Map.Entry<String, String> property : after.entrySet()) {
+      if (!Objects.equals(before.get(property.getKey()), property.getValue())) {
+        update.set(property.getKey(), property.getValue());
+        changed = true;
+      }
+    }
+    for (String key : before.keySet()) {
+      if (!after.containsKey(key)) {
+        update.remove(key);
+        changed = true;
+      }
+    }
+    if (changed) {
+      update.commit();
+    }
+  }
+
+  /** Iceberg tables compute no columns of their own. */
+  @Override
+  public Row complete(Row row) {
+    return row;
+  }
+
+  /** Iceberg's generic reader, which prunes files by their column bounds. */
+  @Override
+  public RowScan scan(List<String> columns, Map<String, Long> equalTo) {
+    for (String column : columns) {
+      if (table.schema().findField(column) == null) {
+        throw new IllegalArgumentException("column '" + column + "' is not in Iceberg table " + table.name());
+      }
+    }
+    Expression filter = Expressions.alwaysTrue();
+    for (Map.Entry<String, Long> bound : equalTo.entrySet()) {
+      filter = Expressions.and(filter, Expressions.equal(bound.getKey(), bound.getValue()));
+    }
+    CloseableIterable<Record> records = IcebergGenerics.read(table).select(columns).where(filter).build();
+    Iterator<Record> iterator = records.iterator();
+    List<Type> types = columns.stream().map(column -> table.schema().findType(column)).toList();
+    return new RowScan() {
+      @Override
+      public boolean hasNext() {
+        return iterator.hasNext();
+      }
+
+      @Override
+      public Row next() {
+        Record record = iterator.next();
+        Object[] values = new Object[columns.size()];
+        for (int i = 0; i < values.length; i++) {
+          values[i] = IcebergRows.fromIceberg(types.get(i), record.getField(columns.get(i)));
+        }
+        return Row.of(values);
+      }
+
+      @Override
+      public void close() throws IOException {
+        records.close();
+      }
+    };
+  }
+
+  @Override
+  public LiveRows liveRows() {
+    throw new UnsupportedOperationException("Iceberg table " + table.name() + ": history tables are not written in Iceberg");
+  }
+
+  @Override
+  public MergeActions decide(MergeSpec spec, List<Row> source) {
+    throw new UnsupportedOperationException("Iceberg table " + table.name() + ": ordered upserts and soft deletes are not written in"
+        + " Iceberg; changes land in Kafka order");
+  }
+
+  @Override
+  public CommitResult commit(ChangeSet changes) throws IOException, FencedException {
+    return writer().commit(changes);
+  }
+
+  /** Maintenance of Iceberg tables is left to the engines that read them (Spark's rewrite_data_files, expire_snapshots). */
+  @Override
+  public Optional<CompactionRun> compaction() {
+    return Optional.empty();
+  }
+
+  @Override
+  public void compacted() {}
+
+  @Override
+  public boolean reassign(Collection<KafkaPartition> partitions) {
+    writer = null;
+    try {
+      table.refresh();
+      return true;
+    } catch (NoSuchTableException e) {
+      return false;
+    }
+  }
+
+  private IcebergWriter writer() {
+    if (writer == null) {
+      writer = new IcebergWriter(table, writeKind == WriteKind.APPEND ? List.of() : key());
+    }
+    return writer;
+  }
+
+  /**
+   * The key rows are replaced by: the table's identifier fields, else the writer's key.
+   *
+   * @throws IllegalStateException the table records another key than the writer's
+   */
+  private List<String> key() {
+    List<String> recorded = recordedKey();
+    if (recorded.isEmpty()) {
+      if (writerKey.isEmpty()) {
+        throw new IllegalStateException("Iceberg table " + table.name() + " has no identifier fields: set primary.key.fields");
+      }
+      return writerKey;
+    }
+    if (!writerKey.isEmpty() && !Set.copyOf(writerKey).equals(Set.copyOf(recorded))) {
+      throw new IllegalStateException("Iceberg table " + table.name() + " is keyed by its identifier fields " + recorded
+          + ", not by " + writerKey);
+    }
+    return recorded;
+  }
+}

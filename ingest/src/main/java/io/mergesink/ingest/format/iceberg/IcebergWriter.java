@@ -1,0 +1,323 @@
+package io.mergesink.ingest.format.iceberg;
+
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.changes.ChangeSetRealignment;
+import io.mergesink.core.changes.InvalidChangeSetException;
+import io.mergesink.core.changes.KeyedChanges;
+import io.mergesink.core.changes.MovedRowsException;
+import io.mergesink.core.commit.CommitConflictException;
+import io.mergesink.core.commit.FencedException;
+import io.mergesink.core.commit.TxnChange;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.index.KeyIndex;
+import io.mergesink.core.index.RowLocation;
+import io.mergesink.core.merge.MergeCounts;
+import io.mergesink.core.merge.UnchangedFiller;
+import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.CommitResult;
+import io.mergesink.ingest.format.iceberg.IcebergKeyIndex.TrackedFile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.io.DataWriteResult;
+import org.apache.iceberg.io.DeleteWriteResult;
+import org.apache.iceberg.io.FanoutDataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.util.PropertyUtil;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * Lands change sets in one Iceberg table as one {@link RowDelta} each (docs/iceberg.md, "A
+ * commit"): new rows in new Parquet data files written by Iceberg's writers; the rows they replace
+ * and the deleted keys found by the {@link IcebergKeyIndex} and marked by position
+ * ({@link PositionMarks}); the Kafka positions in the snapshot summary, compare-and-set by a
+ * {@link SnapshotPositions.Check} that Iceberg runs against the parent the commit lands on.
+ *
+ * <p>When the commit fails because another writer changed what it was planned on (a data file it
+ * marks was rewritten, a deletion vector added to one of its files, a position it carries forward
+ * moved), the index follows the table and the marks are planned again; the data files, which do
+ * not depend on the table, are kept. Not thread-safe: one writer per table per task.
+ */
+final class IcebergWriter {
+  private static final int MAX_ATTEMPTS = 20;
+
+  private final Table table;
+  private final List<String> keyColumns;
+  private IcebergKeyIndex index;
+
+  /** @param keyColumns the key by which rows are replaced; empty: rows are only added */
+  IcebergWriter(Table table, List<String> keyColumns) {
+    this.table = table;
+    this.keyColumns = List.copyOf(keyColumns);
+  }
+
+  /** The snapshot the writer follows: the table's current one as of its last commit or refresh. */
+  Snapshot snapshot() {
+    return table.currentSnapshot();
+  }
+
+  /** The key index, built at the first call that needs it. */
+  IcebergKeyIndex index() {
+    if (index == null) {
+      StructType schema = IcebergSchemas.fromIceberg(table.schema());
+      index = IcebergKeyIndex.build(table, table.currentSnapshot(), keyColumns, schema.select(keyColumns));
+    } else {
+      index.follow(table.currentSnapshot());
+    }
+    return index;
+  }
+
+  /**
+   * Commits {@code changes} with their positions.
+   *
+   * @throws FencedException a position is not where the change set expects it; nothing was committed
+   * @throws MovedRowsException the table's properties are not those the change set was decided under
+   * @throws CommitConflictException concurrent commits kept winning
+   */
+  CommitResult commit(ChangeSet changes) throws IOException, FencedException {
+    long started = System.nanoTime();
+    StructType schema = IcebergSchemas.fromIceberg(table.schema());
+    ChangeSet aligned = ChangeSetRealignment.to(table.location(), schema, changes);
+    if (!aligned.removals().isEmpty()) {
+      throw new InvalidChangeSetException(table.location(), "Iceberg tables take no removals by position");
+    }
+    KeyedChanges keyed = keyColumns.isEmpty() ? null
+        : KeyedChanges.of(table.location(), schema, keyColumns.stream().mapToInt(schema::indexOf).toArray(), Optional.empty(), aligned);
+    List<Row> rows = new ArrayList<>(keyed == null ? aligned.upserts() : filled(keyed));
+    rows.addAll(aligned.appends());
+    List<DataFile> written = write(rows);
+    for (int attempt = 1; ; attempt++) {
+      checkDecidedUnder(aligned);
+      Attempt planned = plan(aligned, keyed);
+      try {
+        planned.commit(written);
+        Snapshot committed = table.currentSnapshot();
+        if (index != null) {
+          if (planned.removedFiles.isEmpty() && Objects.equals(committed.parentId(), planned.base == null ? null : planned.base.snapshotId())) {
+            index.landed(committed, planned.deleted, planned.deletes.deleteFiles(), planned.deletes.rewrittenDeleteFiles(), written);
+          } else {
+            index.follow(committed);
+          }
+        }
+        MergeCounts counts = new MergeCounts(rows.size(), planned.marks.count(), written.size(), planned.removedFiles.size(),
+            planned.deletes.deleteFiles().size(), written.stream().mapToLong(ContentFile::fileSizeInBytes).sum());
+        return new CommitResult(committed.sequenceNumber(), counts, attempt, attempt - 1, System.nanoTime() - started, false);
+      } catch (ValidationException | CommitFailedException e) {
+        planned.discard();
+        if (planned.check.fenced() != null) {
+          discard(written);
+          String id = planned.check.fenced();
+          throw new FencedException(table.location(), id, committedVersion(), aligned.txns().get(id).expected(), planned.check.fencedAt());
+        }
+        if (attempt >= MAX_ATTEMPTS) {
+          discard(written);
+          throw new CommitConflictException(table.location(), attempt, committedVersion());
+        }
+        table.refresh();
+      } catch (RuntimeException | IOException e) {
+        planned.discard();
+        discard(written);
+        throw e;
+      }
+    }
+  }
+
+  /** The upserts with their unchanged columns filled from the live rows they replace (or their previous key's). */
+  private List<Row> filled(KeyedChanges keyed) throws IOException {
+    if (!keyed.hasUnchangedValues()) {
+      return keyed.upserts();
+    }
+    IcebergKeyIndex keys = index();
+    List<Row> filled = new ArrayList<>(keyed.upserts());
+    Map<String, TreeMap<Long, Integer>> wanted = new HashMap<>();
+    Map<String, TrackedFile> files = new HashMap<>();
+    for (int i = 0; i < filled.size(); i++) {
+      if (!UnchangedFiller.hasUnchanged(filled.get(i))) {
+        continue;
+      }
+      long location = anyLocation(keys, keyed.upsertKeys()[i]);
+      if (location == KeyIndex.NO_LOCATION && keyed.previousKey(i) != null) {
+        location = anyLocation(keys, keyed.previousKey(i));
+      }
+      if (location == KeyIndex.NO_LOCATION) {
+        filled.set(i, UnchangedFiller.merge(filled.get(i), null));
+      } else {
+        TrackedFile file = keys.file(location);
+        files.put(file.file().location(), file);
+        wanted.computeIfAbsent(file.file().location(), path -> new TreeMap<>()).put(RowLocation.rowIndex(location), i);
+      }
+    }
+    int width = table.schema().columns().size();
+    for (Map.Entry<String, TreeMap<Long, Integer>> file : wanted.entrySet()) {
+      TrackedFile tracked = files.get(file.getKey());
+      DataFileRows.Rows rows = DataFileRows.read(table.io(), table.schema(), tracked.file(), tracked.positionDeletes(),
+          table.schema().columns().stream().map(column -> column.name()).toList());
+      try (var records = rows.records()) {
+        for (Record record : records) {
+          Integer upsert = file.getValue().get((Long) record.get(rows.position()));
+          if (upsert != null) {
+            filled.set(upsert, UnchangedFiller.merge(filled.get(upsert), IcebergRows.toRow(table.schema().asStruct(), record, width)));
+          }
+        }
+      }
+    }
+    return filled;
+  }
+
+  private static long anyLocation(IcebergKeyIndex keys, Row key) {
+    long location = keys.lookup(key);
+    return location == KeyIndex.MULTIPLE_LOCATIONS ? keys.locations(key)[0] : location;
+  }
+
+  /** Plans the deletes of one attempt against the table's current snapshot. */
+  private Attempt plan(ChangeSet changes, KeyedChanges keyed) {
+    Snapshot base = table.currentSnapshot();
+    Attempt attempt = new Attempt(base);
+    if (keyed != null) {
+      IcebergKeyIndex keys = index();
+      attempt.marks = new PositionMarks(table, keys);
+      if (changes.truncate()) {
+        keys.files().forEach(file -> attempt.removedFiles.add(file.file()));
+      } else {
+        for (Row key : keyed.upsertKeys()) {
+          attempt.mark(keys, key);
+        }
+        for (Row key : keyed.deleteKeys()) {
+          attempt.mark(keys, key);
+        }
+      }
+    } else {
+      attempt.marks = new PositionMarks(table, null);
+    }
+    Map<String, Long> recorded = SnapshotPositions.of(base == null ? List.of() : SnapshotUtil.ancestorsOf(base.snapshotId(), table::snapshot));
+    Map<String, Long> carried = new TreeMap<>(recorded);
+    changes.txns().forEach((id, move) -> carried.put(id, move.version()));
+    attempt.carried = carried;
+    attempt.check = new SnapshotPositions.Check(changes.txns(), carried);
+    attempt.tags = changes.commitTags();
+    return attempt;
+  }
+
+  /** One planned commit: what it deletes and the positions it records, on {@code base}. */
+  private final class Attempt {
+    final Snapshot base;
+    final List<Map.Entry<Row, Long>> deleted = new ArrayList<>();
+    final List<DataFile> removedFiles = new ArrayList<>();
+    PositionMarks marks;
+    DeleteWriteResult deletes = new DeleteWriteResult(List.of());
+    Map<String, Long> carried;
+    Map<String, String> tags;
+    SnapshotPositions.Check check;
+
+    Attempt(Snapshot base) {
+      this.base = base;
+    }
+
+    void mark(IcebergKeyIndex keys, Row key) {
+      long location = keys.lookup(key);
+      if (location == KeyIndex.NO_LOCATION) {
+        return;
+      }
+      for (long each : location == KeyIndex.MULTIPLE_LOCATIONS ? keys.locations(key) : new long[] {location}) {
+        marks.mark(keys.file(each), RowLocation.rowIndex(each));
+        deleted.add(Map.entry(key, each));
+      }
+    }
+
+    void commit(List<DataFile> written) throws IOException {
+      if (!marks.isEmpty()) {
+        deletes = marks.write();
+      }
+      RowDelta delta = table.newRowDelta();
+      written.forEach(delta::addRows);
+      deletes.deleteFiles().forEach(delta::addDeletes);
+      deletes.rewrittenDeleteFiles().forEach(delta::removeDeletes);
+      removedFiles.forEach(delta::removeRows);
+      if (base != null) {
+        delta.validateFromSnapshot(base.snapshotId()).validateDeletedFiles();
+        if (!marks.isEmpty()) {
+          delta.validateDataFilesExist(marks.dataFiles());
+        }
+      }
+      carried.forEach((id, offset) -> delta.set(SnapshotPositions.PREFIX + id, Long.toString(offset)));
+      tags.forEach((name, value) -> delta.set(SnapshotPositions.TAG_PREFIX + name, value));
+      delta.validateWith(check).commit();
+    }
+
+    /** Deletes the delete files this attempt wrote (it did not land). */
+    void discard() {
+      deletes.deleteFiles().forEach(file -> table.io().deleteFile(file.location()));
+      deletes = new DeleteWriteResult(List.of());
+    }
+  }
+
+  private void checkDecidedUnder(ChangeSet changes) throws MovedRowsException {
+    Map<String, String> properties = table.properties();
+    for (Map.Entry<String, String> property : changes.decidedUnder().entrySet()) {
+      String now = properties.get(property.getKey());
+      if (!Objects.equals(now, property.getValue())) {
+        throw new MovedRowsException(table.location(), "the change set was decided while table property " + property.getKey()
+            + " was " + property.getValue() + ", and it is now " + now);
+      }
+    }
+  }
+
+  /** Writes {@code rows} (of the table schema) into new data files of the table's partition spec. */
+  private List<DataFile> write(List<Row> rows) throws IOException {
+    if (rows.isEmpty()) {
+      return List.of();
+    }
+    GenericFileWriterFactory writers = new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET)
+        .dataSchema(table.schema()).build();
+    OutputFileFactory outputs = OutputFileFactory.builderFor(table, 0, 0).format(FileFormat.PARQUET)
+        .operationId(UUID.randomUUID().toString()).build();
+    long targetSize = PropertyUtil.propertyAsLong(table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    FanoutDataWriter<Record> writer = new FanoutDataWriter<>(writers, outputs, table.io(), targetSize);
+    PartitionKey partition = table.spec().isPartitioned() ? new PartitionKey(table.spec(), table.schema()) : null;
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
+    try (writer) {
+      for (Row row : rows) {
+        Record record = IcebergRows.toRecord(table.schema().asStruct(), row);
+        if (partition != null) {
+          partition.partition(wrapper.wrap(record));
+        }
+        writer.write(record, table.spec(), partition);
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    DataWriteResult result = writer.result();
+    return result.dataFiles();
+  }
+
+  private void discard(List<DataFile> files) {
+    files.forEach(file -> table.io().deleteFile(file.location()));
+  }
+
+  private long committedVersion() {
+    Snapshot current = table.currentSnapshot();
+    return current == null ? 0 : current.sequenceNumber();
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * Apache Iceberg tables, written through Iceberg's Java library (docs/iceberg.md): the library
+ * writes data files, deletion vectors, manifests and commits; this package decides which rows to
+ * write and which positions to delete, and records the Kafka positions in snapshot summaries.
+ */
+package io.mergesink.ingest.format.iceberg;

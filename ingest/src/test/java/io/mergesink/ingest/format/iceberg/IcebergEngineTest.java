@@ -1,0 +1,229 @@
+package io.mergesink.ingest.format.iceberg;
+
+import static io.mergesink.ingest.testing.ChangeRecords.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mergesink.core.data.Row;
+import io.mergesink.ingest.FlushOutcome;
+import io.mergesink.ingest.IngestEngine;
+import io.mergesink.ingest.config.IngestOptions;
+import io.mergesink.ingest.config.TableFormatName;
+import io.mergesink.ingest.metrics.IngestMetrics;
+import io.mergesink.ingest.record.KafkaPartition;
+import io.mergesink.ingest.testing.ChangeRecords;
+import io.mergesink.ingest.testing.IcebergTables;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The engine end to end on Iceberg tables in a Hadoop catalog, read back with Iceberg's generic
+ * reader: upserts marked in deletion vectors (v3) or position delete files (v2), never equality
+ * deletes; positions recovered from snapshot summaries, also across snapshots of other engines;
+ * zombies fenced; two writers' positions carried forward.
+ */
+class IcebergEngineTest {
+  private static final String TABLE = "customers";
+  private static final KafkaPartition P0 = new KafkaPartition(ChangeRecords.TOPIC, 0);
+  private static final KafkaPartition P1 = new KafkaPartition(ChangeRecords.TOPIC, 1);
+
+  @TempDir Path dir;
+  private final Map<Long, Row> model = new HashMap<>();
+  private final AtomicInteger fenced = new AtomicInteger();
+
+  @Test
+  void upsertsAndDeletesLandAsDeletionVectorsOnePerDataFileAndTheTableHoldsEachKeysLatestRow() throws Exception {
+    try (IngestEngine engine = engine(Map.of())) {
+      engine.open(List.of(P0));
+      upserts(engine, 0, 0, 9, "v");
+      engine.flush();
+      upserts(engine, 0, 10, 14, "w");
+      delete(engine, 0, 15, 3);
+      engine.flush();
+      upserts(engine, 0, 16, 18, "x");
+      delete(engine, 0, 19, 4);
+      engine.flush();
+    }
+    Table table = table();
+    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    List<DeleteFile> deletes = IcebergTables.liveDeleteFiles(table);
+    assertThat(deletes).isNotEmpty().allSatisfy(delete -> {
+      assertThat(delete.format()).isEqualTo(FileFormat.PUFFIN);
+      assertThat(delete.content()).isEqualTo(FileContent.POSITION_DELETES);
+    });
+    assertThat(deletes.stream().map(DeleteFile::referencedDataFile).distinct().count()).as("one deletion vector per data file")
+        .isEqualTo(deletes.size());
+    assertThat(IcebergTables.positions(table)).containsExactly(Map.entry("sink:" + ChangeRecords.TOPIC + ":0", 19L));
+  }
+
+  @Test
+  void aVersion2TableTakesPositionDeleteFiles() throws Exception {
+    try (IngestEngine engine = engine(Map.of("format-version", "2"))) {
+      engine.open(List.of(P0));
+      upserts(engine, 0, 0, 9, "v");
+      engine.flush();
+      upserts(engine, 0, 10, 14, "w");
+      delete(engine, 0, 15, 1);
+      engine.flush();
+    }
+    Table table = table();
+    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(IcebergTables.liveDeleteFiles(table)).isNotEmpty().allSatisfy(delete -> {
+      assertThat(delete.format()).isEqualTo(FileFormat.PARQUET);
+      assertThat(delete.content()).isEqualTo(FileContent.POSITION_DELETES);
+    });
+  }
+
+  @Test
+  void anEngineStartedAgainResumesFromTheSnapshotSummaryEvenPastASnapshotOfAnotherEngine() throws Exception {
+    try (IngestEngine first = engine(Map.of())) {
+      first.open(List.of(P0));
+      upserts(first, 0, 0, 9, "v");
+      first.flush();
+    }
+    rewriteEveryDataFile(table());
+
+    try (IngestEngine second = engine(Map.of())) {
+      assertThat(second.open(List.of(P0))).containsExactly(Map.entry(P0, 10L));
+      second.seeksApplied();
+      for (long offset = 5; offset <= 14; offset++) {
+        second.accept(offset < 10 ? ChangeRecords.upsert(0, offset, TABLE, offset % 4, "replayed") : upsert(0, offset, offset % 4, "w" + offset));
+      }
+      second.flush();
+      assertThat(second.committedOffsets()).containsExactly(Map.entry(P0, 15L));
+    }
+    assertThat(IcebergTables.readRows(table())).containsExactlyInAnyOrderElementsOf(model.values());
+  }
+
+  @Test
+  void aZombieIsFencedAndTheTableHoldsTheNewOwnersChanges() throws Exception {
+    try (IngestEngine zombie = engine(Map.of()); IngestEngine owner = engine(Map.of())) {
+      zombie.open(List.of(P0));
+      upserts(zombie, 0, 0, 4, "v");
+      zombie.flush();
+
+      assertThat(owner.open(List.of(P0))).containsExactly(Map.entry(P0, 5L));
+      owner.seeksApplied();
+      upserts(owner, 0, 5, 9, "owner");
+      owner.flush();
+
+      for (long offset = 5; offset <= 7; offset++) {
+        zombie.accept(ChangeRecords.upsert(0, offset, TABLE, offset % 4, "zombie"));
+      }
+      FlushOutcome outcome = zombie.flush();
+
+      assertThat(outcome.seeks()).containsExactly(Map.entry(P0, 10L));
+      assertThat(fenced).hasValue(1);
+    }
+    assertThat(IcebergTables.readRows(table())).containsExactlyInAnyOrderElementsOf(model.values());
+  }
+
+  @Test
+  void twoWritersOfOneTableCarryEachOthersPositionsForward() throws Exception {
+    try (IngestEngine a = engine(Map.of()); IngestEngine b = engine(Map.of())) {
+      a.open(List.of(P0));
+      b.open(List.of(P1));
+      upserts(a, 0, 0, 3, "a");
+      a.flush();
+      b.accept(upsert(1, 0, 100, "b"));
+      b.flush();
+      upserts(a, 0, 4, 7, "a2"); // planned on the snapshot before b's commit: lands on it, keeping b's position
+      a.flush();
+      b.accept(upsert(1, 1, 100, "b2"));
+      b.flush();
+    }
+    Table table = table();
+    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(IcebergTables.positions(table)).containsOnly(Map.entry("sink:" + ChangeRecords.TOPIC + ":0", 7L),
+        Map.entry("sink:" + ChangeRecords.TOPIC + ":1", 1L));
+  }
+
+  @Test
+  void aPrimaryKeyChangeTakesTheUnchangedValueFromTheOldKeysRow() throws Exception {
+    try (IngestEngine engine = engine(Map.of())) {
+      engine.open(List.of(P0));
+      engine.accept(upsert(0, 0, 1, "toasted"));
+      engine.flush();
+      engine.accept(ChangeRecords.keyChangeDelete(0, 1, TABLE, 1, 7));
+      engine.accept(ChangeRecords.keyChangeCreate(0, 2, TABLE, 1, 7));
+      engine.flush();
+    }
+    assertThat(IcebergTables.readRows(table())).containsExactly(row(7, "toasted"));
+  }
+
+  /** What a compaction of another engine does: every live row rewritten into one new data file, without MergeSink's summary. */
+  private static void rewriteEveryDataFile(Table table) throws IOException {
+    Set<DataFile> oldFiles = new HashSet<>();
+    Set<DeleteFile> oldDeletes = new HashSet<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(task -> {
+        oldFiles.add(task.file());
+        oldDeletes.addAll(task.deletes());
+      });
+    }
+    OutputFileFactory outputs = OutputFileFactory.builderFor(table, 9, 9).format(FileFormat.PARQUET).build();
+    DataWriter<Record> writer = new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET).build()
+        .newDataWriter(outputs.newOutputFile(), table.spec(), null);
+    try (writer) {
+      for (Row row : IcebergTables.readRows(table)) {
+        GenericRecord record = GenericRecord.create(table.schema());
+        for (int i = 0; i < row.size(); i++) {
+          record.set(i, row.get(i));
+        }
+        writer.write(record);
+      }
+    }
+    table.newRewrite().rewriteFiles(oldFiles, oldDeletes, Set.of(writer.toDataFile()), Set.of()).commit();
+  }
+
+  private Table table() {
+    return IcebergTables.load(dir.toString(), "default", TABLE);
+  }
+
+  private IngestEngine engine(Map<String, String> tableProperties) {
+    IngestOptions options = IngestOptions.builder(dir.toString(), "sink").tableFormat(TableFormatName.ICEBERG)
+        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).tableProperties(tableProperties).build();
+    return new IngestEngine(options, new IngestMetrics() {
+      @Override
+      public void fenced() {
+        fenced.incrementAndGet();
+      }
+    });
+  }
+
+  private void upserts(IngestEngine engine, int partition, long from, long to, String prefix) {
+    for (long offset = from; offset <= to; offset++) {
+      engine.accept(upsert(partition, offset, offset % 4 + 10L * partition, prefix + offset));
+    }
+  }
+
+  private io.mergesink.ingest.record.KafkaRecord upsert(int partition, long offset, long id, String name) {
+    model.put(id, row(id, name));
+    return ChangeRecords.upsert(partition, offset, TABLE, id, name);
+  }
+
+  private void delete(IngestEngine engine, int partition, long offset, long id) {
+    model.remove(id);
+    engine.accept(ChangeRecords.delete(partition, offset, TABLE, id));
+  }
+}
