@@ -35,12 +35,16 @@ public final class IcebergTables {
     }
   }
 
-  /** Every live row of the current snapshot, values in schema order as Iceberg's generic reader gives them. */
+  /**
+   * Every live row of the current snapshot, values in schema order as Iceberg's generic reader gives
+   * them (without the row positions it reads to apply position deletes).
+   */
   public static List<Row> readRows(Table table) {
     List<Row> rows = new ArrayList<>();
+    int width = table.schema().columns().size();
     try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
       for (Record record : records) {
-        Object[] values = new Object[record.size()];
+        Object[] values = new Object[width];
         for (int i = 0; i < values.length; i++) {
           values[i] = record.get(i);
         }
