@@ -216,7 +216,8 @@ public class IngestConfig extends AbstractConfig {
           .compaction(compactionEnabled(), compactionDvRatio(), compactionMinFiles())
           .tableProperties(tableProperties())
           .changeSemantics(changeSemantics())
-          .iceberg(new IcebergOptions(stringsWithPrefix(ICEBERG_CATALOG_PREFIX), getString(ICEBERG_DEFAULT_NAMESPACE)))
+          .iceberg(new IcebergOptions(getString(ICEBERG_CATALOG_NAME), stringsWithPrefix(ICEBERG_CATALOG_PREFIX),
+              getString(ICEBERG_DEFAULT_NAMESPACE)))
           .build();
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());

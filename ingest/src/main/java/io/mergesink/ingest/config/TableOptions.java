@@ -16,6 +16,8 @@ public final class TableOptions {
   public static final String TABLE_FORMAT = "table.format";
   public static final TableFormatName TABLE_FORMAT_DEFAULT = TableFormatName.DELTA;
   public static final String TXN_APP_ID = "txn.app.id";
+  public static final String ICEBERG_CATALOG_NAME = "iceberg.catalog";
+  public static final String ICEBERG_CATALOG_NAME_DEFAULT = "iceberg";
   public static final String ICEBERG_DEFAULT_NAMESPACE = "iceberg.tables.default-namespace";
   public static final String ICEBERG_DEFAULT_NAMESPACE_DEFAULT = "default";
 
@@ -54,6 +56,11 @@ public final class TableOptions {
         .doc("The table format of the tables this connector writes and creates under " + TABLE_ROOT + ". delta: "
             + "Delta Lake tables; iceberg: Apache Iceberg tables in the catalog of the "
             + PassThroughOptions.ICEBERG_CATALOG_PREFIX + "* properties (docs/table-formats.md, docs/iceberg.md).")
+        .define();
+    tables.option(ICEBERG_CATALOG_NAME, Type.STRING).defaultValue(ICEBERG_CATALOG_NAME_DEFAULT)
+        .validator(new ConfigDef.NonEmptyString()).importance(Importance.LOW).displayName("Iceberg catalog name")
+        .doc("With " + TABLE_FORMAT + "=iceberg: the name of the catalog of the " + PassThroughOptions.ICEBERG_CATALOG_PREFIX
+            + "* properties, as the engines that read the tables name it (a JDBC catalog keeps its tables under its name).")
         .define();
     tables.option(ICEBERG_DEFAULT_NAMESPACE, Type.STRING).defaultValue(ICEBERG_DEFAULT_NAMESPACE_DEFAULT)
         .validator(new ConfigDef.NonEmptyString()).importance(Importance.LOW).displayName("Iceberg default namespace")

@@ -16,8 +16,6 @@ import org.apache.iceberg.catalog.Catalog;
  * {@code warehouse} (default {@code table.root}), and whatever else the catalog reads.
  */
 final class IcebergCatalogs {
-  static final String CATALOG_NAME = "mergesink";
-
   private IcebergCatalogs() {}
 
   /**
@@ -39,7 +37,7 @@ final class IcebergCatalogs {
     Configuration hadoopConf = new Configuration();
     options.storage().hadoop().forEach(hadoopConf::set);
     try {
-      return CatalogUtil.buildIcebergCatalog(CATALOG_NAME, properties, hadoopConf);
+      return CatalogUtil.buildIcebergCatalog(options.iceberg().catalogName(), properties, hadoopConf);
     } catch (RuntimeException e) {
       throw new FatalIngestException("cannot open the Iceberg catalog (iceberg.catalog.type=" + properties.get(CatalogUtil.ICEBERG_CATALOG_TYPE)
           + ", uri=" + properties.get(CatalogProperties.URI) + "): " + e.getMessage(), e);
