@@ -93,8 +93,8 @@ class IngestConfigTest {
   void invalidSingleValuesAreRejectedWithTheOptionName() {
     assertThatThrownBy(() -> new IngestConfig(with("write.mode", "merge"))).isInstanceOf(ConfigException.class)
         .hasMessageContaining("Invalid value merge for configuration write.mode");
-    assertThatThrownBy(() -> new IngestConfig(with("table.format", "iceberg"))).isInstanceOf(ConfigException.class)
-        .hasMessageContaining("Invalid value iceberg for configuration table.format: expected one of delta");
+    assertThatThrownBy(() -> new IngestConfig(with("table.format", "hudi"))).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("Invalid value hudi for configuration table.format: expected one of delta, iceberg");
     assertThatThrownBy(() -> new IngestConfig(with("commit.interval.ms", "-1")))
         .hasMessageContaining("Invalid value -1 for configuration commit.interval.ms: Value must be at least 0");
     assertThatThrownBy(() -> new IngestConfig(with("compaction.dv.ratio", "1.5")))
@@ -153,5 +153,40 @@ class IngestConfigTest {
     assertThatThrownBy(config::txnAppId).isInstanceOf(ConfigException.class)
         .hasMessageContaining("txn.app.id").hasMessageContaining("is required");
     assertThatThrownBy(config::ingestOptions).isInstanceOf(ConfigException.class).hasMessageContaining("txn.app.id");
+  }
+
+  @Test
+  void icebergCatalogOptionsPassThroughWithTheirNames() {
+    Map<String, String> props = minimal();
+    props.put("table.format", "iceberg");
+    props.put("iceberg.catalog", "lake");
+    props.put("iceberg.catalog.type", "rest");
+    props.put("iceberg.catalog.uri", "http://catalog:8181");
+    props.put("iceberg.catalog.credential", "client:secret");
+    props.put("iceberg.tables.default-namespace", "cdc");
+
+    IcebergOptions iceberg = new IngestConfig(props).ingestOptions().iceberg();
+
+    assertThat(iceberg.catalogName()).isEqualTo("lake");
+    assertThat(iceberg.catalogProperties()).containsOnly(Map.entry("type", "rest"), Map.entry("uri", "http://catalog:8181"),
+        Map.entry("credential", "client:secret"));
+    assertThat(iceberg.defaultNamespace()).isEqualTo("cdc");
+  }
+
+  @Test
+  void icebergTablesRefuseWhatTheyDoNotTakeNamingTheOption() {
+    Map<String, Map<String, String>> refused = Map.of(
+        "write.mode=history", Map.of("write.mode", "history"),
+        "merge.strategy=copy-on-write", Map.of("merge.strategy", "copy-on-write"),
+        "upsert.order.by", Map.of("upsert.order.by", "source.lsn"),
+        "delete.mode=soft", Map.of("delete.mode", "soft"),
+        "partition.fields", Map.of("partition.fields", "region"));
+    refused.forEach((named, options) -> {
+      Map<String, String> props = minimal();
+      props.put("table.format", "iceberg");
+      props.putAll(options);
+      assertThatThrownBy(() -> new IngestConfig(props).ingestOptions()).as(named).isInstanceOf(ConfigException.class)
+          .hasMessageContaining("table.format=iceberg").hasMessageContaining(named);
+    });
   }
 }
