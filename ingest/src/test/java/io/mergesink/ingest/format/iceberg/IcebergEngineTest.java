@@ -9,7 +9,12 @@ import io.mergesink.ingest.IngestEngine;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.config.TableFormatName;
 import io.mergesink.ingest.metrics.IngestMetrics;
+import io.mergesink.ingest.options.SchemaEvolution;
 import io.mergesink.ingest.record.KafkaPartition;
+import io.mergesink.ingest.record.KafkaRecord;
+import io.mergesink.ingest.record.RecordHeaders;
+import io.mergesink.localconnect.debezium.DebeziumTable;
+import io.mergesink.localconnect.debezium.SourceField;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.IcebergTables;
 import java.io.IOException;
@@ -33,6 +38,9 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.types.Types;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -171,6 +179,37 @@ class IcebergEngineTest {
     assertThat(IcebergTables.readRows(table())).containsExactly(row(7, "toasted"));
   }
 
+  @Test
+  void aNewColumnIsAddedAndAnIntColumnWidenedToLongThroughIcebergsSchemaUpdate() throws Exception {
+    DebeziumTable before = DebeziumTable.builder("pg", "public", TABLE).column("id", Schema.INT64_SCHEMA)
+        .column("qty", Schema.OPTIONAL_INT32_SCHEMA).key("id").source(SourceField.TABLE).build();
+    DebeziumTable after = DebeziumTable.builder("pg", "public", TABLE).column("id", Schema.INT64_SCHEMA)
+        .column("qty", Schema.OPTIONAL_INT64_SCHEMA).column("email", Schema.OPTIONAL_STRING_SCHEMA).key("id")
+        .source(SourceField.TABLE).build();
+    IngestOptions options = IngestOptions.builder(dir.toString(), "sink").tableFormat(TableFormatName.ICEBERG)
+        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).schemaEvolution(SchemaEvolution.WIDEN_TYPES).build();
+    try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
+      engine.open(List.of(P0));
+      engine.accept(event(before, 0, before.newRow().put("id", 1L).put("qty", 5)));
+      engine.accept(event(before, 1, before.newRow().put("id", 2L).put("qty", 6)));
+      engine.flush();
+      engine.accept(event(after, 2, after.newRow().put("id", 2L).put("qty", 5_000_000_000L).put("email", "b@example.com")));
+      engine.accept(event(after, 3, after.newRow().put("id", 3L).put("qty", 7L).put("email", "c@example.com")));
+      engine.flush();
+    }
+    Table table = table();
+    assertThat(table.schema().findType("qty")).isEqualTo(Types.LongType.get());
+    assertThat(table.schema().findType("email")).isEqualTo(Types.StringType.get());
+    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrder(Row.of(1L, 5L, null), Row.of(2L, 5_000_000_000L, "b@example.com"),
+        Row.of(3L, 7L, "c@example.com"));
+  }
+
+  private static KafkaRecord event(DebeziumTable events, long offset, Struct row) {
+    Struct key = events.key(row.get("id"));
+    return new KafkaRecord(P0, offset, ChangeRecords.TOPIC, offset, events.keySchema(), key, events.envelopeSchema(),
+        events.create(row, offset), RecordHeaders.NONE);
+  }
+
   /** What a compaction of another engine does: every live row rewritten into one new data file, without MergeSink's summary. */
   private static void rewriteEveryDataFile(Table table) throws IOException {
     Set<DataFile> oldFiles = new HashSet<>();
@@ -217,7 +256,7 @@ class IcebergEngineTest {
     }
   }
 
-  private io.mergesink.ingest.record.KafkaRecord upsert(int partition, long offset, long id, String name) {
+  private KafkaRecord upsert(int partition, long offset, long id, String name) {
     model.put(id, row(id, name));
     return ChangeRecords.upsert(partition, offset, TABLE, id, name);
   }
