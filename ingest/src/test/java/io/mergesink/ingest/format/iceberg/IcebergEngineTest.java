@@ -124,6 +124,23 @@ class IcebergEngineTest {
   }
 
   @Test
+  void aCompactionOfAnotherEngineBetweenTwoFlushesMovesTheRowsAndTheNextFlushMarksThemWhereTheyAre() throws Exception {
+    try (IngestEngine engine = engine(Map.of())) {
+      engine.open(List.of(P0));
+      upserts(engine, 0, 0, 9, "v");
+      engine.flush();
+      rewriteEveryDataFile(table()); // the engine planned nothing on it yet: its next commit is validated against it
+      upserts(engine, 0, 10, 13, "w");
+      delete(engine, 0, 14, 2);
+      engine.flush();
+      assertThat(engine.committedOffsets()).containsExactly(Map.entry(P0, 15L));
+    }
+    Table table = table();
+    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(IcebergTables.positions(table)).containsExactly(Map.entry("sink:" + ChangeRecords.TOPIC + ":0", 14L));
+  }
+
+  @Test
   void aZombieIsFencedAndTheTableHoldsTheNewOwnersChanges() throws Exception {
     try (IngestEngine zombie = engine(Map.of()); IngestEngine owner = engine(Map.of())) {
       zombie.open(List.of(P0));
