@@ -30,7 +30,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * workload's keys with merge-core, and the check of what a run left in a table.
  */
 final class E2eTables {
-  private static final List<String> CHECKED_COLUMNS = List.of("id", "name");
+  static final List<String> CHECKED_COLUMNS = List.of("id", "name");
   private static final int MAX_PROBLEMS_SHOWN = 5;
 
   private E2eTables() {}
@@ -72,7 +72,8 @@ final class E2eTables {
     }
   }
 
-  private static Row row(RecordDecoder decoder, TableSpec spec, String topic, int partition, long id, int version) {
+  /** The row the connector makes of version {@code version} of key {@code id}, checked against {@code spec}. */
+  static Row row(RecordDecoder decoder, TableSpec spec, String topic, int partition, long id, int version) {
     ChangeEvent event = decoder.decode(SinkRecords.view(new SinkRecord(topic, partition, DebeziumEvents.KEY, DebeziumEvents.key(id),
         DebeziumEvents.VALUE, DebeziumEvents.upsert("c", id, version), 0)));
     if (!event.valueSchema().fieldNames().equals(spec.schema().fieldNames())) {
@@ -90,33 +91,39 @@ final class E2eTables {
    */
   static void requireMatches(DeltaTable table, StructType schema, E2eWorkload workload) throws IOException {
     Snapshot snapshot = table.snapshot();
-    Problems problems = new Problems();
     if (!snapshot.schema().equals(schema)) {
-      problems.add("schema " + snapshot.schema() + " where it was created with " + schema);
+      throw new IllegalStateException("table " + table.root() + " has schema " + snapshot.schema() + " where it was created with " + schema);
     }
+    try (TableScan scan = table.scan(snapshot, CHECKED_COLUMNS)) {
+      requireMatches("table " + table.root() + " at version " + snapshot.version(), () -> scan, workload);
+    }
+  }
+
+  /**
+   * Checks that {@code idAndName}, the rows of {@code table} with the columns {@link #CHECKED_COLUMNS},
+   * hold exactly the live keys of {@code workload}, each once and in its last version.
+   */
+  static void requireMatches(String table, Iterable<Row> idAndName, E2eWorkload workload) {
+    Problems problems = new Problems();
     BitSet seen = new BitSet();
     long rows = 0;
-    try (TableScan scan = table.scan(snapshot, CHECKED_COLUMNS)) {
-      while (scan.hasNext()) {
-        Row row = scan.next();
-        rows++;
-        long id = (Long) row.get(0);
-        if (!workload.isLive(id)) {
-          problems.add("a row of key " + id + ", which is not live");
-        } else if (seen.get(Math.toIntExact(id))) {
-          problems.add("key " + id + " twice");
-        } else {
-          seen.set(Math.toIntExact(id));
-          if (!DebeziumEvents.name(id, workload.version(id)).equals(row.get(1))) {
-            problems.add("key " + id + " has name " + row.get(1) + " where its last version is " + workload.version(id));
-          }
+    for (Row row : idAndName) {
+      rows++;
+      long id = (Long) row.get(0);
+      if (!workload.isLive(id)) {
+        problems.add("a row of key " + id + ", which is not live");
+      } else if (seen.get(Math.toIntExact(id))) {
+        problems.add("key " + id + " twice");
+      } else {
+        seen.set(Math.toIntExact(id));
+        if (!DebeziumEvents.name(id, workload.version(id)).equals(row.get(1))) {
+          problems.add("key " + id + " has name " + row.get(1) + " where its last version is " + workload.version(id));
         }
       }
     }
     if (rows != workload.liveCount() || problems.count > 0) {
-      throw new IllegalStateException("table " + table.root() + " at version " + snapshot.version() + " is wrong: " + rows
-          + " rows where the workload leaves " + workload.liveCount() + " live keys; " + problems.count + " other problem(s)"
-          + (problems.count > 0 ? ", first: " + String.join("; ", problems.first) : ""));
+      throw new IllegalStateException(table + " is wrong: " + rows + " rows where the workload leaves " + workload.liveCount()
+          + " live keys; " + problems.count + " other problem(s)" + (problems.count > 0 ? ", first: " + String.join("; ", problems.first) : ""));
     }
   }
 
