@@ -64,7 +64,7 @@ class DeployFilesTest {
   @Test
   void everySinkFilePassesTheConnectorsValidation(@TempDir Path tables) {
     Map<String, Map<String, String>> sinks = connectorFiles(SINK_CLASS);
-    assertThat(sinks).containsOnlyKeys("mergesink-upsert", "mergesink-audit", "mergesink-cow", "mergesink-s3");
+    assertThat(sinks).containsOnlyKeys("mergesink-upsert", "mergesink-audit", "mergesink-cow", "mergesink-s3", "mergesink-iceberg");
 
     sinks.forEach((name, file) -> {
       Map<String, String> props = new HashMap<>(file);
@@ -95,6 +95,8 @@ class DeployFilesTest {
         .containsEntry("merge.strategy", "copy-on-write");
     assertThat(sinks.get("mergesink-s3")).containsEntry("write.mode", "upsert")
         .containsEntry("merge.strategy", "deletion-vectors");
+    assertThat(sinks.get("mergesink-iceberg")).containsEntry("write.mode", "upsert").containsEntry("table.format", "iceberg")
+        .containsEntry("table.name.format", "iceberg/${source.table}");
   }
 
   /** The S3 sink reaches the compose file's S3 service with its keys, and the service makes the bucket. */
