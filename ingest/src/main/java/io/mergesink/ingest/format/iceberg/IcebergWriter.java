@@ -5,6 +5,7 @@ import io.mergesink.core.changes.ChangeSetRealignment;
 import io.mergesink.core.changes.InvalidChangeSetException;
 import io.mergesink.core.changes.KeyedChanges;
 import io.mergesink.core.changes.MovedRowsException;
+import io.mergesink.core.changes.RowValidator;
 import io.mergesink.core.commit.CommitConflictException;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.TxnChange;
@@ -99,13 +100,9 @@ final class IcebergWriter {
     long started = System.nanoTime();
     StructType schema = IcebergSchemas.fromIceberg(table.schema());
     ChangeSet aligned = ChangeSetRealignment.to(table.location(), schema, changes);
-    if (!aligned.removals().isEmpty()) {
-      throw new InvalidChangeSetException(table.location(), "Iceberg tables take no removals by position");
-    }
     KeyedChanges keyed = keyColumns.isEmpty() ? null
         : KeyedChanges.of(table.location(), schema, keyColumns.stream().mapToInt(schema::indexOf).toArray(), Optional.empty(), aligned);
-    List<Row> rows = new ArrayList<>(keyed == null ? aligned.upserts() : filled(keyed));
-    rows.addAll(aligned.appends());
+    List<Row> rows = keyed == null ? appendedRows(schema, aligned) : filled(keyed);
     List<DataFile> written = write(rows);
     for (int attempt = 1; ; attempt++) {
       checkDecidedUnder(aligned);
@@ -141,6 +138,26 @@ final class IcebergWriter {
         throw e;
       }
     }
+  }
+
+  /**
+   * The rows of a change set for a table without key: rows only, each fitting {@code schema}.
+   *
+   * @throws InvalidChangeSetException the change set deletes, truncates or removes, or a row does not fit
+   */
+  private List<Row> appendedRows(StructType schema, ChangeSet changes) {
+    if (!changes.deletes().isEmpty() || !changes.appends().isEmpty() || !changes.removals().isEmpty() || changes.truncate()) {
+      throw new InvalidChangeSetException(table.location(), "a table without key takes rows only, found " + changes.deletes().size()
+          + " deletes, " + changes.appends().size() + " history appends, " + changes.removals().size() + " removals by position"
+          + (changes.truncate() ? " and a truncate" : ""));
+    }
+    for (Row row : changes.upserts()) {
+      String problem = RowValidator.problem(schema, row, false);
+      if (problem != null) {
+        throw new InvalidChangeSetException(table.location(), "row " + row + ": " + problem);
+      }
+    }
+    return changes.upserts();
   }
 
   /** The upserts with their unchanged columns filled from the live rows they replace (or their previous key's). */

@@ -10,6 +10,7 @@ import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.config.TableFormatName;
 import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.options.SchemaEvolution;
+import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
 import io.mergesink.ingest.record.RecordHeaders;
@@ -82,6 +83,26 @@ class IcebergEngineTest {
     assertThat(deletes.stream().map(DeleteFile::referencedDataFile).distinct().count()).as("one deletion vector per data file")
         .isEqualTo(deletes.size());
     assertThat(IcebergTables.positions(table)).containsExactly(Map.entry("sink:" + ChangeRecords.TOPIC + ":0", 19L));
+  }
+
+  @Test
+  void anAppendTableHoldsEveryChangeOnceWithItsKafkaPositionAndNoDeletes() throws Exception {
+    IngestOptions options = IngestOptions.builder(dir.toString(), "sink").tableFormat(TableFormatName.ICEBERG)
+        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).writeMode(WriteMode.APPEND).build();
+    try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
+      engine.open(List.of(P0));
+      upserts(engine, 0, 0, 5, "v");
+      engine.flush();
+      delete(engine, 0, 6, 1);
+      upserts(engine, 0, 7, 8, "w");
+      engine.flush();
+    }
+    Table table = table();
+    List<Row> rows = IcebergTables.readRows(table);
+    int offset = table.schema().columns().indexOf(table.schema().findField("_kafka_offset"));
+    assertThat(rows.stream().map(row -> row.get(offset))).as("one row per change, by its offset")
+        .containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
+    assertThat(IcebergTables.liveDeleteFiles(table)).isEmpty();
   }
 
   @Test
