@@ -24,6 +24,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,8 +59,15 @@ public final class IcebergFormat implements TableFormat {
     return found;
   }
 
+  /** A warehouse not created yet (the Hadoop catalog's directory) has no namespace. */
   private void discover(SupportsNamespaces namespaces, Namespace parent, List<String> found) {
-    for (Namespace namespace : namespaces.listNamespaces(parent)) {
+    List<Namespace> children;
+    try {
+      children = namespaces.listNamespaces(parent);
+    } catch (NoSuchNamespaceException e) {
+      return;
+    }
+    for (Namespace namespace : children) {
       for (TableIdentifier table : catalog.listTables(namespace)) {
         found.add(name(table));
       }

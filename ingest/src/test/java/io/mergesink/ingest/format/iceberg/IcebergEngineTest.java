@@ -42,6 +42,7 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Types;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,9 +57,16 @@ class IcebergEngineTest {
   private static final KafkaPartition P0 = new KafkaPartition(ChangeRecords.TOPIC, 0);
   private static final KafkaPartition P1 = new KafkaPartition(ChangeRecords.TOPIC, 1);
 
-  @TempDir Path dir;
+  @TempDir Path temp;
+  /** The warehouse, created by the first table: the engine starts before it exists. */
+  private Path dir;
   private final Map<Long, Row> model = new HashMap<>();
   private final AtomicInteger fenced = new AtomicInteger();
+
+  @BeforeEach
+  void warehouse() {
+    dir = temp.resolve("lake");
+  }
 
   @Test
   void upsertsAndDeletesLandAsDeletionVectorsOnePerDataFileAndTheTableHoldsEachKeysLatestRow() throws Exception {
