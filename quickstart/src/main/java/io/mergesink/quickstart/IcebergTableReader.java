@@ -36,6 +36,9 @@ final class IcebergTableReader implements TableReader {
   static final String POSITION_PREFIX = "mergesink.position.";
   private static final String CATALOG_NAME = "iceberg.catalog";
   private static final String CATALOG_PROPERTY_PREFIX = CATALOG_NAME + ".";
+  /** Spark's Iceberg runtime, and a SQLite driver for the demo's catalog (any recent version reads it). */
+  private static final String SPARK_PACKAGES =
+      "org.apache.iceberg:iceberg-spark-runtime-4.0_2.13:1.10.0,org.xerial:sqlite-jdbc:3.53.4.0";
   /** The sink's default of {@value #CATALOG_NAME}. */
   private static final String DEFAULT_CATALOG_NAME = "iceberg";
 
@@ -140,24 +143,21 @@ final class IcebergTableReader implements TableReader {
   @Override
   public List<String> howToRead(String localPath) {
     List<String> lines = new ArrayList<>();
-    lines.add("Its files: " + localPath + "/data (Parquet data files, deletion vectors in Puffin files) and "
-        + localPath + "/metadata (table metadata, manifests);");
-    lines.add("the catalog '" + catalogName + "': " + catalogProperties.get("type") + " at "
-        + catalogProperties.get("uri"));
-    lines.add("Read it with Spark (an Iceberg runtime 1.8 or later reads deletion vectors; e.g. pyspark --packages "
-        + "org.apache.iceberg:iceberg-spark-runtime-4.0_2.13:1.10.0,org.xerial:sqlite-jdbc:3.53.4.0 "
-        + "--conf spark.sql.extensions=org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions "
-        + "--conf spark.sql.catalog." + catalogName + "=org.apache.iceberg.spark.SparkCatalog"
-        + sparkCatalogConf() + "):");
+    lines.add("Files: " + localPath + "/data (Parquet data files, deletion vectors in Puffin files) and "
+        + localPath + "/metadata (table metadata, manifests).");
+    lines.add("Catalog '" + catalogName + "': " + catalogProperties.get("type") + ", " + catalogProperties.get("uri"));
+    lines.add("Read it with Spark (an Iceberg runtime 1.8 or later reads deletion vectors), e.g.:");
+    lines.add("  pyspark --packages " + SPARK_PACKAGES + " \\");
+    lines.add("    --conf spark.sql.extensions=org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions \\");
+    lines.add("    --conf spark.sql.catalog." + catalogName + "=org.apache.iceberg.spark.SparkCatalog \\");
+    List<String> properties = new TreeMap<>(catalogProperties).entrySet().stream()
+        .map(property -> "    --conf spark.sql.catalog." + catalogName + "." + property.getKey() + "=" + property.getValue())
+        .toList();
+    for (int i = 0; i < properties.size(); i++) {
+      lines.add(properties.get(i) + (i < properties.size() - 1 ? " \\" : ""));
+    }
     lines.add("  spark.sql(\"SELECT * FROM " + catalogName + "." + identifier + "\").show()");
     return lines;
-  }
-
-  private String sparkCatalogConf() {
-    StringBuilder conf = new StringBuilder();
-    new TreeMap<>(catalogProperties).forEach((key, value) ->
-        conf.append(" --conf spark.sql.catalog.").append(catalogName).append('.').append(key).append('=').append(value));
-    return conf.toString();
   }
 
   @Override

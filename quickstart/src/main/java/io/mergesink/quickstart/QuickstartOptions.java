@@ -93,7 +93,8 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
   /**
    * Parses {@code args} ({@code --name value} pairs).
    *
-   * @throws UsageException for an unknown option, a missing value or a value of the wrong kind
+   * @throws UsageException for an unknown option, a missing value, a value of the wrong kind, or
+   *     {@code --format iceberg} with {@code --storage s3}
    */
   static QuickstartOptions parse(List<String> args) {
     Path tableDir = DEFAULT_TABLE_DIR;
