@@ -55,6 +55,8 @@ final class ConnectorConfigs {
       config = load(location.root().startsWith("s3://") ? S3_SINK_FILE : SINK_FILE);
     }
     config.putAll(location.sinkOptions());
+    // public/orders in either format: the Iceberg deploy file routes its tables to a namespace of its own
+    config.put("table.name.format", ORDERS_TABLE_NAME_FORMAT);
     config.put("topics.regex", TOPIC_PREFIX + "\\.public\\..*");
     config.put("commit.interval.ms", COMMIT_INTERVAL_MS);
     return config;
@@ -72,8 +74,10 @@ final class ConnectorConfigs {
         "iceberg.catalog.warehouse", location.root());
   }
 
-  /** The path, relative to the table root, the sink config routes {@code public.orders} to ({@code ${source.schema}/${source.table}}). */
+  /** The path, relative to the table root, the sink config routes {@code public.orders} to ({@value #ORDERS_TABLE_NAME_FORMAT}). */
   static final String ORDERS_TABLE = "public/orders";
+  /** The demo's {@code table.name.format}: an Iceberg table {@code <schema>/<table>} is table {@code <table>} in namespace {@code <schema>}. */
+  private static final String ORDERS_TABLE_NAME_FORMAT = "${source.schema}/${source.table}";
 
   private static Map<String, String> load(String resource) {
     Map<String, String> config = new LinkedHashMap<>();
