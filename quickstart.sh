@@ -3,8 +3,10 @@
 #   a Kafka broker (KRaft) and a Connect worker, PostgreSQL + Debezium when PostgreSQL's server
 #   binaries are installed (else a bundled Debezium change stream), and MergeSink writing a Delta
 #   table under ./quickstart-tables (or --table-dir DIR), which stays when the demo ends; with
-#   --storage s3 the table goes to a local S3 server (S3Proxy) the demo starts and stops.
-# Usage: ./quickstart.sh [--table-dir DIR] [--source auto|postgres|bundled] [--storage local|s3] [--rounds N] [--help]
+#   --storage s3 the table goes to a local S3 server (S3Proxy) the demo starts and stops; with
+#   --format iceberg it is an Iceberg table in a JDBC catalog kept in a SQLite file beside it.
+# Usage: ./quickstart.sh [--table-dir DIR] [--source auto|postgres|bundled] [--storage local|s3]
+#                        [--format delta|iceberg] [--rounds N] [--help]
 set -euo pipefail
 cd "$(dirname "$0")"
 

@@ -1,6 +1,7 @@
 package io.mergesink.quickstart;
 
 import io.mergesink.localpg.LocalPostgres;
+import io.mergesink.quickstart.QuickstartOptions.TableFormat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -11,8 +12,8 @@ import java.util.Map;
 
 /**
  * The connector configurations the demo registers: the repository's deploy files
- * ({@code config/debezium-postgres-source.json}, {@code config/mergesink-upsert.json}, copied into
- * the jar at build time) with only the options that must point at the local setup replaced, so the
+ * ({@code config/debezium-postgres-source.json}, {@code config/mergesink-upsert.json} and the others
+ * named below, copied into the jar at build time) with only the options that must point at the local setup replaced, so the
  * demo runs what users deploy.
  */
 final class ConnectorConfigs {
@@ -27,6 +28,7 @@ final class ConnectorConfigs {
   private static final String SOURCE_FILE = "config/debezium-postgres-source.json";
   private static final String SINK_FILE = "config/mergesink-upsert.json";
   private static final String S3_SINK_FILE = "config/mergesink-s3.json";
+  private static final String ICEBERG_SINK_FILE = "config/mergesink-iceberg.json";
 
   private ConnectorConfigs() {}
 
@@ -39,20 +41,43 @@ final class ConnectorConfigs {
   }
 
   /**
-   * {@code config/mergesink-upsert.json} (or {@code config/mergesink-s3.json} for an S3 location)
-   * with its tables at {@code location}, reading the {@value #TOPIC_PREFIX} topics, committing every
+   * {@code config/mergesink-upsert.json} (or {@code config/mergesink-s3.json} for an S3 location, or
+   * {@code config/mergesink-iceberg.json} for Iceberg tables in the demo's catalog) with its tables
+   * at {@code location}, reading the {@value #TOPIC_PREFIX} topics, committing every
    * {@value #COMMIT_INTERVAL_MS} ms.
    */
-  static Map<String, String> mergeSink(TableLocation location) {
-    Map<String, String> config = load(location.root().startsWith("s3://") ? S3_SINK_FILE : SINK_FILE);
+  static Map<String, String> mergeSink(TableLocation location, TableFormat format) {
+    Map<String, String> config;
+    if (format == TableFormat.ICEBERG) {
+      config = load(ICEBERG_SINK_FILE);
+      config.putAll(icebergCatalog(location));
+    } else {
+      config = load(location.root().startsWith("s3://") ? S3_SINK_FILE : SINK_FILE);
+    }
     config.putAll(location.sinkOptions());
+    // public/orders in either format: the Iceberg deploy file routes its tables to a namespace of its own
+    config.put("table.name.format", ORDERS_TABLE_NAME_FORMAT);
     config.put("topics.regex", TOPIC_PREFIX + "\\.public\\..*");
     config.put("commit.interval.ms", COMMIT_INTERVAL_MS);
     return config;
   }
 
-  /** The path, relative to the table root, the sink config routes {@code public.orders} to ({@code ${source.schema}/${source.table}}). */
+  /**
+   * The demo's Iceberg catalog, with nothing to install: Iceberg's JDBC catalog on a SQLite file in
+   * the table directory (the driver is on the demo's class path, where the sink runs), its tables
+   * under the table root. The catalog's name stays the deploy file's.
+   */
+  private static Map<String, String> icebergCatalog(TableLocation location) {
+    return Map.of(
+        "iceberg.catalog.type", "jdbc",
+        "iceberg.catalog.uri", "jdbc:sqlite:" + location.root() + "/" + QuickstartOptions.ICEBERG_CATALOG_FILE,
+        "iceberg.catalog.warehouse", location.root());
+  }
+
+  /** The path, relative to the table root, the sink config routes {@code public.orders} to ({@value #ORDERS_TABLE_NAME_FORMAT}). */
   static final String ORDERS_TABLE = "public/orders";
+  /** The demo's {@code table.name.format}: an Iceberg table {@code <schema>/<table>} is table {@code <table>} in namespace {@code <schema>}. */
+  private static final String ORDERS_TABLE_NAME_FORMAT = "${source.schema}/${source.table}";
 
   private static Map<String, String> load(String resource) {
     Map<String, String> config = new LinkedHashMap<>();

@@ -1,6 +1,5 @@
 package io.mergesink.quickstart;
 
-import io.mergesink.core.data.Row;
 import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.snapshot.TableNotFoundException;
@@ -18,7 +17,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,27 +26,36 @@ import java.util.TreeMap;
  * Reads the demo's Delta table with merge-core while the sink writes it: its version, live rows
  * and the Kafka offsets recorded as {@code txn} actions ({@code <connector>:<topic>:<partition>}).
  */
-final class DeltaTableReader {
+final class DeltaTableReader implements TableReader {
   private static final long MICROS_PER_SECOND = 1_000_000L;
   private static final long NANOS_PER_MICRO = 1_000L;
 
   private final String tablePath;
+  private final String connectorName;
   private final String appIdPrefix;
   private final DeltaTable table;
 
   /** @param topic the topic whose partitions' offsets {@link TableState#committedOffsets()} holds */
   DeltaTableReader(Storage storage, String tablePath, String connectorName, String topic) {
     this.tablePath = tablePath;
+    this.connectorName = connectorName;
     this.appIdPrefix = connectorName + ":" + topic + ":";
     this.table = DeltaTable.forPath(storage, tablePath);
   }
 
-  String path() {
+  @Override
+  public String format() {
+    return "Delta";
+  }
+
+  @Override
+  public String path() {
     return tablePath;
   }
 
-  /** Whether a Delta log exists at the path (the sink creates the table with its first commit). */
-  boolean exists() {
+  /** Whether a Delta log exists at the path. */
+  @Override
+  public boolean exists() {
     try {
       return table.exists();
     } catch (IOException e) {
@@ -56,8 +63,8 @@ final class DeltaTableReader {
     }
   }
 
-  /** The table's latest state, empty while the sink has not created it. */
-  Optional<TableState> state() {
+  @Override
+  public Optional<TableState> state() {
     if (!exists()) {
       return Optional.empty();
     }
@@ -78,35 +85,47 @@ final class DeltaTableReader {
     }
   }
 
-  /**
-   * Up to {@code limit} live rows, ordered by their first column, formatted for the console
-   * (dates and timestamps as ISO-8601, decimals as plain numbers); the first line is the header.
-   */
-  List<List<String>> sample(int limit) {
+  @Override
+  public List<List<String>> rows() {
     try {
       Snapshot snapshot = table.snapshot();
       List<StructField> fields = snapshot.schema().fields();
-      List<Row> rows = new ArrayList<>();
-      try (TableScan scan = table.scan(snapshot, List.of())) {
-        scan.forEachRemaining(rows::add);
-      }
-      // shorter first, then by text: numeric ids sort as numbers
-      rows.sort(Comparator.comparing(row -> String.valueOf(row.get(0)), Comparator
-          .comparingLong((String text) -> text.length()).thenComparing(Comparator.naturalOrder())));
       List<List<String>> lines = new ArrayList<>();
       lines.add(fields.stream().map(StructField::name).toList());
-      for (Row row : rows.subList(0, Math.min(limit, rows.size()))) {
-        List<String> cells = new ArrayList<>();
-        for (int i = 0; i < fields.size(); i++) {
-          cells.add(format(fields.get(i).type(), row.get(i)));
-        }
-        lines.add(cells);
+      try (TableScan scan = table.scan(snapshot, List.of())) {
+        scan.forEachRemaining(row -> {
+          List<String> cells = new ArrayList<>();
+          for (int i = 0; i < fields.size(); i++) {
+            cells.add(format(fields.get(i).type(), row.get(i)));
+          }
+          lines.add(cells);
+        });
       }
       return lines;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read Delta table " + tablePath, e);
     }
   }
+
+  @Override
+  public String positionsRecordedAs() {
+    return "Delta txn actions, app id " + connectorName + ":<topic>:<partition>";
+  }
+
+  @Override
+  public List<String> howToRead(String localPath) {
+    return List.of(
+        "Read it with Spark (Delta Lake 3.x; e.g. pyspark --packages io.delta:delta-spark_2.12:3.3.0 "
+            + "--conf spark.sql.extensions=io.delta.sql.DeltaSparkSessionExtension "
+            + "--conf spark.sql.catalog.spark_catalog=org.apache.spark.sql.delta.catalog.DeltaCatalog):",
+        "  spark.read.format(\"delta\").load(\"" + localPath + "\").show()",
+        "Read it with DuckDB:",
+        "  INSTALL delta; LOAD delta; SELECT * FROM delta_scan('" + localPath + "');");
+  }
+
+  /** Nothing to release: the storage belongs to the table location. */
+  @Override
+  public void close() {}
 
   private Map<Integer, Long> offsets(Snapshot snapshot) {
     Map<Integer, Long> offsets = new TreeMap<>();

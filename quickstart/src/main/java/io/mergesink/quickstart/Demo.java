@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -19,7 +20,8 @@ import org.apache.kafka.connect.runtime.isolation.PluginDiscoveryMode;
 
 /**
  * The demo, start to end: a local Kafka broker and Connect worker, a change source (PostgreSQL with
- * Debezium, or the bundled stream), MergeSink writing {@code <tableDir>/public/orders}; a workload
+ * Debezium, or the bundled stream), MergeSink writing a Delta or Iceberg table
+ * {@code <tableDir>/public/orders}; a workload
  * with a progress line per round; a wait until the table holds every event; the summary; then
  * everything but the table stops.
  */
@@ -53,44 +55,58 @@ final class Demo {
     try (TableLocation location = options.storage() == TableStorage.S3 ? TableLocation.s3(tableDir)
         : TableLocation.local(tableDir)) {
       String tablePath = location.table(ConnectorConfigs.ORDERS_TABLE);
-      if (new DeltaTableReader(location.storage(), tablePath, ConnectorConfigs.SINK_NAME, "").exists()) {
-        throw new IllegalStateException("the table " + tablePath + " exists from an earlier run; its recorded Kafka "
-            + "offsets belong to that run's broker. Delete it (rm -rf " + tableDir + ") or pass --table-dir "
-            + "with a new directory");
-      }
-      try (ChangeSource source = mode == SourceMode.POSTGRES ? new PostgresSource() : new BundledSource()) {
-        location.describe().forEach(progress::plain);
-        progress.plain("Change source:   " + source.description());
-        progress.line("starting a Kafka broker (KRaft) and a Connect worker in this JVM ...");
-        try (LocalConnect connect = startKafka()) {
-          progress.line("Kafka at " + connect.bootstrapServers() + ", Connect worker running");
-          return runWith(connect, source, location, tablePath);
-        } finally {
-          progress.line("Kafka and Connect stopped" + (mode == SourceMode.POSTGRES ? "; stopping PostgreSQL" : "")
-              + (options.storage() == TableStorage.S3 ? "; stopping the S3 server" : ""));
+      Map<String, String> sinkConfig = ConnectorConfigs.mergeSink(location, options.format());
+      try (TableReader reader = reader(location, sinkConfig)) {
+        if (reader.exists()) {
+          throw new IllegalStateException("the table " + tablePath + " exists from an earlier run; its recorded Kafka "
+              + "offsets belong to that run's broker. Delete it (rm -rf " + tableDir + ") or pass --table-dir "
+              + "with a new directory");
+        }
+        try (ChangeSource source = mode == SourceMode.POSTGRES ? new PostgresSource() : new BundledSource()) {
+          location.describe().forEach(progress::plain);
+          progress.plain("Table format:    " + reader.format());
+          progress.plain("Change source:   " + source.description());
+          progress.line("starting a Kafka broker (KRaft) and a Connect worker in this JVM ...");
+          try (LocalConnect connect = startKafka()) {
+            progress.line("Kafka at " + connect.bootstrapServers() + ", Connect worker running");
+            return runWith(connect, source, location, sinkConfig, reader);
+          } finally {
+            progress.line("Kafka and Connect stopped" + (mode == SourceMode.POSTGRES ? "; stopping PostgreSQL" : "")
+                + (options.storage() == TableStorage.S3 ? "; stopping the S3 server" : ""));
+          }
         }
       }
     }
   }
 
-  private DemoResult runWith(LocalConnect connect, ChangeSource source, TableLocation location, String tablePath) {
+  /** The reader of the table the sink config writes, in its format. */
+  private TableReader reader(TableLocation location, Map<String, String> sinkConfig) {
+    String tablePath = location.table(ConnectorConfigs.ORDERS_TABLE);
+    return switch (options.format()) {
+      case DELTA -> new DeltaTableReader(location.storage(), tablePath, ConnectorConfigs.SINK_NAME, ChangeSource.TOPIC);
+      case ICEBERG -> new IcebergTableReader(sinkConfig, tablePath, ConnectorConfigs.ORDERS_TABLE,
+          ConnectorConfigs.SINK_NAME, ChangeSource.TOPIC);
+    };
+  }
+
+  private DemoResult runWith(LocalConnect connect, ChangeSource source, TableLocation location,
+      Map<String, String> sinkConfig, TableReader reader) {
     OrdersWorkload workload = new OrdersWorkload(options.seed());
     progress.line("creating public.orders with " + OrdersWorkload.INITIAL_ORDERS + " orders; starting "
         + (source instanceof PostgresSource ? "Debezium (initial snapshot, then streaming)" : "the bundled stream"));
     source.start(connect, workload.initialOrders());
     Waits.until("topic " + source.topic(), TOPIC_TIMEOUT, () -> connect.topicExists(source.topic()));
-    connect.startConnector(ConnectorConfigs.SINK_NAME, ConnectorConfigs.mergeSink(location));
-    progress.line("MergeSink running: " + source.topic() + " -> " + tablePath + " (upserts with deletion vectors, "
+    connect.startConnector(ConnectorConfigs.SINK_NAME, sinkConfig);
+    progress.line("MergeSink running: " + source.topic() + " -> " + reader.path() + " (upserts with deletion vectors, "
         + "commit every " + ConnectorConfigs.COMMIT_INTERVAL_MS + " ms)");
 
-    DeltaTableReader reader = new DeltaTableReader(location.storage(), tablePath, ConnectorConfigs.SINK_NAME, source.topic());
     for (int round = 1; round <= options.rounds() && !stop.requested(); round++) {
       OrdersWorkload.RoundCounts counts = workload.round(source);
       source.flush();
       connect.requireNotFailed(ConnectorConfigs.SINK_NAME);
       progress.line(String.format("round %d/%d: +%d new, %d updated, %d deleted | source %d orders | "
               + "topic %d events | %s", round, options.rounds(), counts.inserted(), counts.updated(), counts.deleted(),
-          source.sourceRows(), total(endOffsets(connect, source.topic())), describe(reader.state())));
+          source.sourceRows(), total(endOffsets(connect, source.topic())), describe(reader)));
       if (round < options.rounds() && stop.await(options.roundInterval())) {
         progress.line("stop requested: ending the workload after round " + round);
       }
@@ -101,9 +117,9 @@ final class Demo {
     boolean caughtUp = awaitCaughtUp(connect, source, reader);
     Map<Integer, Long> endOffsets = endOffsets(connect, source.topic());
     TableState state = reader.state().orElse(new TableState(-1, 0, Map.of()));
-    DemoResult result = new DemoResult(tablePath, state, source.sourceRows(), endOffsets, caughtUp);
-    new Summary(progress).print(result, source.sourceTableName(), reader.exists() ? reader.sample(SAMPLE_ROWS)
-        : java.util.List.of(), location.localCopyOf(ConnectorConfigs.ORDERS_TABLE));
+    DemoResult result = new DemoResult(reader.path(), state, source.sourceRows(), endOffsets, caughtUp);
+    new Summary(progress).print(result, source.sourceTableName(), reader,
+        reader.exists() ? reader.sample(SAMPLE_ROWS) : List.of(), location.localCopyOf(ConnectorConfigs.ORDERS_TABLE));
     return result;
   }
 
@@ -113,7 +129,7 @@ final class Demo {
    *
    * @return false when {@link #CATCH_UP_TIMEOUT} passed first
    */
-  private boolean awaitCaughtUp(LocalConnect connect, ChangeSource source, DeltaTableReader reader) {
+  private boolean awaitCaughtUp(LocalConnect connect, ChangeSource source, TableReader reader) {
     long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
     long lastReported = -1;
     while (true) {
@@ -121,13 +137,14 @@ final class Demo {
       Optional<TableState> state = reader.state();
       long inTopic = total(endOffsets);
       if (inTopic == source.expectedEvents() && state.isPresent() && state.get().caughtUpWith(endOffsets)) {
-        progress.line("caught up: " + describe(state));
+        progress.line("caught up: " + describe(reader.format(), state));
         return true;
       }
       connect.requireNotFailed(ConnectorConfigs.SINK_NAME);
       long committed = state.map(TableState::committedEvents).orElse(0L);
       if (committed != lastReported) {
-        progress.line("waiting: topic " + inTopic + "/" + source.expectedEvents() + " events | " + describe(state));
+        progress.line("waiting: topic " + inTopic + "/" + source.expectedEvents() + " events | "
+            + describe(reader.format(), state));
         lastReported = committed;
       }
       if (System.nanoTime() - deadline > 0) {
@@ -165,9 +182,14 @@ final class Demo {
     return offsets;
   }
 
-  private static String describe(Optional<TableState> state) {
-    return state.map(s -> "delta v" + s.version() + ": " + s.rows() + " rows, " + s.committedEvents()
-        + " events committed").orElse("delta: no table yet");
+  private static String describe(TableReader reader) {
+    return describe(reader.format(), reader.state());
+  }
+
+  private static String describe(String format, Optional<TableState> state) {
+    String name = format.toLowerCase(Locale.ROOT);
+    return state.map(s -> name + " v" + s.version() + ": " + s.rows() + " rows, " + s.committedEvents()
+        + " events committed").orElse(name + ": no table yet");
   }
 
   private static long total(Map<Integer, Long> endOffsets) {

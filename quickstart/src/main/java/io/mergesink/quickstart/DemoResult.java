@@ -5,7 +5,7 @@ import java.util.Map;
 /**
  * How the demo ended.
  *
- * @param table the Delta table's path or URI (kept)
+ * @param table the table's path or URI (kept)
  * @param state the table's last state
  * @param sourceRows rows of the source table at the end
  * @param endOffsets the topic's end offsets at the end, by partition

@@ -9,23 +9,26 @@ import java.util.Locale;
 /**
  * The command line of {@link Quickstart}.
  *
- * @param tableDir where the Delta table goes ({@code <tableDir>/public/orders}); kept after the demo
+ * @param tableDir where the table goes ({@code <tableDir>/public/orders}); kept after the demo
  * @param source where change events come from
  * @param rounds how many rounds of changes the workload makes after the initial orders
  * @param roundInterval pause between two rounds (the demo's pace; 0 runs them back to back)
  * @param seed seed of the workload's random choices
  * @param storage where the table lives: the table directory, or an S3 server the demo starts
+ * @param format the table format the sink writes
  */
 record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration roundInterval, long seed,
-    TableStorage storage) {
+    TableStorage storage, TableFormat format) {
   static final Path DEFAULT_TABLE_DIR = Path.of("quickstart-tables");
   static final int DEFAULT_ROUNDS = 20;
   static final Duration DEFAULT_ROUND_INTERVAL = Duration.ofSeconds(1);
   static final long DEFAULT_SEED = 42;
+  /** The SQLite database of the Iceberg catalog, in the table directory. */
+  static final String ICEBERG_CATALOG_FILE = "iceberg-catalog.db";
 
   static final String USAGE = String.join("\n",
       "Usage: ./quickstart.sh [options]",
-      "  --table-dir DIR        where the Delta table is written (default: ./" + DEFAULT_TABLE_DIR + ")",
+      "  --table-dir DIR        where the table is written (default: ./" + DEFAULT_TABLE_DIR + ")",
       "  --source MODE          auto (default): PostgreSQL + Debezium when PostgreSQL server binaries are",
       "                         installed (/usr/lib/postgresql/*/bin/initdb), else the bundled stream;",
       "                         postgres; bundled",
@@ -35,16 +38,30 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
       "  --storage KIND         local (default): the table directory; s3: bucket '" + TableLocation.BUCKET + "' of a",
       "                         local S3 server (S3Proxy) the demo starts, its objects kept as files under",
       "                         the table directory",
+      "  --format FORMAT        delta (default); iceberg: an Iceberg table in a JDBC catalog whose database",
+      "                         is the SQLite file " + ICEBERG_CATALOG_FILE + " in the table directory (local storage only)",
       "  --help                 this text",
       "Stop it early with Ctrl-C: it still waits for the sink, prints the summary and keeps the table.");
 
-  /** Local tables with the default storage. */
-  QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration roundInterval, long seed) {
-    this(tableDir, source, rounds, roundInterval, seed, TableStorage.LOCAL);
+  /** @throws UsageException for an Iceberg table on S3, which the sink does not write yet */
+  QuickstartOptions {
+    if (format == TableFormat.ICEBERG && storage == TableStorage.S3) {
+      throw new UsageException("--format iceberg takes --storage local only: the sink does not write Iceberg tables "
+          + "on S3 yet");
+    }
+  }
+
+  /** Delta tables. */
+  QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration roundInterval, long seed,
+      TableStorage storage) {
+    this(tableDir, source, rounds, roundInterval, seed, storage, TableFormat.DELTA);
   }
 
   /** Where the table lives. */
   enum TableStorage { LOCAL, S3 }
+
+  /** The table format the sink writes ({@code table.format}). */
+  enum TableFormat { DELTA, ICEBERG }
 
   /** Where change events come from. */
   enum SourceMode {
@@ -76,7 +93,8 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
   /**
    * Parses {@code args} ({@code --name value} pairs).
    *
-   * @throws UsageException for an unknown option, a missing value or a value of the wrong kind
+   * @throws UsageException for an unknown option, a missing value, a value of the wrong kind, or
+   *     {@code --format iceberg} with {@code --storage s3}
    */
   static QuickstartOptions parse(List<String> args) {
     Path tableDir = DEFAULT_TABLE_DIR;
@@ -85,6 +103,7 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
     Duration interval = DEFAULT_ROUND_INTERVAL;
     long seed = DEFAULT_SEED;
     TableStorage storage = TableStorage.LOCAL;
+    TableFormat format = TableFormat.DELTA;
     for (int i = 0; i < args.size(); i += 2) {
       String name = args.get(i);
       if (i + 1 >= args.size()) {
@@ -98,10 +117,19 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
         case "--round-interval-ms" -> interval = Duration.ofMillis(nonNegative(name, value));
         case "--seed" -> seed = number(name, value);
         case "--storage" -> storage = tableStorage(value);
+        case "--format" -> format = tableFormat(value);
         default -> throw new UsageException("unknown option " + name);
       }
     }
-    return new QuickstartOptions(tableDir, source, rounds, interval, seed, storage);
+    return new QuickstartOptions(tableDir, source, rounds, interval, seed, storage, format);
+  }
+
+  private static TableFormat tableFormat(String value) {
+    try {
+      return TableFormat.valueOf(value.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--format must be delta or iceberg, not '" + value + "'");
+    }
   }
 
   private static TableStorage tableStorage(String value) {

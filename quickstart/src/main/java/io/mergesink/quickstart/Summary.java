@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The demo's closing report: where the table is, its Delta version and rows against the source's,
- * the Kafka offsets recorded in it, a sample of rows, and how to read it with Spark and DuckDB.
+ * The demo's closing report: where the table is, its version and rows against the source's, the
+ * Kafka offsets recorded in it, a sample of rows, and how to read it with Spark (and DuckDB for Delta).
  */
 final class Summary {
   private final Progress progress;
@@ -19,17 +19,18 @@ final class Summary {
    * @param localCopy for a table on the demo's S3 server, the same table as a local directory (the
    *     server stops with the demo; its objects are plain files); null for a local table
    */
-  void print(DemoResult result, String sourceTable, List<List<String>> sample, java.nio.file.Path localCopy) {
+  void print(DemoResult result, String sourceTable, TableReader reader, List<List<String>> sample,
+      java.nio.file.Path localCopy) {
     String tableUri = result.table();
     TableState state = result.state();
+    String format = reader.format();
     progress.plain("");
     progress.plain("== MergeSink quickstart: summary ==");
-    progress.plain("Delta table:    " + tableUri);
-    progress.plain("Delta version:  " + state.version());
+    progress.plain(String.format("%-15s %s", format + " table:", tableUri));
+    progress.plain(String.format("%-15s %s", format + " version:", state.version()));
     progress.plain("Rows:           " + state.rows() + " (" + sourceTable + ": " + result.sourceRows() + " rows)"
         + (result.caughtUp() && state.rows() == result.sourceRows() ? " - match" : ""));
-    progress.plain("Kafka offsets recorded in the table (Delta txn actions, app id "
-        + ConnectorConfigs.SINK_NAME + ":<topic>:<partition>):");
+    progress.plain("Kafka offsets recorded in the table (" + reader.positionsRecordedAs() + "):");
     for (Map.Entry<Integer, Long> end : result.endOffsets().entrySet()) {
       Long committed = state.committedOffsets().get(end.getKey());
       progress.plain("  " + ChangeSource.TOPIC + "-" + end.getKey() + ": committed through offset "
@@ -51,12 +52,7 @@ final class Summary {
       progress.plain("of config/mergesink-s3.json, e.g. Spark's fs.s3a.* settings or DuckDB's CREATE SECRET (TYPE s3)).");
     }
     progress.plain("");
-    progress.plain("Read it with Spark (Delta Lake 3.x; e.g. pyspark --packages io.delta:delta-spark_2.12:3.3.0 "
-        + "--conf spark.sql.extensions=io.delta.sql.DeltaSparkSessionExtension "
-        + "--conf spark.sql.catalog.spark_catalog=org.apache.spark.sql.delta.catalog.DeltaCatalog):");
-    progress.plain("  spark.read.format(\"delta\").load(\"" + path + "\").show()");
-    progress.plain("Read it with DuckDB:");
-    progress.plain("  INSTALL delta; LOAD delta; SELECT * FROM delta_scan('" + path + "');");
+    reader.howToRead(path).forEach(progress::plain);
     progress.plain("");
   }
 

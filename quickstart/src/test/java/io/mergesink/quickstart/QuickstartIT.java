@@ -3,9 +3,12 @@ package io.mergesink.quickstart;
 import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.localpg.LocalPostgres;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.ingest.testing.IcebergTables;
+import io.mergesink.quickstart.QuickstartOptions.TableFormat;
 import io.mergesink.quickstart.QuickstartOptions.SourceMode;
 import io.mergesink.quickstart.QuickstartOptions.TableStorage;
 import java.io.ByteArrayOutputStream;
@@ -13,20 +16,28 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The quickstart as a user runs it, in both source modes, with a short workload: the console
- * shows progress and the summary, and Delta Kernel reads exactly the rows the workload left in
- * the source table, with the topic's last offsets recorded as txn versions.
+ * The quickstart as a user runs it, in both source modes and both table formats, with a short
+ * workload: the console shows progress and the summary, and Delta Kernel (or Iceberg's generic
+ * reader) reads exactly the rows the workload left in the source table, with the topic's last
+ * offsets recorded as txn versions (or in the Iceberg snapshot summary).
  */
 class QuickstartIT {
   private static final int ROUNDS = 5;
@@ -69,13 +80,71 @@ class QuickstartIT {
     assertTable(run, local);
   }
 
+  /** The Iceberg table in the demo's JDBC catalog (SQLite), read through that catalog by Iceberg's generic reader. */
+  @Test
+  void bundledChangesLandInAnIcebergTable() {
+    Run run = run(SourceMode.BUNDLED, TableStorage.LOCAL, TableFormat.ICEBERG);
+
+    DemoResult result = run.result();
+    String root = tables.toAbsolutePath().toString();
+    String path = root + "/public/orders";
+    assertThat(result.table()).isEqualTo(path);
+    assertThat(result.caughtUp()).as(run.output()).isTrue();
+    Map<String, String> catalogProperties = Map.of(
+        "uri", "jdbc:sqlite:" + root + "/" + QuickstartOptions.ICEBERG_CATALOG_FILE, "warehouse", root);
+    Table table;
+    try (JdbcCatalog catalog = new JdbcCatalog()) {
+      catalog.setConf(new Configuration());
+      catalog.initialize("lake", catalogProperties);
+      table = catalog.loadTable(TableIdentifier.of("public", "orders"));
+    }
+    assertThat(table.location()).isEqualTo(path);
+    List<Row> rows = IcebergTables.readRows(table);
+    assertThat(rows).as("rows Iceberg's reader reads").hasSize((int) result.sourceRows());
+    assertThat(new HashSet<>(rows)).as("rows Iceberg's reader reads").isEqualTo(expectedRows(order -> Row.of(
+        order.id(), order.customer(), order.status(), order.quantity(), order.amount(), order.placedOn(),
+        OffsetDateTime.ofInstant(order.updatedAt(), ZoneOffset.UTC))));
+    assertThat(table.currentSnapshot().sequenceNumber()).isGreaterThanOrEqualTo(result.state().version());
+    Map<String, Long> positions = IcebergTables.positions(table);
+    assertThat(result.endOffsets()).hasSize(BundledSource.PARTITIONS);
+    result.endOffsets().forEach((partition, end) ->
+        assertThat(positions).as("positions in the snapshot summary")
+            .containsEntry("mergesink:shop.public.orders:" + partition, end - 1));
+
+    assertThat(run.output())
+        .contains("Table format:    Iceberg")
+        .contains("== MergeSink quickstart: summary ==")
+        .contains("Iceberg table:  " + path)
+        .contains("Iceberg version: " + result.state().version())
+        .contains("Rows:           " + rows.size() + " (")
+        .contains(" - match")
+        .contains("Iceberg snapshot summaries, keys mergesink.position.mergesink:<topic>:<partition>")
+        .contains("committed through offset")
+        .contains("Sample (10 of " + rows.size() + " rows, by id):")
+        .contains("--conf spark.sql.catalog.lake=org.apache.iceberg.spark.SparkCatalog")
+        .contains("--conf spark.sql.catalog.lake.uri=jdbc:sqlite:" + root + "/" + QuickstartOptions.ICEBERG_CATALOG_FILE)
+        .contains("spark.sql(\"SELECT * FROM lake.public.orders\")")
+        .contains("caught up: iceberg v");
+  }
+
+  @Test
+  void icebergOnS3IsAUsageError() {
+    assertThatThrownBy(() -> QuickstartOptions.parse(List.of("--format", "iceberg", "--storage", "s3")))
+        .isInstanceOf(QuickstartOptions.UsageException.class)
+        .hasMessageContaining("--format iceberg takes --storage local only");
+  }
+
   private Run run(SourceMode mode) {
     return run(mode, TableStorage.LOCAL);
   }
 
   private Run run(SourceMode mode, TableStorage storage) {
+    return run(mode, storage, TableFormat.DELTA);
+  }
+
+  private Run run(SourceMode mode, TableStorage storage, TableFormat format) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    QuickstartOptions options = new QuickstartOptions(tables, mode, ROUNDS, Duration.ZERO, SEED, storage);
+    QuickstartOptions options = new QuickstartOptions(tables, mode, ROUNDS, Duration.ZERO, SEED, storage, format);
     DemoResult result;
     try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
       result = Quickstart.run(options, out, new StopSignal());
@@ -96,7 +165,9 @@ class QuickstartIT {
     assertThat(result.caughtUp()).as(run.output()).isTrue();
     List<Row> rows = KernelTables.readRows(path);
     assertThat(rows).as("rows Delta Kernel reads").hasSize((int) result.sourceRows());
-    assertThat(new HashSet<>(rows)).as("rows Delta Kernel reads").isEqualTo(expectedRows());
+    assertThat(new HashSet<>(rows)).as("rows Delta Kernel reads").isEqualTo(expectedRows(order -> Row.of(order.id(),
+        order.customer(), order.status(), order.quantity(), order.amount(), (int) order.placedOn().toEpochDay(),
+        ChronoUnit.MICROS.between(java.time.Instant.EPOCH, order.updatedAt()))));
     // a compaction may commit after the demo read the caught-up table; it changes no row and no position
     assertThat(KernelTables.latestVersion(path)).isGreaterThanOrEqualTo(result.state().version());
     result.endOffsets().forEach((partition, end) ->
@@ -116,19 +187,15 @@ class QuickstartIT {
         .contains("caught up: delta v");
   }
 
-  /** The rows the workload leaves with {@link #SEED}, as Delta Kernel returns them. */
-  private static Set<Row> expectedRows() {
+  /** The rows the workload leaves with {@link #SEED}, as {@code reader} returns an order. */
+  private static Set<Row> expectedRows(Function<Order, Row> reader) {
     Recorder recorder = new Recorder();
     OrdersWorkload workload = new OrdersWorkload(SEED);
     workload.initialOrders().forEach(recorder::insert);
     for (int round = 0; round < ROUNDS; round++) {
       workload.round(recorder);
     }
-    return recorder.table.values().stream()
-        .map(order -> Row.of(order.id(), order.customer(), order.status(), order.quantity(), order.amount(),
-            (int) order.placedOn().toEpochDay(),
-            ChronoUnit.MICROS.between(java.time.Instant.EPOCH, order.updatedAt())))
-        .collect(Collectors.toSet());
+    return recorder.table.values().stream().map(reader).collect(Collectors.toSet());
   }
 
   private record Run(DemoResult result, String output) {}
