@@ -12,11 +12,16 @@ import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.IcebergTables;
+import io.mergesink.connect.testing.S3SinkOptions;
+import io.mergesink.core.testing.TestS3;
+import io.mergesink.locals3.LocalS3;
 import io.mergesink.localpg.LocalPostgres;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -54,9 +59,28 @@ class IcebergCatalogsIT {
   void aJdbcCatalogHoldsTheTablesAndTheirPositions() throws Exception {
     Map<String, String> catalog = Map.of("iceberg.catalog.type", "jdbc", "iceberg.catalog.uri", postgres.jdbcUrl(),
         "iceberg.catalog.jdbc.user", LocalPostgres.USER, "iceberg.catalog.jdbc.password", LocalPostgres.PASSWORD,
-        "iceberg.catalog.warehouse", warehouse.toUri().toString());
-    landTwiceAndRead(catalog, catalog("jdbc", Map.of("uri", postgres.jdbcUrl(), "jdbc.user", LocalPostgres.USER,
+        "iceberg.catalog.warehouse", warehouse.toUri().toString(), "iceberg.catalog", "local_lake");
+    landTwiceAndRead(catalog, catalog("local_lake", "jdbc", Map.of("uri", postgres.jdbcUrl(), "jdbc.user", LocalPostgres.USER,
         "jdbc.password", LocalPostgres.PASSWORD, "warehouse", warehouse.toUri().toString())));
+  }
+
+  /** The warehouse on S3, reached with Iceberg's S3 file IO configured from the connector's own S3 options. */
+  @Test
+  void aJdbcCatalogWithItsWarehouseOnS3() throws Exception {
+    TestS3.s3().createBucket("iceberg-lake");
+    Map<String, String> options = new HashMap<>(S3SinkOptions.testServer());
+    options.putAll(Map.of("iceberg.catalog.type", "jdbc", "iceberg.catalog.uri", postgres.jdbcUrl(),
+        "iceberg.catalog.jdbc.user", LocalPostgres.USER, "iceberg.catalog.jdbc.password", LocalPostgres.PASSWORD,
+        "iceberg.catalog.warehouse", "s3://iceberg-lake/warehouse", "iceberg.catalog", "s3_lake"));
+    Map<String, String> reader = new HashMap<>(Map.of("uri", postgres.jdbcUrl(), "jdbc.user", LocalPostgres.USER,
+        "jdbc.password", LocalPostgres.PASSWORD, "warehouse", "s3://iceberg-lake/warehouse"));
+    reader.putAll(Map.of("io-impl", "org.apache.iceberg.aws.s3.S3FileIO", "s3.endpoint", TestS3.s3().endpoint(),
+        "s3.path-style-access", "true", "client.region", LocalS3.REGION, "s3.access-key-id", LocalS3.ACCESS_KEY,
+        "s3.secret-access-key", LocalS3.SECRET_KEY, "http-client.type", "apache"));
+    landTwiceAndRead(options, catalog("s3_lake", "jdbc", reader));
+    try (Stream<Path> objects = Files.walk(TestS3.s3().dataDir().resolve("iceberg-lake"))) {
+      assertThat(objects.map(Path::toString)).as("objects of the bucket").anyMatch(object -> object.contains("customers/data/"));
+    }
   }
 
   @Test
@@ -64,7 +88,7 @@ class IcebergCatalogsIT {
     try (RestCatalogServer server = RestCatalogServer.start(postgres.jdbcUrl(), LocalPostgres.USER, LocalPostgres.PASSWORD,
         warehouse.toUri().toString())) {
       landTwiceAndRead(Map.of("iceberg.catalog.type", "rest", "iceberg.catalog.uri", server.uri()),
-          catalog("rest", Map.of("uri", server.uri())));
+          catalog("lake", "rest", Map.of("uri", server.uri())));
     }
   }
 
@@ -100,19 +124,20 @@ class IcebergCatalogsIT {
 
   private static Map<String, String> config(Map<String, String> catalog) {
     Map<String, String> config = new HashMap<>(catalog);
+    config.putIfAbsent("iceberg.catalog", "lake");
     config.put("table.root", "/unused-by-these-catalogs");
     config.put("table.format", "iceberg");
     config.put("table.name.format", "shop/${source.table}");
     config.put("txn.app.id", "sink");
-    config.put("iceberg.catalog", "lake");
     config.put("commit.interval.ms", "0");
     return config;
   }
 
-  private static Catalog catalog(String type, Map<String, String> properties) {
+  /** Iceberg's own catalog {@code name}, as another engine reading the tables opens it. */
+  private static Catalog catalog(String name, String type, Map<String, String> properties) {
     Map<String, String> all = new HashMap<>(properties);
     all.put(CatalogUtil.ICEBERG_CATALOG_TYPE, type);
-    return CatalogUtil.buildIcebergCatalog("lake", all, new org.apache.hadoop.conf.Configuration());
+    return CatalogUtil.buildIcebergCatalog(name, all, new org.apache.hadoop.conf.Configuration());
   }
 
   private io.mergesink.ingest.record.KafkaRecord upsert(long offset, long id, String name) {
