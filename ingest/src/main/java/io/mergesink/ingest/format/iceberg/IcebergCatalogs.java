@@ -42,7 +42,7 @@ final class IcebergCatalogs {
           + properties.get(CatalogProperties.WAREHOUSE_LOCATION) + "): use iceberg.catalog.type=rest or jdbc", null);
     }
     if (isS3(warehouse) && !properties.containsKey(CatalogProperties.FILE_IO_IMPL)) {
-      properties.putAll(s3FileIo(options.storage().s3()));
+      s3FileIo(options.storage().s3()).forEach(properties::putIfAbsent);
     }
     Configuration hadoopConf = new Configuration();
     options.storage().hadoop().forEach(hadoopConf::set);
