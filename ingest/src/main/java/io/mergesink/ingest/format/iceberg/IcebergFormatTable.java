@@ -170,6 +170,9 @@ final class IcebergFormatTable implements FormatTable {
 
   @Override
   public void makeNullable(List<String> columns) {
+    if (columns.isEmpty()) {
+      return;
+    }
     UpdateSchema update = table.updateSchema();
     columns.forEach(update::makeColumnOptional);
     update.commit();
