@@ -42,12 +42,15 @@ public final class IcebergFormat implements TableFormat {
   private final IngestOptions options;
   private final Catalog catalog;
   private final int maxDepth;
+  private final IcebergFormatTable.Maintenance maintenance;
 
   /** @throws io.mergesink.ingest.errors.FatalIngestException the catalog cannot be opened */
   public IcebergFormat(IngestOptions options) {
     this.options = options;
     this.catalog = IcebergCatalogs.open(options);
     this.maxDepth = options.tableNameFormat().format().split("/", -1).length;
+    this.maintenance = new IcebergFormatTable.Maintenance(options.compactionEnabled(), options.compactionDeletedRatio(),
+        options.compactionMinSmallFiles(), options.fileTargetSizeBytes());
   }
 
   @Override
@@ -80,7 +83,8 @@ public final class IcebergFormat implements TableFormat {
   @Override
   public Optional<FormatTable> open(String name, List<String> writerKey, Collection<KafkaPartition> partitions) {
     try {
-      return Optional.of(open(catalog.loadTable(identifier(name)), writerKey));
+      TableIdentifier identifier = identifier(name);
+      return Optional.of(open(catalog.loadTable(identifier), identifier, writerKey));
     } catch (NoSuchTableException e) {
       return Optional.empty();
     }
@@ -106,12 +110,12 @@ public final class IcebergFormat implements TableFormat {
     } catch (AlreadyExistsException e) {
       table = catalog.loadTable(identifier);
     }
-    return open(table, writerKey);
+    return open(table, identifier, writerKey);
   }
 
-  private FormatTable open(Table table, List<String> writerKey) {
+  private FormatTable open(Table table, TableIdentifier identifier, List<String> writerKey) {
     WriteKind writeKind = options.writeMode() == WriteMode.APPEND ? WriteKind.APPEND : WriteKind.BY_KEY;
-    return new IcebergFormatTable(table, writeKind, writerKey);
+    return new IcebergFormatTable(table, () -> catalog.loadTable(identifier), maintenance, writeKind, writerKey);
   }
 
   /** Iceberg's file IO does not count requests by kind. */

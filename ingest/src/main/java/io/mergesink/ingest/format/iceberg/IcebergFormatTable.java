@@ -26,6 +26,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -48,15 +49,27 @@ import org.apache.iceberg.util.SnapshotUtil;
  */
 final class IcebergFormatTable implements FormatTable {
   private final Table table;
+  private final Supplier<Table> load;
+  private final Maintenance maintenance;
   private final WriteKind writeKind;
   private final List<String> writerKey;
   private IcebergWriter writer;
 
   /**
+   * When and how the sink maintains its tables: off, or rewriting files whose deletes hide at least
+   * {@code deletedRatio} of their rows and packing {@code minSmallFiles} or more files below
+   * {@code targetFileSizeBytes}.
+   */
+  record Maintenance(boolean enabled, double deletedRatio, int minSmallFiles, long targetFileSizeBytes) {}
+
+  /**
+   * @param load a new instance of the table, for maintenance runs on a thread of their own
    * @param writerKey the key for a table that records none (no identifier fields); checked against a recorded one
    */
-  IcebergFormatTable(Table table, WriteKind writeKind, List<String> writerKey) {
+  IcebergFormatTable(Table table, Supplier<Table> load, Maintenance maintenance, WriteKind writeKind, List<String> writerKey) {
     this.table = table;
+    this.load = load;
+    this.maintenance = maintenance;
     this.writeKind = writeKind;
     this.writerKey = List.copyOf(writerKey);
   }
@@ -261,14 +274,24 @@ final class IcebergFormatTable implements FormatTable {
     return writer().commit(changes);
   }
 
-  /** Maintenance of Iceberg tables is left to the engines that read them (Spark's rewrite_data_files, expire_snapshots). */
+  /** Rewrites and expiration of the table's files ({@link IcebergCompaction}), for tables with a key; empty before the writer's first commit. */
   @Override
   public Optional<CompactionRun> compaction() {
-    return Optional.empty();
+    if (!maintenance.enabled() || writer == null || writeKind == WriteKind.APPEND) {
+      return Optional.empty();
+    }
+    return IcebergCompaction.plan(load, table, writer.index().files(), maintenance.deletedRatio(), maintenance.minSmallFiles(),
+        maintenance.targetFileSizeBytes());
   }
 
+  /** The writer's key index follows the rewrite, so that its next deletes mark the new files. */
   @Override
-  public void compacted() {}
+  public void compacted() {
+    table.refresh();
+    if (writer != null) {
+      writer.index();
+    }
+  }
 
   @Override
   public boolean reassign(Collection<KafkaPartition> partitions) {

@@ -170,6 +170,37 @@ class IcebergEngineTest {
   }
 
   @Test
+  void theSinkRewritesFilesWhoseDeletesHideAShareOfTheirRowsAndCarriesThePositionsForward() throws Exception {
+    IngestOptions options = IngestOptions.builder(dir.toString(), "sink").tableFormat(TableFormatName.ICEBERG)
+        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).compaction(true, 0.25, 2).build();
+    try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
+      engine.open(List.of(P0));
+      for (long offset = 0; offset < 8; offset++) {
+        engine.accept(upsert(0, offset, offset, "v" + offset));
+      }
+      engine.flush();
+      for (long offset = 8; offset < 11; offset++) {
+        engine.accept(upsert(0, offset, offset - 8, "w" + offset)); // 3 of the first file's 8 rows replaced: worth a rewrite
+      }
+      engine.flush();
+    } // closing waits for the rewrite
+    Table table = table();
+    assertThat(table.currentSnapshot().operation()).as("the rewrite is the last commit").isEqualTo("replace");
+    assertThat(IcebergTables.liveDeleteFiles(table)).as("the rewritten file's deletion vector went with it").isEmpty();
+    assertThat(IcebergTables.positions(table)).containsExactly(Map.entry("sink:" + ChangeRecords.TOPIC + ":0", 10L));
+
+    try (IngestEngine next = new IngestEngine(options, IngestMetrics.NONE)) {
+      assertThat(next.open(List.of(P0))).containsExactly(Map.entry(P0, 11L));
+      next.seeksApplied();
+      for (long offset = 11; offset < 14; offset++) {
+        next.accept(upsert(0, offset, offset - 8, "x" + offset)); // rows that now live in the rewritten file
+      }
+      next.flush();
+    }
+    assertThat(IcebergTables.readRows(table())).containsExactlyInAnyOrderElementsOf(model.values());
+  }
+
+  @Test
   void aZombieIsFencedAndTheTableHoldsTheNewOwnersChanges() throws Exception {
     try (IngestEngine zombie = engine(Map.of()); IngestEngine owner = engine(Map.of())) {
       zombie.open(List.of(P0));
@@ -287,7 +318,8 @@ class IcebergEngineTest {
 
   private IngestEngine engine(Map<String, String> tableProperties) {
     IngestOptions options = IngestOptions.builder(dir.toString(), "sink").tableFormat(TableFormatName.ICEBERG)
-        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).tableProperties(tableProperties).build();
+        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).tableProperties(tableProperties)
+        .compaction(false, 0.25, 10).build();
     return new IngestEngine(options, new IngestMetrics() {
       @Override
       public void fenced() {
