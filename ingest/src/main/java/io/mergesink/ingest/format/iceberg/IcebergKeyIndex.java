@@ -142,10 +142,11 @@ final class IcebergKeyIndex {
    * @param deleted the (key, location) pairs the commit deleted
    * @param deletes the delete files it added (deletion vectors)
    * @param removedDeletes the delete files they replaced
-   * @param added the data files it added
+   * @param added the data files it added, and where each new row went
+   * @param addedKeys the keys of the new rows, in the order written
    */
   void landed(Snapshot committed, List<Map.Entry<Row, Long>> deleted, List<DeleteFile> deletes, List<DeleteFile> removedDeletes,
-      List<DataFile> added) {
+      IcebergWriter.NewRows added, Row[] addedKeys) {
     for (Map.Entry<Row, Long> row : deleted) {
       index.remove(row.getKey(), row.getValue());
     }
@@ -155,10 +156,11 @@ final class IcebergKeyIndex {
     for (DeleteFile delete : deletes) {
       track(delete);
     }
-    for (DataFile file : added) {
-      TrackedFile tracked = new TrackedFile(file, new ArrayList<>());
-      files.put(file.location(), tracked);
-      read(tracked);
+    for (DataFile file : added.files()) {
+      files.put(file.location(), new TrackedFile(file, new ArrayList<>()));
+    }
+    for (int i = 0; i < addedKeys.length; i++) {
+      index.put(addedKeys[i], RowLocation.pack(ids.idOf(added.rowFiles()[i]), added.rowPositions()[i]));
     }
     snapshotId = committed.snapshotId();
   }

@@ -32,6 +32,8 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -41,11 +43,11 @@ import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
-import org.apache.iceberg.io.DataWriteResult;
 import org.apache.iceberg.io.DeleteWriteResult;
-import org.apache.iceberg.io.FanoutDataWriter;
+import org.apache.iceberg.io.RollingDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.PropertyUtil;
+import org.apache.iceberg.util.StructLikeMap;
 import org.apache.iceberg.util.SnapshotUtil;
 
 /**
@@ -103,38 +105,39 @@ final class IcebergWriter {
     KeyedChanges keyed = keyColumns.isEmpty() ? null
         : KeyedChanges.of(table.location(), schema, keyColumns.stream().mapToInt(schema::indexOf).toArray(), Optional.empty(), aligned);
     List<Row> rows = keyed == null ? appendedRows(schema, aligned) : filled(keyed);
-    List<DataFile> written = write(rows);
+    NewRows written = write(rows);
     for (int attempt = 1; ; attempt++) {
       checkDecidedUnder(aligned);
       Attempt planned = plan(aligned, keyed);
       try {
-        planned.commit(written);
+        planned.commit(written.files());
         Snapshot committed = table.currentSnapshot();
         if (index != null) {
           if (planned.removedFiles.isEmpty() && Objects.equals(committed.parentId(), planned.base == null ? null : planned.base.snapshotId())) {
-            index.landed(committed, planned.deleted, planned.deletes.deleteFiles(), planned.deletes.rewrittenDeleteFiles(), written);
+            index.landed(committed, planned.deleted, planned.deletes.deleteFiles(), planned.deletes.rewrittenDeleteFiles(), written,
+                keyed.upsertKeys());
           } else {
             index.follow(committed);
           }
         }
-        MergeCounts counts = new MergeCounts(rows.size(), planned.marks.count(), written.size(), planned.removedFiles.size(),
-            planned.deletes.deleteFiles().size(), written.stream().mapToLong(ContentFile::fileSizeInBytes).sum());
+        MergeCounts counts = new MergeCounts(rows.size(), planned.marks.count(), written.files().size(), planned.removedFiles.size(),
+            planned.deletes.deleteFiles().size(), written.files().stream().mapToLong(ContentFile::fileSizeInBytes).sum());
         return new CommitResult(committed.sequenceNumber(), counts, attempt, attempt - 1, System.nanoTime() - started, false);
       } catch (ValidationException | CommitFailedException e) {
         planned.discard();
         if (planned.check.fenced() != null) {
-          discard(written);
+          discard(written.files());
           String id = planned.check.fenced();
           throw new FencedException(table.location(), id, committedVersion(), aligned.txns().get(id).expected(), planned.check.fencedAt());
         }
         if (attempt >= MAX_ATTEMPTS) {
-          discard(written);
+          discard(written.files());
           throw new CommitConflictException(table.location(), attempt, committedVersion());
         }
         table.refresh();
       } catch (RuntimeException | IOException e) {
         planned.discard();
-        discard(written);
+        discard(written.files());
         throw e;
       }
     }
@@ -300,10 +303,14 @@ final class IcebergWriter {
     }
   }
 
-  /** Writes {@code rows} (of the table schema) into new data files of the table's partition spec. */
-  private List<DataFile> write(List<Row> rows) throws IOException {
+  /**
+   * Writes {@code rows} (of the table schema) into new data files of the table's partition spec, one
+   * rolling writer per partition, noting where each row went: the key index takes the new rows from
+   * there, without reading the files back.
+   */
+  private NewRows write(List<Row> rows) throws IOException {
     if (rows.isEmpty()) {
-      return List.of();
+      return NewRows.NONE;
     }
     GenericFileWriterFactory writers = new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET)
         .dataSchema(table.schema()).build();
@@ -311,22 +318,47 @@ final class IcebergWriter {
         .operationId(UUID.randomUUID().toString()).build();
     long targetSize = PropertyUtil.propertyAsLong(table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
-    FanoutDataWriter<Record> writer = new FanoutDataWriter<>(writers, outputs, table.io(), targetSize);
-    PartitionKey partition = table.spec().isPartitioned() ? new PartitionKey(table.spec(), table.schema()) : null;
+    PartitionSpec spec = table.spec();
+    PartitionKey partition = new PartitionKey(spec, table.schema());
     InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
-    try (writer) {
-      for (Row row : rows) {
-        Record record = IcebergRows.toRecord(table.schema().asStruct(), row);
-        if (partition != null) {
-          partition.partition(wrapper.wrap(record));
+    Map<StructLike, RollingDataWriter<Record>> byPartition = StructLikeMap.create(spec.partitionType());
+    String[] files = new String[rows.size()];
+    long[] positions = new long[rows.size()];
+    List<DataFile> written = new ArrayList<>();
+    try {
+      for (int i = 0; i < rows.size(); i++) {
+        Record record = IcebergRows.toRecord(table.schema().asStruct(), rows.get(i));
+        partition.partition(wrapper.wrap(record));
+        RollingDataWriter<Record> writer = byPartition.get(partition);
+        if (writer == null) {
+          StructLike key = partition.copy();
+          writer = new RollingDataWriter<>(writers, outputs, table.io(), targetSize, spec, spec.isPartitioned() ? key : null);
+          byPartition.put(key, writer);
         }
-        writer.write(record, table.spec(), partition);
+        files[i] = writer.currentFilePath().toString(); // the writer rolls after a write, so the row lands here
+        positions[i] = writer.currentFileRows();
+        writer.write(record);
       }
     } catch (UncheckedIOException e) {
       throw e.getCause();
+    } finally {
+      for (RollingDataWriter<Record> writer : byPartition.values()) {
+        writer.close();
+        written.addAll(writer.result().dataFiles());
+      }
     }
-    DataWriteResult result = writer.result();
-    return result.dataFiles();
+    return new NewRows(written, files, positions);
+  }
+
+  /**
+   * The data files a commit adds, and for each row written the file and position it went to.
+   *
+   * @param files the data files
+   * @param rowFiles per row (in the order written), the location of its file
+   * @param rowPositions per row, its position in that file
+   */
+  record NewRows(List<DataFile> files, String[] rowFiles, long[] rowPositions) {
+    static final NewRows NONE = new NewRows(List.of(), new String[0], new long[0]);
   }
 
   private void discard(List<DataFile> files) {
