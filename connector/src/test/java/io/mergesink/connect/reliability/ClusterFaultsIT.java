@@ -3,6 +3,7 @@ package io.mergesink.connect.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
+import io.mergesink.connect.testing.AbruptWorkers;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.ingest.testing.Expected.Position;
 import io.mergesink.ingest.testing.Expected;
@@ -29,8 +30,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
-import org.apache.kafka.connect.runtime.WorkerConfig;
-import org.apache.kafka.connect.runtime.distributed.DistributedConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -50,15 +49,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ClusterFaultsIT {
   private static final Duration CATCH_UP = Duration.ofMinutes(3);
   private static final int WORKERS = 2;
-  /**
-   * Workers that do not wait for their tasks when they stop: the nearest a worker in the test JVM
-   * comes to being killed (its tasks are abandoned mid-batch, possibly mid-commit, and their
-   * partitions move at once), with departed workers' tasks reassigned right away.
-   */
-  private static final Map<String, String> ABRUPT_WORKERS = Map.of(
-      WorkerConfig.TASK_SHUTDOWN_GRACEFUL_TIMEOUT_MS_CONFIG, "1",
-      DistributedConfig.SCHEDULED_REBALANCE_MAX_DELAY_MS_CONFIG, "0");
-
   @TempDir Path tables;
   private LocalConnect connect;
   private LocalConnect abrupt;
@@ -79,7 +69,7 @@ class ClusterFaultsIT {
   /** The cluster of workers that do not wait for their tasks, started by the first test that needs it. */
   private LocalConnect abruptCluster() {
     if (abrupt == null) {
-      abrupt = LocalConnect.start(WORKERS, ABRUPT_WORKERS);
+      abrupt = LocalConnect.start(WORKERS, AbruptWorkers.WORKER_PROPS);
     }
     return abrupt;
   }
