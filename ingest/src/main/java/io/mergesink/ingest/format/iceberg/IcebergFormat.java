@@ -24,6 +24,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +60,13 @@ public final class IcebergFormat implements TableFormat {
   }
 
   private void discover(SupportsNamespaces namespaces, Namespace parent, List<String> found) {
-    for (Namespace namespace : namespaces.listNamespaces(parent)) {
+    List<Namespace> children;
+    try {
+      children = namespaces.listNamespaces(parent);
+    } catch (NoSuchNamespaceException e) {
+      return; // a Hadoop catalog's warehouse directory does not exist until its first table: no tables yet
+    }
+    for (Namespace namespace : children) {
       for (TableIdentifier table : catalog.listTables(namespace)) {
         found.add(name(table));
       }
