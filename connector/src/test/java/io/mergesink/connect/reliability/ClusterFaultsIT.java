@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
 import io.mergesink.connect.testing.AbruptWorkers;
-import io.mergesink.core.testing.KernelTables;
 import io.mergesink.ingest.testing.Expected.Position;
 import io.mergesink.ingest.testing.Expected;
 import io.mergesink.ingest.testing.TableAudit;
@@ -13,7 +12,6 @@ import io.mergesink.localconnect.ChangeStream;
 import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -106,7 +104,7 @@ class ClusterFaultsIT {
       stream.mixedWorkload(2_000, random);
       stream.flush();
       connect.startConnector(name, sinkConfig(cell, topic, root, 2), 2);
-      awaitFirstCommit(root, topic, name);
+      awaitFirstCommit(connect, cell, root, topic, name);
 
       updates(stream, random, 1_500);
       connect.cluster().addWorker();
@@ -147,7 +145,7 @@ class ClusterFaultsIT {
       stream.mixedWorkload(2_000, random);
       stream.flush();
       cluster.startConnector(name, sinkConfig(cell, topic, root, 1), 1);
-      awaitCaughtUp(cluster, root, topic, name);
+      awaitCaughtUp(cluster, cell, root, topic, name);
 
       cluster.startConnector(name, sinkConfig(cell, topic, root, 2), 2);
       updates(stream, random, 1_500);
@@ -182,7 +180,7 @@ class ClusterFaultsIT {
       stream.mixedWorkload(2_000, random);
       stream.flush();
       connect.startConnector(name, sinkConfig(cell, topic, root, 2), 2);
-      awaitFirstCommit(root, topic, name);
+      awaitFirstCommit(connect, cell, root, topic, name);
       updates(stream, random, 1_000);
 
       connect.cluster().kafka().restartOnlyBrokers();
@@ -222,7 +220,7 @@ class ClusterFaultsIT {
       config.put("errors.deadletterqueue.topic.replication.factor", "1");
       connect.startConnector(name, config, 1);
 
-      awaitCaughtUp(connect, root, topic, name);
+      awaitCaughtUp(connect, cell, root, topic, name);
       assertThat(connect.readRecords(dlq, 2)).hasSize(2);
       audit(connect, "raw bytes [" + cell + "]", cell, root, topic, name, stream);
       connect.deleteConnector(name);
@@ -254,12 +252,13 @@ class ClusterFaultsIT {
   /** Waits until the sink holds the whole topic, then audits the table against the stream's model or the topic's events. */
   private static void audit(LocalConnect cluster, String scenario, Cell cell, Path root, String topic, String connector,
       ChangeStream stream) {
-    awaitCaughtUp(cluster, root, topic, connector);
+    awaitCaughtUp(cluster, cell, root, topic, connector);
     Map<TopicPartition, Long> ends = cluster.endOffsets(topic);
+    String table = cell.tables().location(root, topic);
     if (cell.isAppend()) {
-      TableAudit.check(scenario, root.resolve(topic), events(cluster, topic), ends, connector);
+      TableAudit.check(cell.tables(), scenario, table, events(cluster, topic), ends, connector);
     } else {
-      TableAudit.check(scenario, root.resolve(topic), Expected.upserts(CustomerEvents.COLUMNS, stream.model()), ends, connector);
+      TableAudit.check(cell.tables(), scenario, table, Expected.upserts(CustomerEvents.COLUMNS, stream.model()), ends, connector);
     }
   }
 
@@ -292,22 +291,26 @@ class ClusterFaultsIT {
     return Expected.events(events);
   }
 
-  private static void awaitFirstCommit(Path root, String topic, String connector) {
-    Await.until("a first commit of " + connector, CATCH_UP, () -> Files.exists(root.resolve(topic).resolve("_delta_log"))
-        && KernelTables.latestVersion(root.resolve(topic).toString()) >= 1);
+  /** Waits until the table records a position of some partition of {@code topic}: the sink committed once. */
+  private static void awaitFirstCommit(LocalConnect cluster, Cell cell, Path root, String topic, String connector) {
+    Await.until("a first commit of " + connector, CATCH_UP, () -> positions(cluster, cell, root, topic, connector).values()
+        .stream().anyMatch(Optional::isPresent));
   }
 
-  private static void awaitCaughtUp(LocalConnect cluster, Path root, String topic, String connector) {
+  private static void awaitCaughtUp(LocalConnect cluster, Cell cell, Path root, String topic, String connector) {
     Map<TopicPartition, Optional<Long>> expected = new HashMap<>();
     cluster.endOffsets(topic).forEach((partition, end) -> expected.put(partition, Optional.of(end - 1)));
-    Await.until("txn versions " + expected, CATCH_UP, () -> {
-      Map<TopicPartition, Optional<Long>> versions = new HashMap<>();
-      for (TopicPartition partition : expected.keySet()) {
-        versions.put(partition, Files.exists(root.resolve(topic).resolve("_delta_log"))
-            ? KernelTables.txnVersion(root.resolve(topic).toString(), connector + ":" + topic + ":" + partition.partition())
-            : Optional.empty());
-      }
-      return versions;
-    }, expected::equals);
+    Await.until("txn versions " + expected, CATCH_UP, () -> positions(cluster, cell, root, topic, connector), expected::equals);
+  }
+
+  /** The position the table records of each partition of {@code topic}, empty where none (or no table yet). */
+  private static Map<TopicPartition, Optional<Long>> positions(LocalConnect cluster, Cell cell, Path root, String topic,
+      String connector) {
+    String table = cell.tables().location(root, topic);
+    Map<TopicPartition, Optional<Long>> positions = new HashMap<>();
+    for (TopicPartition partition : cluster.endOffsets(topic).keySet()) {
+      positions.put(partition, cell.tables().position(table, connector + ":" + topic + ":" + partition.partition()));
+    }
+    return positions;
   }
 }
