@@ -78,8 +78,10 @@ class ClusterFaultsIT {
     return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF), Cell::isPlain);
   }
 
+  // in CI also an Iceberg cell (deletion vectors): workers stopped as if killed while tasks commit to Iceberg
   static Stream<Cell> abruptStopCells() {
-    return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF), Cell::isPlain);
+    return Matrix.cells(List.of(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF),
+        Cell.iceberg(Cell.Format.ICEBERG, Cell.Layout.DELETION_VECTORS)), Cell::isPlain);
   }
 
   static Stream<Cell> brokerRestartCells() {

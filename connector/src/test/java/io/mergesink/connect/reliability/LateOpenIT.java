@@ -36,12 +36,16 @@ class LateOpenIT {
     FaultPlan.reset();
   }
 
+  // in CI also an Iceberg cell: positions resumed from snapshot summaries, position delete files
   static Stream<Cell> resumeCells() {
-    return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED));
+    return Matrix.cells(List.of(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED),
+        Cell.iceberg(Cell.Format.ICEBERG_V2, Cell.Layout.DELETION_VECTORS)), cell -> true);
   }
 
+  // in CI also an Iceberg cell: an Iceberg append table created by the open that follows
   static Stream<Cell> newTableCells() {
-    return Matrix.cells(Cell.of(Cell.Layout.APPEND, Cell.Compaction.FORCED));
+    return Matrix.cells(List.of(Cell.of(Cell.Layout.APPEND, Cell.Compaction.FORCED),
+        Cell.iceberg(Cell.Format.ICEBERG, Cell.Layout.APPEND)), cell -> true);
   }
 
   // Delta cells only: the faults list the Delta log through FaultyStorage

@@ -34,8 +34,9 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * The end-of-scenario checks (docs/design.md, "How it is tested"), on the table as Delta Kernel
- * reads it: every expected row there exactly once and as expected (upsert tables: no key with two
- * live rows, none lost, none stale, none that should be gone; append tables: every change event of
+ * reads it (an Iceberg table as Iceberg's generic reader reads it, positions from its snapshot
+ * summaries: the overloads that take a {@link SinkTables}): every expected row there exactly once
+ * and as expected (upsert tables: no key with two live rows, none lost, none stale, none that should be gone; append tables: every change event of
  * the log once, by topic, partition and offset, no row for the tombstone after a delete), every partition's txn version its end offset − 1, and
  * every live file and deletion vector the log references present. Tables on S3 (the test server)
  * are read from S3: rows and txns by Delta Kernel through Hadoop's S3A, the files the log references
