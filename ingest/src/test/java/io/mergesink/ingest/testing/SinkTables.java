@@ -37,7 +37,10 @@ import org.apache.iceberg.types.Types;
  * through Delta Kernel ({@link KernelTables}), Iceberg tables of the sink's default Hadoop catalog
  * through Iceberg's generic reader ({@link IcebergTables}). Rows come back in the engine's
  * in-memory representation ({@link DataType}: dates as days, timestamps as microseconds, binary
- * as {@code byte[]}), whichever format holds them, so one comparison serves both.
+ * as {@code byte[]}), whichever format holds them, so one comparison serves both. The Iceberg
+ * types and values are converted here, independently of the sink's own conversion
+ * ({@code IcebergSchemas}, {@code IcebergRows}): a mistake there that its inverse undoes on the way
+ * back cannot hide behind the reader.
  */
 public enum SinkTables {
   DELTA {
