@@ -218,7 +218,8 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
    * ({@code iceberg-v2/deletion-vectors/compaction-off}).
    */
   String label() {
-    return (isDelta() ? "" : format.label() + "/") + layout.label() + "/" + compaction.label() + (isPlain() ? "" : "/" + mode.label()) + (isOnS3() ? "/s3" : "");
+    return (isDelta() ? "" : format.label() + "/") + layout.label() + "/" + compaction.label()
+        + (isPlain() ? "" : "/" + mode.label()) + (isOnS3() ? "/s3" : "");
   }
 
   /** A name fit for topics, connectors and directories. */
