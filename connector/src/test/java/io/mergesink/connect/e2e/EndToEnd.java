@@ -8,10 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mergesink.localconnect.Await;
 import io.mergesink.localconnect.LocalConnect;
-import io.mergesink.core.testing.KernelTables;
+import io.mergesink.ingest.testing.SinkTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +29,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Struct;
 
 /**
- * A throwaway PostgreSQL, one Connect worker with a KRaft broker, Debezium's PostgreSQL connector
+ * A throwaway PostgreSQL, Connect workers (one unless the test asks for more) with a KRaft broker, Debezium's PostgreSQL connector
  * registered from {@code config/debezium-postgres-source.json} and MergeSink from
  * {@code config/mergesink-upsert.json}, each with only what points at the test's database and
  * directories overridden. The caller closes it.
@@ -53,6 +52,8 @@ final class EndToEnd implements AutoCloseable {
   private final LocalPostgres postgres;
   private final LocalConnect connect;
   private final Path tableRoot;
+  /** The format of the sink's tables, from its {@code table.format} when it starts. */
+  private SinkTables format = SinkTables.DELTA;
 
   private EndToEnd(LocalPostgres postgres, LocalConnect connect, Path tableRoot) {
     this.postgres = postgres;
@@ -60,14 +61,19 @@ final class EndToEnd implements AutoCloseable {
     this.tableRoot = tableRoot;
   }
 
-  /** Starts PostgreSQL and the Connect cluster; the sink writes its tables under {@code tableRoot}. */
+  /** Starts PostgreSQL and a one-worker Connect cluster; the sink writes its tables under {@code tableRoot}. */
   static EndToEnd start(Path tableRoot) {
+    return start(tableRoot, 1, Map.of());
+  }
+
+  /** {@link #start(Path)} with {@code workers} Connect workers of {@code workerProps}. */
+  static EndToEnd start(Path tableRoot, int workers, Map<String, String> workerProps) {
     assertThat(LocalPostgres.available())
         .as("PostgreSQL server binaries under /usr/lib/postgresql/*/bin (apt-get install -y postgresql)")
         .isTrue();
     LocalPostgres postgres = LocalPostgres.start(SourceDatabase.NAME);
     try {
-      return new EndToEnd(postgres, LocalConnect.start(1), tableRoot);
+      return new EndToEnd(postgres, LocalConnect.start(workers, workerProps), tableRoot);
     } catch (RuntimeException | AssertionError e) {
       postgres.close();
       throw e;
@@ -115,6 +121,7 @@ final class EndToEnd implements AutoCloseable {
     config.put("table.root", tableRoot.toString());
     config.put("commit.interval.ms", COMMIT_INTERVAL_MS);
     config.putAll(overrides);
+    format = SinkTables.of(config);
     connect.startConnector(SINK, config, Integer.parseInt(config.get("tasks.max")));
   }
 
@@ -124,15 +131,12 @@ final class EndToEnd implements AutoCloseable {
 
   /** Where {@code table.name.format=${source.schema}/${source.table}} puts the table. */
   String tablePath(String table) {
-    return tableRoot.resolve(SCHEMA).resolve(table).toString();
+    return format.location(tableRoot, SCHEMA + "/" + table);
   }
 
   /** The sink's recorded offset of the table's topic (partition 0), empty before its first commit. */
   Optional<Long> txnVersion(String table) {
-    if (!Files.isDirectory(Path.of(tablePath(table), "_delta_log"))) {
-      return Optional.empty();
-    }
-    return KernelTables.txnVersion(tablePath(table), SINK + ":" + topic(table) + ":0");
+    return format.position(tablePath(table), SINK + ":" + topic(table) + ":0");
   }
 
   /**
@@ -168,11 +172,14 @@ final class EndToEnd implements AutoCloseable {
     }
   }
 
-  /** The differences between each Delta table and its PostgreSQL table (see {@link TableDiff}); empty when equal. */
+  /**
+   * The differences between each of the sink's tables (Delta or Iceberg, read by that format's
+   * independent reader) and its PostgreSQL table (see {@link TableDiff}); empty when equal.
+   */
   List<String> tableDifferences() {
     List<String> problems = new ArrayList<>();
     for (String table : List.of(Workload.ACCOUNTS, Workload.LINE_ITEMS)) {
-      String diff = TableDiff.compare(PostgresTable.read(postgres, table), tablePath(table));
+      String diff = TableDiff.compare(PostgresTable.read(postgres, table), format, tablePath(table));
       if (!diff.isEmpty()) {
         problems.add(diff);
       }

@@ -10,6 +10,7 @@ import io.mergesink.core.testing.KernelChangeFeed;
 import io.mergesink.core.testing.KernelChangeFeed.Change;
 import io.mergesink.core.testing.KernelChangeFeed.Version;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.ingest.testing.SinkTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -59,7 +60,7 @@ class PostgresChangeFeedIT {
       List<Change> changes = new ArrayList<>();
       feed.forEach(version -> changes.addAll(version.changes()));
       SoftAssertions.assertSoftly(softly -> {
-        softly.assertThat(TableDiff.compare(expected, path)).as("Delta table vs PostgreSQL").isEmpty();
+        softly.assertThat(TableDiff.compare(expected, SinkTables.DELTA, path)).as("Delta table vs PostgreSQL").isEmpty();
         softly.assertThat(KernelChangeFeed.rebuild(feed)).as("the feed replayed from version 0")
             .containsExactlyInAnyOrderElementsOf(expected.rows()).containsExactlyInAnyOrderElementsOf(KernelTables.readRows(path));
         softly.assertThat(feed).as("versions without change data files remove nothing")

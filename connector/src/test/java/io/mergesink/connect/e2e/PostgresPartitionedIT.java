@@ -12,6 +12,7 @@ import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.core.types.TypeChanges;
+import io.mergesink.ingest.testing.SinkTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,7 +82,7 @@ class PostgresPartitionedIT {
       PostgresTable expected = withCreatedDay(PostgresTable.read(e2e.postgres(), ORDERS));
       Snapshot table = DeltaTable.forPath(new LocalStorage(), e2e.tablePath(ORDERS)).snapshot();
       SoftAssertions.assertSoftly(softly -> {
-        softly.assertThat(TableDiff.compare(expected, e2e.tablePath(ORDERS))).as("Delta table vs PostgreSQL + created_day, seed " + seed)
+        softly.assertThat(TableDiff.compare(expected, SinkTables.DELTA, e2e.tablePath(ORDERS))).as("Delta table vs PostgreSQL + created_day, seed " + seed)
             .isEmpty();
         softly.assertThat(table.metadata().partitionColumns()).containsExactly("region", "created_day");
         softly.assertThat(table.schema().field("created_day").orElseThrow().metadata())

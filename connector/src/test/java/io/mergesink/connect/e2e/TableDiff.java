@@ -3,7 +3,7 @@ package io.mergesink.connect.e2e;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mergesink.core.data.Row;
-import io.mergesink.core.testing.KernelTables;
+import io.mergesink.ingest.testing.SinkTables;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import java.util.ArrayList;
@@ -14,8 +14,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The differences between a PostgreSQL table and the Delta table MergeSink wrote for it (read by
- * Delta Kernel): schema (column names and types, in order), then rows matched by primary key.
+ * The differences between a PostgreSQL table and the table MergeSink wrote for it (read by its
+ * format's independent reader, {@link SinkTables}: Delta Kernel, Iceberg's generic reader): schema
+ * (column names and types, in order, as the format stores them), then rows matched by primary key.
  * {@code jsonb} columns are compared as parsed JSON, since PostgreSQL normalizes jsonb text.
  */
 final class TableDiff {
@@ -30,27 +31,28 @@ final class TableDiff {
   private TableDiff() {}
 
   /**
-   * Compares {@code expected} with the Delta table at {@code deltaPath}.
+   * Compares {@code expected} with the table of {@code format} at {@code path}.
    *
    * @return the differences, one per line; empty when the tables are equal
    */
-  static String compare(PostgresTable expected, String deltaPath) {
+  static String compare(PostgresTable expected, SinkTables format, String path) {
     TableDiff diff = new TableDiff();
-    diff.run(expected, deltaPath);
+    diff.run(expected, format, path);
     return String.join("\n", diff.problems);
   }
 
-  private void run(PostgresTable expected, String deltaPath) {
-    StructType actualSchema = KernelTables.schema(deltaPath);
-    if (!types(actualSchema).equals(types(expected.schema()))) {
-      problems.add("table " + deltaPath + ": schema " + types(actualSchema) + ", expected " + types(expected.schema())
+  private void run(PostgresTable expected, SinkTables format, String path) {
+    StructType actualSchema = format.schema(path);
+    StructType storedSchema = format.stored(expected.schema());
+    if (!types(actualSchema).equals(types(storedSchema))) {
+      problems.add("table " + path + ": schema " + types(actualSchema) + ", expected " + types(storedSchema)
           + " (from public." + expected.name() + ")");
       return;
     }
-    List<Row> actualRows = KernelTables.readRows(deltaPath).stream().map(row -> parseJson(row, expected)).toList();
-    Map<Row, Row> actual = PostgresTable.byKey(actualRows, expected.schema(), expected.keyColumns());
-    Map<Row, Row> wanted = PostgresTable.byKey(
-        expected.rows().stream().map(row -> parseJson(row, expected)).toList(), expected.schema(), expected.keyColumns());
+    List<Row> actualRows = format.readRows(path).stream().map(row -> parseJson(row, expected)).toList();
+    Map<Row, Row> actual = PostgresTable.byKey(actualRows, storedSchema, expected.keyColumns());
+    Map<Row, Row> wanted = PostgresTable.byKey(expected.rows().stream()
+        .map(row -> parseJson(format.stored(expected.schema(), row), expected)).toList(), storedSchema, expected.keyColumns());
     List<String> missing = new ArrayList<>();
     List<String> different = new ArrayList<>();
     for (Map.Entry<Row, Row> row : wanted.entrySet()) {
@@ -58,15 +60,15 @@ final class TableDiff {
       if (found == null) {
         missing.add(abbreviate(row.getValue()));
       } else if (!found.equals(row.getValue())) {
-        different.add("key " + row.getKey() + ": " + columnDiff(expected.schema(), row.getValue(), found));
+        different.add("key " + row.getKey() + ": " + columnDiff(storedSchema, row.getValue(), found));
       }
     }
     List<String> unexpected = actual.entrySet().stream().filter(row -> !wanted.containsKey(row.getKey()))
         .map(row -> abbreviate(row.getValue())).toList();
-    String where = "table " + deltaPath + " vs public." + expected.name() + " (" + wanted.size() + " rows, Delta has "
+    String where = "table " + path + " vs public." + expected.name() + " (" + wanted.size() + " rows, the sink's table has "
         + actual.size() + ")";
-    report(where, "rows missing from Delta", missing);
-    report(where, "rows in Delta but not in PostgreSQL", unexpected);
+    report(where, "rows missing from the sink's table", missing);
+    report(where, "rows in the sink's table but not in PostgreSQL", unexpected);
     report(where, "rows that differ", different);
   }
 

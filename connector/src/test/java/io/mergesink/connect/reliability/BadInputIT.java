@@ -72,8 +72,9 @@ class BadInputIT {
     return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED), Cell::isPlain);
   }
 
+  // Delta cells: the tables are found by their Delta logs
   static Stream<Cell> tableNameCells() {
-    return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF), Cell::isPlain);
+    return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF), cell -> cell.isPlain() && cell.isDelta());
   }
 
   @ParameterizedTest(name = "[{0}] {1}: dead letter queue")
@@ -85,7 +86,7 @@ class BadInputIT {
     task.runToEnd(100, 100);
     assertThat(task.context().deadLettered()).extracting(SinkRecord::kafkaOffset).containsExactly((long) GOOD);
     task.stop();
-    MatrixAudit.check("bad input, tolerated: " + name, cell, table(), log, Workloads.CONNECTOR);
+    MatrixAudit.check("bad input, tolerated: " + name, cell, table(cell), log, Workloads.CONNECTOR);
     assertNothingOutsideRoot();
   }
 
@@ -103,7 +104,7 @@ class BadInputIT {
         .hasMessageContaining("topic " + Workloads.TOPIC).hasMessageContaining("partition 0")
         .hasMessageContaining("offset " + GOOD).hasMessageContaining(problem);
     task.stop();
-    TableAudit.check("bad input, not tolerated: " + name + " [" + cell + "]", table(), before,
+    TableAudit.check(cell.tables(), "bad input, not tolerated: " + name + " [" + cell + "]", table(cell), before,
         Map.of(new TopicPartition(Workloads.TOPIC, 0), (long) GOOD), Workloads.CONNECTOR);
   }
 
@@ -116,7 +117,7 @@ class BadInputIT {
     task.open(log.topicPartitions());
     task.runToEnd(100, 100);
     task.stop();
-    MatrixAudit.check("append: a record without a key", cell, table(), log, Workloads.CONNECTOR);
+    MatrixAudit.check("append: a record without a key", cell, table(cell), log, Workloads.CONNECTOR);
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -132,7 +133,7 @@ class BadInputIT {
     task.runToEnd(100, 100);
     task.stop();
 
-    MatrixAudit.check("bad input: value larger than buffer.max.bytes", cell, table(), log, Workloads.CONNECTOR);
+    MatrixAudit.check("bad input: value larger than buffer.max.bytes", cell, table(cell), log, Workloads.CONNECTOR);
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -190,8 +191,8 @@ class BadInputIT {
     return dir.resolve("a/b/root");
   }
 
-  private Path table() {
-    return root().resolve("public/customers");
+  private String table(Cell cell) {
+    return cell.tables().location(root(), "public/customers");
   }
 
   private Map<String, String> config(Cell cell) {

@@ -4,6 +4,7 @@ import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.writer.WriterOptions;
+import io.mergesink.ingest.testing.SinkTables;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -12,14 +13,46 @@ import java.util.Map;
 
 /**
  * One cell of the reliability matrix: how the sink lands changes, whether it compacts, which CDC
- * mode the table is written in, and where the table lives. Every scenario runs in cells (see
- * {@link Matrix}); a cell only adds its options to a scenario's configuration (its table root:
- * {@link Workloads#config}) and tells the audit which model applies.
+ * mode the table is written in, where the table lives and in which table format. Every scenario
+ * runs in cells (see {@link Matrix}); a cell only adds its options to a scenario's configuration
+ * (its table root: {@link Workloads#config}) and tells the audit which model applies and which
+ * reader reads the table ({@link #tables()}).
  */
-record Cell(Layout layout, Compaction compaction, Mode mode, Store store) {
+record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format format) {
   Cell {
     if (layout == Layout.APPEND && mode != Mode.PLAIN) {
       throw new IllegalArgumentException("append tables take no CDC mode (the sink refuses them there), got " + mode);
+    }
+    if (format != Format.DELTA && (layout == Layout.COPY_ON_WRITE || compaction != Compaction.OFF || mode != Mode.PLAIN
+        || store != Store.LOCAL)) {
+      throw new IllegalArgumentException("Iceberg tables are plain upsert (deletion vectors) or append tables, not compacted by"
+          + " the sink, in the Hadoop catalog on local disk; got " + layout + ", " + compaction + ", " + mode + ", " + store);
+    }
+    if (format == Format.ICEBERG_V2 && layout != Layout.DELETION_VECTORS) {
+      throw new IllegalArgumentException("format-version 2 differs from 3 only in how upserts mark rows deleted; got " + layout);
+    }
+  }
+
+  /**
+   * The table format: Delta, or Iceberg in the sink's default Hadoop catalog (table root as its
+   * warehouse), format version 3 (deletion vectors, the sink's default) or 2 (position delete
+   * files, {@code table.properties.format-version=2}).
+   */
+  enum Format {
+    DELTA(SinkTables.DELTA, Map.of()),
+    ICEBERG(SinkTables.ICEBERG, Map.of("table.format", "iceberg")),
+    ICEBERG_V2(SinkTables.ICEBERG, Map.of("table.format", "iceberg", "table.properties.format-version", "2"));
+
+    private final SinkTables tables;
+    private final Map<String, String> options;
+
+    Format(SinkTables tables, Map<String, String> options) {
+      this.tables = tables;
+      this.options = options;
+    }
+
+    String label() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
   }
 
@@ -95,17 +128,32 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store) {
 
   /** A cell of plain upserts (or appends) with its table on local disk. */
   static Cell of(Layout layout, Compaction compaction) {
-    return new Cell(layout, compaction, Mode.PLAIN, Store.LOCAL);
+    return new Cell(layout, compaction, Mode.PLAIN, Store.LOCAL, Format.DELTA);
+  }
+
+  /** A cell of an Iceberg table of {@code format} ({@link Format#ICEBERG} or {@link Format#ICEBERG_V2}), not compacted. */
+  static Cell iceberg(Format format, Layout layout) {
+    return new Cell(layout, Compaction.OFF, Mode.PLAIN, Store.LOCAL, format);
   }
 
   /** This cell with its table written in {@code mode}. */
   Cell in(Mode mode) {
-    return new Cell(layout, compaction, mode, store);
+    return new Cell(layout, compaction, mode, store, format);
   }
 
   /** This cell with its table on S3. */
   Cell onS3() {
-    return new Cell(layout, compaction, mode, Store.S3);
+    return new Cell(layout, compaction, mode, Store.S3, format);
+  }
+
+  /** Whether the table is a Delta table: scenarios of Delta's own mechanics (its log, its files, other Delta writers) need one. */
+  boolean isDelta() {
+    return format == Format.DELTA;
+  }
+
+  /** The independent reader of the cell's tables: Delta Kernel, or Iceberg's generic reader. */
+  SinkTables tables() {
+    return format.tables;
   }
 
   /** Whether the table is written in plain upserts or appends: no CDC mode. */
@@ -127,6 +175,9 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store) {
    * should use too); {@code keyColumns} is the key of a keyed table.
    */
   TableWriter newWriter(DeltaTable table, List<String> keyColumns) throws IOException {
+    if (!isDelta()) {
+      throw new IllegalStateException("a merge-core writer writes Delta tables, the cell " + this + " has an Iceberg table");
+    }
     return switch (layout) {
       case DELETION_VECTORS -> table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), keyColumns);
       case COPY_ON_WRITE -> table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE), keyColumns);
@@ -139,9 +190,10 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store) {
     return layout == Layout.DELETION_VECTORS;
   }
 
-  /** {@code config} with this cell's write mode, merge strategy, CDC mode and compaction options. */
+  /** {@code config} with this cell's table format, write mode, merge strategy, CDC mode and compaction options. */
   Map<String, String> apply(Map<String, String> config) {
     Map<String, String> celled = new HashMap<>(config);
+    celled.putAll(format.options);
     if (layout == Layout.APPEND) {
       celled.put("write.mode", "append");
     } else {
@@ -162,10 +214,12 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store) {
   /**
    * The cell's name, as {@code -Dreliability.cells} takes it: {@code copy-on-write/compaction-forced},
    * with the mode after it unless plain ({@code deletion-vectors/compaction-off/history}), and
-   * {@code /s3} last for a table on S3.
+   * {@code /s3} last for a table on S3; the format first unless Delta
+   * ({@code iceberg-v2/deletion-vectors/compaction-off}).
    */
   String label() {
-    return layout.label() + "/" + compaction.label() + (isPlain() ? "" : "/" + mode.label()) + (isOnS3() ? "/s3" : "");
+    return (isDelta() ? "" : format.label() + "/") + layout.label() + "/" + compaction.label()
+        + (isPlain() ? "" : "/" + mode.label()) + (isOnS3() ? "/s3" : "");
   }
 
   /** A name fit for topics, connectors and directories. */

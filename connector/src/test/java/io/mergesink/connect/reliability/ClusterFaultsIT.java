@@ -3,7 +3,7 @@ package io.mergesink.connect.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.MergeSinkConnector;
-import io.mergesink.core.testing.KernelTables;
+import io.mergesink.connect.testing.AbruptWorkers;
 import io.mergesink.ingest.testing.Expected.Position;
 import io.mergesink.ingest.testing.Expected;
 import io.mergesink.ingest.testing.TableAudit;
@@ -12,7 +12,6 @@ import io.mergesink.localconnect.ChangeStream;
 import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,8 +28,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
-import org.apache.kafka.connect.runtime.WorkerConfig;
-import org.apache.kafka.connect.runtime.distributed.DistributedConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -50,15 +47,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ClusterFaultsIT {
   private static final Duration CATCH_UP = Duration.ofMinutes(3);
   private static final int WORKERS = 2;
-  /**
-   * Workers that do not wait for their tasks when they stop: the nearest a worker in the test JVM
-   * comes to being killed (its tasks are abandoned mid-batch, possibly mid-commit, and their
-   * partitions move at once), with departed workers' tasks reassigned right away.
-   */
-  private static final Map<String, String> ABRUPT_WORKERS = Map.of(
-      WorkerConfig.TASK_SHUTDOWN_GRACEFUL_TIMEOUT_MS_CONFIG, "1",
-      DistributedConfig.SCHEDULED_REBALANCE_MAX_DELAY_MS_CONFIG, "0");
-
   @TempDir Path tables;
   private LocalConnect connect;
   private LocalConnect abrupt;
@@ -79,7 +67,7 @@ class ClusterFaultsIT {
   /** The cluster of workers that do not wait for their tasks, started by the first test that needs it. */
   private LocalConnect abruptCluster() {
     if (abrupt == null) {
-      abrupt = LocalConnect.start(WORKERS, ABRUPT_WORKERS);
+      abrupt = LocalConnect.start(WORKERS, AbruptWorkers.WORKER_PROPS);
     }
     return abrupt;
   }
@@ -90,8 +78,10 @@ class ClusterFaultsIT {
     return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF), Cell::isPlain);
   }
 
+  // in CI also an Iceberg cell (deletion vectors): workers stopped as if killed while tasks commit to Iceberg
   static Stream<Cell> abruptStopCells() {
-    return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF), Cell::isPlain);
+    return Matrix.cells(List.of(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF),
+        Cell.iceberg(Cell.Format.ICEBERG, Cell.Layout.DELETION_VECTORS)), Cell::isPlain);
   }
 
   static Stream<Cell> brokerRestartCells() {
@@ -116,7 +106,7 @@ class ClusterFaultsIT {
       stream.mixedWorkload(2_000, random);
       stream.flush();
       connect.startConnector(name, sinkConfig(cell, topic, root, 2), 2);
-      awaitFirstCommit(root, topic, name);
+      awaitFirstCommit(connect, cell, root, topic, name);
 
       updates(stream, random, 1_500);
       connect.cluster().addWorker();
@@ -157,7 +147,7 @@ class ClusterFaultsIT {
       stream.mixedWorkload(2_000, random);
       stream.flush();
       cluster.startConnector(name, sinkConfig(cell, topic, root, 1), 1);
-      awaitCaughtUp(cluster, root, topic, name);
+      awaitCaughtUp(cluster, cell, root, topic, name);
 
       cluster.startConnector(name, sinkConfig(cell, topic, root, 2), 2);
       updates(stream, random, 1_500);
@@ -192,7 +182,7 @@ class ClusterFaultsIT {
       stream.mixedWorkload(2_000, random);
       stream.flush();
       connect.startConnector(name, sinkConfig(cell, topic, root, 2), 2);
-      awaitFirstCommit(root, topic, name);
+      awaitFirstCommit(connect, cell, root, topic, name);
       updates(stream, random, 1_000);
 
       connect.cluster().kafka().restartOnlyBrokers();
@@ -232,7 +222,7 @@ class ClusterFaultsIT {
       config.put("errors.deadletterqueue.topic.replication.factor", "1");
       connect.startConnector(name, config, 1);
 
-      awaitCaughtUp(connect, root, topic, name);
+      awaitCaughtUp(connect, cell, root, topic, name);
       assertThat(connect.readRecords(dlq, 2)).hasSize(2);
       audit(connect, "raw bytes [" + cell + "]", cell, root, topic, name, stream);
       connect.deleteConnector(name);
@@ -264,12 +254,13 @@ class ClusterFaultsIT {
   /** Waits until the sink holds the whole topic, then audits the table against the stream's model or the topic's events. */
   private static void audit(LocalConnect cluster, String scenario, Cell cell, Path root, String topic, String connector,
       ChangeStream stream) {
-    awaitCaughtUp(cluster, root, topic, connector);
+    awaitCaughtUp(cluster, cell, root, topic, connector);
     Map<TopicPartition, Long> ends = cluster.endOffsets(topic);
+    String table = cell.tables().location(root, topic);
     if (cell.isAppend()) {
-      TableAudit.check(scenario, root.resolve(topic), events(cluster, topic), ends, connector);
+      TableAudit.check(cell.tables(), scenario, table, events(cluster, topic), ends, connector);
     } else {
-      TableAudit.check(scenario, root.resolve(topic), Expected.upserts(CustomerEvents.COLUMNS, stream.model()), ends, connector);
+      TableAudit.check(cell.tables(), scenario, table, Expected.upserts(CustomerEvents.COLUMNS, stream.model()), ends, connector);
     }
   }
 
@@ -302,22 +293,26 @@ class ClusterFaultsIT {
     return Expected.events(events);
   }
 
-  private static void awaitFirstCommit(Path root, String topic, String connector) {
-    Await.until("a first commit of " + connector, CATCH_UP, () -> Files.exists(root.resolve(topic).resolve("_delta_log"))
-        && KernelTables.latestVersion(root.resolve(topic).toString()) >= 1);
+  /** Waits until the table records a position of some partition of {@code topic}: the sink committed once. */
+  private static void awaitFirstCommit(LocalConnect cluster, Cell cell, Path root, String topic, String connector) {
+    Await.until("a first commit of " + connector, CATCH_UP, () -> positions(cluster, cell, root, topic, connector).values()
+        .stream().anyMatch(Optional::isPresent));
   }
 
-  private static void awaitCaughtUp(LocalConnect cluster, Path root, String topic, String connector) {
+  private static void awaitCaughtUp(LocalConnect cluster, Cell cell, Path root, String topic, String connector) {
     Map<TopicPartition, Optional<Long>> expected = new HashMap<>();
     cluster.endOffsets(topic).forEach((partition, end) -> expected.put(partition, Optional.of(end - 1)));
-    Await.until("txn versions " + expected, CATCH_UP, () -> {
-      Map<TopicPartition, Optional<Long>> versions = new HashMap<>();
-      for (TopicPartition partition : expected.keySet()) {
-        versions.put(partition, Files.exists(root.resolve(topic).resolve("_delta_log"))
-            ? KernelTables.txnVersion(root.resolve(topic).toString(), connector + ":" + topic + ":" + partition.partition())
-            : Optional.empty());
-      }
-      return versions;
-    }, expected::equals);
+    Await.until("txn versions " + expected, CATCH_UP, () -> positions(cluster, cell, root, topic, connector), expected::equals);
+  }
+
+  /** The position the table records of each partition of {@code topic}, empty where none (or no table yet). */
+  private static Map<TopicPartition, Optional<Long>> positions(LocalConnect cluster, Cell cell, Path root, String topic,
+      String connector) {
+    String table = cell.tables().location(root, topic);
+    Map<TopicPartition, Optional<Long>> positions = new HashMap<>();
+    for (TopicPartition partition : cluster.endOffsets(topic).keySet()) {
+      positions.put(partition, cell.tables().position(table, connector + ":" + topic + ":" + partition.partition()));
+    }
+    return positions;
   }
 }

@@ -47,9 +47,10 @@ class ConcurrentWriterIT {
 
   static Stream<Cell> cells() {
     // plain cells only: the other writer's rows carry none of a CDC mode's columns (sequence,
-    // soft-delete marks, versions), so the modes' models do not apply to them
+    // soft-delete marks, versions), so the modes' models do not apply to them; Delta cells only: the
+    // other writer is merge-core's Delta writer
     return Matrix.cellsOnBothStorages(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED),
-        Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF).onS3(), Cell::isPlain);
+        Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF).onS3(), cell -> cell.isPlain() && cell.isDelta());
   }
 
   @ParameterizedTest(name = "[{0}]")

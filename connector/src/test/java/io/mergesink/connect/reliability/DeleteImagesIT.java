@@ -49,6 +49,6 @@ class DeleteImagesIT {
     group.quiesce(BATCH, QUIESCE_POLLS);
     group.stopAll();
 
-    MatrixAudit.check("deletes: " + name + " seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    MatrixAudit.check("deletes: " + name + " seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 }

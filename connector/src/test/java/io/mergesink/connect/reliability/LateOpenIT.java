@@ -36,20 +36,25 @@ class LateOpenIT {
     FaultPlan.reset();
   }
 
+  // in CI also an Iceberg cell: positions resumed from snapshot summaries, position delete files
   static Stream<Cell> resumeCells() {
-    return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED));
+    return Matrix.cells(List.of(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED),
+        Cell.iceberg(Cell.Format.ICEBERG_V2, Cell.Layout.DELETION_VECTORS)), cell -> true);
   }
 
+  // in CI also an Iceberg cell: an Iceberg append table created by the open that follows
   static Stream<Cell> newTableCells() {
-    return Matrix.cells(Cell.of(Cell.Layout.APPEND, Cell.Compaction.FORCED));
+    return Matrix.cells(List.of(Cell.of(Cell.Layout.APPEND, Cell.Compaction.FORCED),
+        Cell.iceberg(Cell.Format.ICEBERG, Cell.Layout.APPEND)), cell -> true);
   }
 
+  // Delta cells only: the faults list the Delta log through FaultyStorage
   static Stream<Cell> openFaultCells() {
-    return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED));
+    return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED), Cell::isDelta);
   }
 
   static Stream<Cell> closeFaultCells() {
-    return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED));
+    return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED), Cell::isDelta);
   }
 
   static Stream<Cell> notAssignedCells() {
@@ -76,7 +81,7 @@ class LateOpenIT {
     next.runToEnd(BATCH, 200);
     next.stop();
 
-    MatrixAudit.check("late open seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    MatrixAudit.check("late open seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -94,7 +99,7 @@ class LateOpenIT {
     task.runToEnd(BATCH, 200);
     task.stop();
 
-    MatrixAudit.check("late open, new table, seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    MatrixAudit.check("late open, new table, seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 
   /**
@@ -119,7 +124,7 @@ class LateOpenIT {
     next.runToEnd(BATCH, 200);
     next.stop();
 
-    MatrixAudit.check("open fault seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    MatrixAudit.check("open fault seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 
   /**
@@ -162,7 +167,7 @@ class LateOpenIT {
     first.stop();
     next.stop();
 
-    MatrixAudit.check("close fault seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    MatrixAudit.check("close fault seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 
   @ParameterizedTest(name = "[{0}]")

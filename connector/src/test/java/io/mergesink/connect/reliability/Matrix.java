@@ -1,6 +1,7 @@
 package io.mergesink.connect.reliability;
 
 import io.mergesink.connect.reliability.Cell.Compaction;
+import io.mergesink.connect.reliability.Cell.Format;
 import io.mergesink.connect.reliability.Cell.Layout;
 import io.mergesink.connect.reliability.Cell.Mode;
 import java.util.ArrayList;
@@ -26,6 +27,11 @@ import org.junit.jupiter.params.provider.Arguments;
  * #acrossStorages}, {@link #cellsOnBothStorages}) also on S3. In CI a few of those cases run on S3
  * besides their local cell ({@link Case#alsoOnS3InCi()}); {@code all} runs every case in every S3
  * cell too.
+ *
+ * <p>The Iceberg cells ({@link #ICEBERG_CELLS}) are local cells outside the rotation: {@code all} and
+ * their labels run every case that applies to them in them; scenarios of Delta's own mechanics (its
+ * log and checkpoints under storage faults and crashes, other Delta writers) leave them out with
+ * {@link Cell#isDelta()}.
  */
 final class Matrix {
   static final String CELLS_PROPERTY = "reliability.cells";
@@ -63,6 +69,18 @@ final class Matrix {
   /** The same cells with their tables on S3, in the same rotation order. */
   static final List<Cell> S3_CELLS = CELLS.stream().map(Cell::onS3).toList();
 
+  /**
+   * The Iceberg cells: upserts in deletion vectors (format version 3) and in position delete files
+   * (version 2), and appends; plain, not compacted, on local disk (the Hadoop catalog). No Iceberg
+   * cell on S3: the sink's default Hadoop catalog writes through Hadoop's file systems, not the
+   * sink's S3 storage, so an S3 cell needs another catalog. Under {@code ci} a few single-case
+   * scenarios name one of them among their CI cells.
+   */
+  static final List<Cell> ICEBERG_CELLS = List.of(
+      Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS),
+      Cell.iceberg(Format.ICEBERG_V2, Layout.DELETION_VECTORS),
+      Cell.iceberg(Format.ICEBERG, Layout.APPEND));
+
   private Matrix() {}
 
   /** One case of a scenario with several (a crash point, a fault), and the cells where it means something. */
@@ -74,6 +92,11 @@ final class Matrix {
     /** A case that only means something in some cells (a deletion vector fault needs deletion vectors). */
     static Case in(Predicate<Cell> cells, String name, Object... arguments) {
       return new Case(name, cells, Reach.LOCAL_IN_CI, arguments);
+    }
+
+    /** This case only in the cells {@code cells} accepts too. */
+    Case onlyIn(Predicate<Cell> cells) {
+      return new Case(name, appliesTo.and(cells), reach, arguments);
     }
 
     /** This case in CI also in an S3 cell (of {@link #acrossStorages}' S3 rotation), not only in a local one. */
@@ -200,6 +223,7 @@ final class Matrix {
       return Optional.empty();
     }
     List<Cell> every = new ArrayList<>(CELLS);
+    every.addAll(ICEBERG_CELLS);
     every.addAll(S3_CELLS);
     if (value.equals(ALL)) {
       return Optional.of(every);

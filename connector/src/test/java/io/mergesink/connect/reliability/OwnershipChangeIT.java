@@ -45,7 +45,7 @@ class OwnershipChangeIT {
     group.start(1);
     group.quiesce(Workloads.BATCH, QUIESCE_POLLS);
     String scenario = "ownership changes seed " + seed + ", tasks.max ";
-    Path table = tables.resolve(Workloads.TOPIC);
+    String table = Workloads.table(cell, tables);
     MatrixAudit.check(scenario + 1, cell, table, log, Workloads.CONNECTOR);
 
     int kills = 0;

@@ -66,7 +66,7 @@ class PartitionGrowthIT {
     System.out.printf("RELIABILITY scenario=partition growth %s [%s] seed=%d keys=%d moved=%d moved into an old partition=%d%n",
         name, cell, seed, before.size(), moved, movedToOld);
 
-    MatrixAudit.check("partition growth " + name + " seed " + seed, cell, tables.resolve(Workloads.TOPIC), log,
+    MatrixAudit.check("partition growth " + name + " seed " + seed, cell, Workloads.table(cell, tables), log,
         Workloads.CONNECTOR);
   }
 
@@ -91,7 +91,7 @@ class PartitionGrowthIT {
     System.out.printf("RELIABILITY scenario=partition growth while lagging %s [%s] seed=%d keys=%d kills=%d%n", name, cell, seed,
         log.ids().size(), kills);
 
-    MatrixAudit.check("partition growth while lagging " + name + " seed " + seed, cell, tables.resolve(Workloads.TOPIC), log,
+    MatrixAudit.check("partition growth while lagging " + name + " seed " + seed, cell, Workloads.table(cell, tables), log,
         Workloads.CONNECTOR);
   }
 }

@@ -64,6 +64,6 @@ class SchemaChangeIT {
     group.quiesce(BATCH, QUIESCE_POLLS);
     group.stopAll();
 
-    MatrixAudit.check("schema change seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    MatrixAudit.check("schema change seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 }

@@ -53,13 +53,14 @@ class SoakIT {
   }
 
   static Stream<Cell> cells() {
-    // in CI a plain cell and one of each CDC mode, layouts and compaction alternating
+    // in CI a plain cell and one of each CDC mode, layouts and compaction alternating; Delta cells only:
+    // its storage faults reach the sink's files through FaultyStorage, which Iceberg's file IO does not use
     return Matrix.cells(List.of(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED),
         Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF).in(Cell.Mode.ORDERED),
         Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF).in(Cell.Mode.SOFT_DELETES),
         Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED).in(Cell.Mode.HISTORY),
         Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF).in(Cell.Mode.HISTORY_ORDERED),
-        Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED).in(Cell.Mode.CHANGE_FEED)), cell -> true);
+        Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED).in(Cell.Mode.CHANGE_FEED)), Cell::isDelta);
   }
 
   @ParameterizedTest(name = "[{0}]")
@@ -128,7 +129,7 @@ class SoakIT {
         System.out.println("SOAKDEBUG step " + step + " dice " + dice + " actions " + actions + " fired " + FaultPlan.fired());
         FaultPlan.reset();
         quiesceSurvivingCrashes();
-        MatrixAudit.check("soak step " + step, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+        MatrixAudit.check("soak step " + step, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
       }
     }
     FaultPlan.reset();
@@ -136,7 +137,7 @@ class SoakIT {
     group.stopAll();
     System.out.printf("RELIABILITY scenario=soak [%s] seed=%d steps=%d records=%d actions=%s%n", cell, seed, steps, log.size(),
         actions);
-    MatrixAudit.check("soak seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    MatrixAudit.check("soak seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 
   private static String actionOf(int dice) {

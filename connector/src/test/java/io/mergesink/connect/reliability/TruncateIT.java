@@ -45,6 +45,6 @@ class TruncateIT {
     group.quiesce(Workloads.BATCH, QUIESCE_POLLS);
     group.stopAll();
 
-    MatrixAudit.check("truncate seed " + seed, cell, tables.resolve(Workloads.TOPIC), log, Workloads.CONNECTOR);
+    MatrixAudit.check("truncate seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 }

@@ -49,9 +49,12 @@ final class Workloads {
     return cell.apply(config);
   }
 
-  /** The table of {@link #TOPIC} as {@link #config} places it, as Delta Kernel and {@link io.mergesink.ingest.testing.TableAudit} open it. */
+  /**
+   * The table of {@link #TOPIC} as {@link #config} places it in the cell's format, as the cell's
+   * reader ({@link Cell#tables()}) and {@link io.mergesink.ingest.testing.TableAudit} open it.
+   */
   static String table(Cell cell, Path dir) {
-    return (cell.isOnS3() ? s3Root(dir) : dir.toAbsolutePath().toString()) + "/" + TOPIC;
+    return cell.isOnS3() ? s3Root(dir) + "/" + TOPIC : cell.tables().location(dir, TOPIC);
   }
 
   /** Our own storage for the tables of {@code cell} (for other writers of the table); the caller closes it. */

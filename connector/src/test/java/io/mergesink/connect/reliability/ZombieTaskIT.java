@@ -2,7 +2,6 @@ package io.mergesink.connect.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mergesink.core.testing.KernelTables;
 import io.mergesink.ingest.testing.TableAudit;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -66,13 +65,13 @@ class ZombieTaskIT {
     successor.open(List.of(p0));
     Workloads.changes(log, KEYS, 600, random);
     successor.runToEnd(BATCH, 200);
-    Optional<Long> successorPosition = txn(table, p0);
+    Optional<Long> successorPosition = txn(cell, table, p0);
     assertThat(successorPosition).as("B committed partition 0").hasValueSatisfying(v -> assertThat(v).isGreaterThan(committedByZombie));
 
     // A wakes up and commits: partition 0 is refused, its stale rows stay out.
     zombie.preCommit();
-    assertThat(txn(table, p0)).as("the zombie's commit of partition 0 is fenced").isEqualTo(successorPosition);
-    TableAudit.rows("zombie: partition 0 holds B's changes, none of the zombie's stale ones [" + cell + "]",
+    assertThat(txn(cell, table, p0)).as("the zombie's commit of partition 0 is fenced").isEqualTo(successorPosition);
+    TableAudit.rows(cell.tables(), "zombie: partition 0 holds B's changes, none of the zombie's stale ones [" + cell + "]",
         table, log.expected(cell), log.fromPartition(cell, 0));
 
     // Connect finally revokes partition 0 from A; A keeps partition 1, both read to the end.
@@ -86,7 +85,7 @@ class ZombieTaskIT {
     MatrixAudit.check("zombie seed " + seed, cell, table, log, Workloads.CONNECTOR);
   }
 
-  private static Optional<Long> txn(String table, TopicPartition partition) {
-    return KernelTables.txnVersion(table, Workloads.CONNECTOR + ":" + partition.topic() + ":" + partition.partition());
+  private static Optional<Long> txn(Cell cell, String table, TopicPartition partition) {
+    return cell.tables().position(table, Workloads.CONNECTOR + ":" + partition.topic() + ":" + partition.partition());
   }
 }

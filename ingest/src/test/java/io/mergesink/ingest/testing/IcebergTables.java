@@ -17,6 +17,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.CloseableIterable;
 
 /**
@@ -33,6 +34,11 @@ public final class IcebergTables {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The table of a Hadoop catalog at {@code location} ({@code <warehouse>/<namespace>/<name>}). */
+  public static Table load(String location) {
+    return new HadoopTables(new Configuration()).load(location);
   }
 
   /**

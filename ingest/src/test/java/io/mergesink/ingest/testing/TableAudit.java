@@ -34,8 +34,9 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * The end-of-scenario checks (docs/design.md, "How it is tested"), on the table as Delta Kernel
- * reads it: every expected row there exactly once and as expected (upsert tables: no key with two
- * live rows, none lost, none stale, none that should be gone; append tables: every change event of
+ * reads it (an Iceberg table as Iceberg's generic reader reads it, positions from its snapshot
+ * summaries: the overloads that take a {@link SinkTables}): every expected row there exactly once
+ * and as expected (upsert tables: no key with two live rows, none lost, none stale, none that should be gone; append tables: every change event of
  * the log once, by topic, partition and offset, no row for the tombstone after a delete), every partition's txn version its end offset − 1, and
  * every live file and deletion vector the log references present. Tables on S3 (the test server)
  * are read from S3: rows and txns by Delta Kernel through Hadoop's S3A, the files the log references
@@ -111,18 +112,28 @@ public final class TableAudit {
    */
   public static <K> Result check(String scenario, String table, Expected<K> expected, Map<TopicPartition, Long> endOffsets,
       String appIdPrefix) {
-    Result result = rows(scenario, table, expected, row -> true);
+    return check(SinkTables.DELTA, scenario, table, expected, endOffsets, appIdPrefix);
+  }
+
+  /**
+   * {@link #check(String, String, Expected, Map, String)} of a table of {@code format}: rows,
+   * positions and files as that format's independent reader sees them (Iceberg: positions from
+   * the snapshot summaries, live data and delete files).
+   */
+  public static <K> Result check(SinkTables format, String scenario, String table, Expected<K> expected,
+      Map<TopicPartition, Long> endOffsets, String appIdPrefix) {
+    Result result = rows(format, scenario, table, expected, row -> true);
     Map<TopicPartition, Optional<Long>> wanted = new HashMap<>();
     Map<TopicPartition, Optional<Long>> actual = new HashMap<>();
     endOffsets.forEach((partition, end) -> {
       if (end > 0) {
         wanted.put(partition, Optional.of(end - 1));
-        actual.put(partition, KernelTables.txnVersion(table, appIdPrefix + ":" + partition.topic() + ":" + partition.partition()));
+        actual.put(partition, format.position(table, appIdPrefix + ":" + partition.topic() + ":" + partition.partition()));
       }
     });
     String context = scenario + " (table " + table + ")";
     assertThat(actual).as(context + ": txn version of every partition is its end offset - 1").isEqualTo(wanted);
-    assertThat(missingFiles(table)).as(context + ": files referenced by the log that do not exist").isEmpty();
+    assertThat(format.missingFiles(table)).as(context + ": live files of the table's metadata that do not exist").isEmpty();
     return result;
   }
 
@@ -131,7 +142,13 @@ public final class TableAudit {
    * each expected row exactly once and equal, no other row. Prints the counts, then asserts them.
    */
   public static <K> Result rows(String scenario, String table, Expected<K> expected, Predicate<Map<String, Object>> view) {
-    Comparison comparison = compare(table, expected, view);
+    return rows(SinkTables.DELTA, scenario, table, expected, view);
+  }
+
+  /** {@link #rows(String, String, Expected, Predicate)} of a table of {@code format}. */
+  public static <K> Result rows(SinkTables format, String scenario, String table, Expected<K> expected,
+      Predicate<Map<String, Object>> view) {
+    Comparison comparison = compare(format, table, expected, view);
     Result result = comparison.result();
     System.out.printf("RELIABILITY audit scenario=\"%s\" %s%n", scenario, result);
     assertThat(result).as(scenario + " (table " + table + ", rows by " + expected.identifiedBy() + "): expected every row once "
@@ -145,7 +162,7 @@ public final class TableAudit {
    * table to catch up.
    */
   public static boolean holds(String table, Expected<?> expected) {
-    Result result = compare(table, expected, row -> true).result();
+    Result result = compare(SinkTables.DELTA, table, expected, row -> true).result();
     return result.equals(new Result(result.rowsChecked(), 0, 0, 0, 0));
   }
 
@@ -160,10 +177,11 @@ public final class TableAudit {
   /** The counts of a comparison, and examples of its differences. */
   private record Comparison(Result result, List<String> examples) {}
 
-  private static <K> Comparison compare(String table, Expected<K> expected, Predicate<Map<String, Object>> view) {
+  private static <K> Comparison compare(SinkTables format, String table, Expected<K> expected,
+      Predicate<Map<String, Object>> view) {
     Map<K, List<Map<String, Object>>> found = new LinkedHashMap<>();
     long checked = 0;
-    for (Map<String, Object> row : readRows(table)) {
+    for (Map<String, Object> row : readRows(format, table)) {
       if (view.test(row)) {
         checked++;
         found.computeIfAbsent(expected.identify(row), id -> new ArrayList<>()).add(row);
@@ -200,9 +218,14 @@ public final class TableAudit {
 
   /** Every live row of the latest snapshot as Delta Kernel reads it, column name → value. */
   public static List<Map<String, Object>> readRows(String table) {
-    List<String> names = KernelTables.schema(table).fieldNames();
+    return readRows(SinkTables.DELTA, table);
+  }
+
+  /** Every live row of the latest snapshot of a table of {@code format}, column name → value as the engine holds it. */
+  public static List<Map<String, Object>> readRows(SinkTables format, String table) {
+    List<String> names = format.schema(table).fieldNames();
     List<Map<String, Object>> rows = new ArrayList<>();
-    for (Row row : KernelTables.readRows(table)) {
+    for (Row row : format.readRows(table)) {
       Map<String, Object> named = new LinkedHashMap<>();
       for (int i = 0; i < names.size(); i++) {
         named.put(names.get(i), row.get(i));

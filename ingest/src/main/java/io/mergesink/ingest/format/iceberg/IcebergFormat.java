@@ -62,13 +62,12 @@ public final class IcebergFormat implements TableFormat {
     return found;
   }
 
-  /** A warehouse not created yet (the Hadoop catalog's directory) has no namespace. */
   private void discover(SupportsNamespaces namespaces, Namespace parent, List<String> found) {
     List<Namespace> children;
     try {
       children = namespaces.listNamespaces(parent);
     } catch (NoSuchNamespaceException e) {
-      return;
+      return; // a Hadoop catalog's warehouse directory does not exist until its first table: no tables yet
     }
     for (Namespace namespace : children) {
       for (TableIdentifier table : catalog.listTables(namespace)) {
