@@ -91,6 +91,13 @@ public interface FormatTable {
   RowScan scan(List<String> columns, Map<String, Long> equalTo) throws IOException;
 
   /**
+   * Whether changes can be decided against the table's rows ({@link #liveRows}, {@link #decide}): what
+   * ordering by a source position, soft deletes and history tables need. A table that cannot takes
+   * change sets decided from the changes alone.
+   */
+  boolean decidesAgainstRows();
+
+  /**
    * The live rows by key, as of the writer's state (the writer is opened if needed); valid until
    * the next commit.
    *

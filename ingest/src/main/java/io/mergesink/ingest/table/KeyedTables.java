@@ -16,10 +16,14 @@ import io.mergesink.ingest.options.UpsertOrder;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Tables with a primary key ({@code write.mode=upsert}): the last change per key wins, deletes
@@ -39,6 +43,8 @@ import java.util.Optional;
  * Kafka timestamp). A truncate in any partition truncates the table before the change set's upserts.
  */
 final class KeyedTables implements TableKind {
+  private static final Logger LOG = LoggerFactory.getLogger(KeyedTables.class);
+
   private final ChangeSemantics semantics;
   private final IngestMetrics metrics;
   private final Landing configured;
@@ -46,6 +52,8 @@ final class KeyedTables implements TableKind {
   private final Map<UpsertOrder, Landing> movedKeys = new HashMap<>();
   /** Per table, the landing of its last decided change set, which {@link #landed} completes. */
   private final Map<String, Landing> decided = new HashMap<>();
+  /** Tables whose topics grew but whose format keeps them in Kafka order (warned once). */
+  private final Set<String> keptInKafkaOrder = new HashSet<>();
 
   /** How a table's changes are decided: the semantics, the order of changes they give, the MERGE that lands them. */
   private record Landing(ChangeSemantics semantics, TableOrder order, OrderedMerge merge) {
@@ -137,7 +145,12 @@ final class KeyedTables implements TableKind {
   public ChangeSet.Builder assemble(TableSink sink, List<TableChanges> changes) throws IOException {
     Landing landing = configured;
     String movedKeyTopics = sink.movedKeyTopics();
-    if (movedKeyTopics != null) {
+    if (movedKeyTopics != null && !sink.decidesAgainstRows()) {
+      if (keptInKafkaOrder.add(sink.name())) {
+        LOG.warn("Table {}: topic(s) {} grew, but its format cannot order changes by a source position; they stay in Kafka order, "
+            + "so of two changes of a key that moved between partitions the one committed last wins", sink.name(), movedKeyTopics);
+      }
+    } else if (movedKeyTopics != null) {
       Optional<UpsertOrder> byPosition = configured.order().movedKeysOrder(sink.schema(), changes);
       if (byPosition.isPresent()) {
         UpsertOrder order = byPosition.get();

@@ -174,6 +174,11 @@ public final class TableSink {
    * The live rows of this keyed table by key, as of the writer's snapshot (the writer is opened
    * if needed); valid until the next commit.
    */
+  /** Whether changes can be decided against the table's rows ({@link FormatTable#decidesAgainstRows}). */
+  boolean decidesAgainstRows() {
+    return table.decidesAgainstRows();
+  }
+
   LiveRows liveRows() throws IOException {
     return table.liveRows();
   }

@@ -192,6 +192,11 @@ final class DeltaFormatTable implements FormatTable {
   }
 
   @Override
+  public boolean decidesAgainstRows() {
+    return true;
+  }
+
+  @Override
   public LiveRows liveRows() throws IOException {
     if (!(writer() instanceof MergingTableWriter merging)) {
       throw new IllegalStateException("table " + table.root() + " has no key index: it is written by "

@@ -26,14 +26,17 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -48,6 +51,8 @@ import org.apache.iceberg.util.SnapshotUtil;
  * ({@link SnapshotPositions}); the version is the snapshot's sequence number.
  */
 final class IcebergFormatTable implements FormatTable {
+  private static final int SCHEMA_COMMIT_ATTEMPTS = 10;
+
   private final Table table;
   private final Supplier<Table> load;
   private final Maintenance maintenance;
@@ -139,60 +144,84 @@ final class IcebergFormatTable implements FormatTable {
 
   @Override
   public void addColumns(List<StructField> columns) {
-    UpdateSchema update = table.updateSchema();
-    AtomicInteger ids = new AtomicInteger(0);
-    boolean changed = false;
-    for (StructField column : columns) {
-      if (table.schema().findField(column.name()) == null) {
-        update.addColumn(column.name(), IcebergSchemas.toIceberg(column.type(), ids));
-        changed = true;
+    updateSchema((schema, update) -> {
+      AtomicInteger ids = new AtomicInteger(0);
+      boolean changed = false;
+      for (StructField column : columns) {
+        if (schema.findField(column.name()) == null) {
+          update.addColumn(column.name(), IcebergSchemas.toIceberg(column.type(), ids));
+          changed = true;
+        }
       }
-    }
-    if (changed) {
-      update.commit();
-    }
+      return changed;
+    });
   }
 
   /** Iceberg widens int to long, float to double and a decimal's precision; byte and short are int already. */
   @Override
   public void widenColumns(Map<String, DataType> types) {
-    UpdateSchema update = table.updateSchema();
-    boolean changed = false;
-    for (Map.Entry<String, DataType> column : types.entrySet()) {
-      Type now = table.schema().findType(column.getKey());
-      Type wider = IcebergSchemas.toIceberg(column.getValue(), new AtomicInteger(0));
-      if (now == null || now.equals(wider)) {
-        continue;
+    updateSchema((schema, update) -> {
+      boolean changed = false;
+      for (Map.Entry<String, DataType> column : types.entrySet()) {
+        Type now = schema.findType(column.getKey());
+        Type wider = IcebergSchemas.toIceberg(column.getValue(), new AtomicInteger(0));
+        if (now == null || now.equals(wider)) {
+          continue;
+        }
+        if (!wider.isPrimitiveType()) {
+          throw new IllegalArgumentException("column '" + column.getKey() + "' of Iceberg table " + table.name() + " cannot become "
+              + column.getValue());
+        }
+        try {
+          update.updateColumn(column.getKey(), wider.asPrimitiveType());
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("column '" + column.getKey() + "' of Iceberg table " + table.name() + " cannot be widened"
+              + " from " + now + " to " + wider + ": " + e.getMessage(), e);
+        }
+        changed = true;
       }
-      if (!wider.isPrimitiveType()) {
-        throw new IllegalArgumentException("column '" + column.getKey() + "' of Iceberg table " + table.name() + " cannot become "
-            + column.getValue());
-      }
-      try {
-        update.updateColumn(column.getKey(), wider.asPrimitiveType());
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("column '" + column.getKey() + "' of Iceberg table " + table.name() + " cannot be widened"
-            + " from " + now + " to " + wider + ": " + e.getMessage(), e);
-      }
-      changed = true;
-    }
-    if (changed) {
-      update.commit();
-    }
+      return changed;
+    });
   }
 
   @Override
   public void makeNullable(List<String> columns) {
-    if (columns.isEmpty()) {
-      return;
+    updateSchema((schema, update) -> {
+      List<String> required = columns.stream().filter(column -> schema.findField(column) != null && schema.findField(column).isRequired())
+          .toList();
+      required.forEach(update::makeColumnOptional);
+      return !required.isEmpty();
+    });
+  }
+
+  /**
+   * Commits a schema change made on the table's latest schema. Iceberg commits a schema update only
+   * on the metadata it was made on: when another writer committed first, the change is made again on
+   * the newer schema (where it may have nothing left to do).
+   *
+   * @param change adds its changes of the given schema to the update; false when there are none
+   */
+  private void updateSchema(BiFunction<Schema, UpdateSchema, Boolean> change) {
+    for (int attempt = 1; ; attempt++) {
+      table.refresh();
+      UpdateSchema update = table.updateSchema();
+      if (!change.apply(table.schema(), update)) {
+        return;
+      }
+      try {
+        update.commit();
+        return;
+      } catch (CommitFailedException e) {
+        if (attempt == SCHEMA_COMMIT_ATTEMPTS) {
+          throw e;
+        }
+      }
     }
-    UpdateSchema update = table.updateSchema();
-    columns.forEach(update::makeColumnOptional);
-    update.commit();
   }
 
   @Override
   public void changeProperties(UnaryOperator<Map<String, String>> change) {
+    table.refresh();
     Map<String, String> before = new TreeMap<>(table.properties());
     Map<String, String> after = change.apply(before);
     UpdateProperties update = table.updateProperties();
@@ -256,6 +285,12 @@ final class IcebergFormatTable implements FormatTable {
         records.close();
       }
     };
+  }
+
+  /** Not yet: the MERGE engine reads merge-core's key index; Iceberg tables take change sets in Kafka order. */
+  @Override
+  public boolean decidesAgainstRows() {
+    return false;
   }
 
   @Override

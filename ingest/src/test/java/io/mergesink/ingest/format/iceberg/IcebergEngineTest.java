@@ -201,6 +201,25 @@ class IcebergEngineTest {
   }
 
   @Test
+  void aTopicThatGrewStaysInKafkaOrderAndAKeyThatMovedPartitionsIsReplacedNotDuplicated() throws Exception {
+    try (IngestEngine before = engine(Map.of())) {
+      before.open(List.of(P0));
+      upserts(before, 0, 0, 3, "v");
+      before.flush();
+    }
+    try (IngestEngine grown = engine(Map.of())) {
+      grown.open(List.of(P0, P1)); // P1 never committed to a table that holds P0's positions: the topic grew
+      grown.seeksApplied();
+      grown.accept(upsert(1, 0, 2, "moved")); // key 2 lives in P0's rows and now comes from P1
+      grown.accept(upsert(0, 4, 3, "stayed"));
+      grown.flush();
+    }
+    Table table = table();
+    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(table.properties()).containsKey("mergesink.lookup.tableScopeTopics");
+  }
+
+  @Test
   void aZombieIsFencedAndTheTableHoldsTheNewOwnersChanges() throws Exception {
     try (IngestEngine zombie = engine(Map.of()); IngestEngine owner = engine(Map.of())) {
       zombie.open(List.of(P0));
