@@ -62,11 +62,6 @@ final class IcebergKeyIndex {
     return keys;
   }
 
-  /** The snapshot the index is at; null for a table without one. */
-  Long snapshotId() {
-    return snapshotId;
-  }
-
   /** The single location of {@code key}, {@link KeyIndex#NO_LOCATION} or {@link KeyIndex#MULTIPLE_LOCATIONS}. */
   long lookup(Row key) {
     return index.lookup(key);
@@ -95,11 +90,6 @@ final class IcebergKeyIndex {
     }
     return new BaseDeleteLoader(delete -> table.io().newInputFile(delete.location()))
         .loadPositionDeletes(tracked.positionDeletes(), path);
-  }
-
-  /** Keys held. */
-  long size() {
-    return index.size();
   }
 
   /**

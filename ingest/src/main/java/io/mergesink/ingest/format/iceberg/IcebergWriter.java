@@ -75,11 +75,6 @@ final class IcebergWriter {
     this.keyColumns = List.copyOf(keyColumns);
   }
 
-  /** The snapshot the writer follows: the table's current one as of its last commit or refresh. */
-  Snapshot snapshot() {
-    return table.currentSnapshot();
-  }
-
   /** The key index, built at the first call that needs it. */
   IcebergKeyIndex index() {
     if (index == null) {
