@@ -1,5 +1,6 @@
 package io.mergesink.ingest.config;
 
+import io.mergesink.core.generatedcolumns.GenerationExpression;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.core.table.TableProperties;
@@ -10,6 +11,7 @@ import io.mergesink.ingest.options.DeleteImage;
 import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.LookupScope;
 import io.mergesink.ingest.options.PartitionField;
+import io.mergesink.ingest.options.PartitionTransform;
 import io.mergesink.ingest.options.PrimaryKeyMode;
 import io.mergesink.ingest.options.SchemaEvolution;
 import io.mergesink.ingest.options.WriteMode;
@@ -110,8 +112,9 @@ public record IngestOptions(
     Objects.requireNonNull(changeSemantics, "changeSemantics");
     Objects.requireNonNull(iceberg, "iceberg");
     if (tableFormat == TableFormatName.ICEBERG) {
-      checkIcebergSupports(writeMode, mergeStrategy, partitionFields, changeSemantics);
+      checkIcebergSupports(writeMode, mergeStrategy, changeSemantics);
     }
+    checkPartitionFields(tableFormat, partitionFields);
     if (writeMode == WriteMode.APPEND && changeSemantics.merges()) {
       throw new IllegalArgumentException("upsert.order.by and delete.mode apply to keyed tables (write.mode=upsert or history;"
           + " write.mode=append records changes as rows of their own), found " + changeSemantics.orderBy().configValue()
@@ -154,16 +157,29 @@ public record IngestOptions(
    * What Iceberg tables take (docs/iceberg.md, "What Iceberg tables take"): upsert and append tables in
    * Kafka order, with deletion vectors or position deletes.
    */
-  private static void checkIcebergSupports(WriteMode writeMode, MergeStrategy mergeStrategy, List<PartitionField> partitionFields,
-      ChangeSemantics changeSemantics) {
+  private static void checkIcebergSupports(WriteMode writeMode, MergeStrategy mergeStrategy, ChangeSemantics changeSemantics) {
     String refused = writeMode == WriteMode.HISTORY ? "write.mode=history"
         : mergeStrategy == MergeStrategy.COPY_ON_WRITE ? "merge.strategy=copy-on-write"
         : changeSemantics.merges() ? "upsert.order.by and delete.mode=soft"
-        : !partitionFields.isEmpty() ? "partition.fields (tables are created unpartitioned; existing partitioned tables are written)"
         : null;
     if (refused != null) {
       throw new IllegalArgumentException("table.format=iceberg does not take " + refused + " yet: Iceberg tables are written as"
           + " upsert (deletion vectors) or append tables in Kafka order");
+    }
+  }
+
+  /** Computed partition columns are Delta generated columns, transforms Iceberg's partition transforms. */
+  private static void checkPartitionFields(TableFormatName tableFormat, List<PartitionField> partitionFields) {
+    for (PartitionField field : partitionFields) {
+      if (tableFormat == TableFormatName.ICEBERG && field.expression().isPresent()) {
+        throw new IllegalArgumentException("partition.fields: computed partition column '" + field.column() + "' is a Delta"
+            + " generated column; Iceberg tables are partitioned by columns and transforms: " + PartitionTransform.SUPPORTED);
+      }
+      if (tableFormat == TableFormatName.DELTA && field.transform().isPresent()) {
+        throw new IllegalArgumentException("partition.fields: " + field.transform().get().fieldName(field.column())
+            + " is an Iceberg partition transform; Delta tables are partitioned by columns and computed columns"
+            + " name=expression (" + GenerationExpression.SUPPORTED + ")");
+      }
     }
   }
 

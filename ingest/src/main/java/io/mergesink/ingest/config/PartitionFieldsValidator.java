@@ -5,7 +5,7 @@ import java.util.List;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
-/** Validates {@code partition.fields}: comma-separated {@code column} or {@code column=expression} ({@link PartitionField}). */
+/** Validates {@code partition.fields}: comma-separated {@code column}, {@code column=expression} or {@code transform(column)} ({@link PartitionField}). */
 final class PartitionFieldsValidator implements ConfigDef.Validator {
 
   /**
@@ -31,6 +31,6 @@ final class PartitionFieldsValidator implements ConfigDef.Validator {
 
   @Override
   public String toString() {
-    return "comma-separated column or column=expression";
+    return "comma-separated column, column=expression or transform(column)";
   }
 }

@@ -6,6 +6,7 @@ import io.mergesink.ingest.options.AppendTombstones;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteImage;
 import io.mergesink.ingest.options.DeleteMode;
+import io.mergesink.ingest.options.PartitionTransform;
 import io.mergesink.ingest.options.PrimaryKeyMode;
 import io.mergesink.ingest.options.SchemaEvolution;
 import io.mergesink.ingest.options.WriteMode;
@@ -150,11 +151,11 @@ public final class WriteOptions {
         .define();
     writes.option(PARTITION_FIELDS, Type.LIST).defaultValue("").validator(new PartitionFieldsValidator())
         .importance(Importance.MEDIUM).displayName("Partition fields")
-        .doc("The columns new tables are partitioned by (Hive-style directories; tables that exist keep their "
-            + "partitioning), comma-separated: a column of the record (region), or a computed partition column "
-            + "name=expression, stored as a Delta generated column and computed by MergeSink as Spark computes it: "
-            + GenerationExpression.SUPPORTED + "; timestamps are taken in UTC. E.g. "
-            + "region,order_day=CAST(created_at AS DATE). Empty: unpartitioned tables.")
+        .doc("The partitioning of new tables (tables that exist keep theirs), comma-separated fields: a column of the "
+            + "record (region); for Delta tables a computed partition column name=expression, stored as a Delta generated "
+            + "column and computed by MergeSink as Spark computes it: " + GenerationExpression.SUPPORTED + ", timestamps "
+            + "taken in UTC (region,order_day=CAST(created_at AS DATE)); for Iceberg tables a partition transform: "
+            + PartitionTransform.SUPPORTED + " (region,day(created_at),bucket(16, id)). Empty: unpartitioned tables.")
         .define();
   }
 }

@@ -6,12 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.ingest.options.AppendTombstones;
 import io.mergesink.ingest.options.LookupScope;
+import io.mergesink.ingest.options.PartitionField;
+import io.mergesink.ingest.options.PartitionTransform;
+import io.mergesink.ingest.options.PartitionTransform.Function;
 import io.mergesink.ingest.options.PrimaryKeyMode;
 import io.mergesink.ingest.options.SchemaEvolution;
 import io.mergesink.ingest.options.WriteMode;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
@@ -179,14 +184,58 @@ class IngestConfigTest {
         "write.mode=history", Map.of("write.mode", "history"),
         "merge.strategy=copy-on-write", Map.of("merge.strategy", "copy-on-write"),
         "upsert.order.by", Map.of("upsert.order.by", "source.lsn"),
-        "delete.mode=soft", Map.of("delete.mode", "soft"),
-        "partition.fields", Map.of("partition.fields", "region"));
+        "delete.mode=soft", Map.of("delete.mode", "soft"));
     refused.forEach((named, options) -> {
       Map<String, String> props = minimal();
       props.put("table.format", "iceberg");
       props.putAll(options);
       assertThatThrownBy(() -> new IngestConfig(props).ingestOptions()).as(named).isInstanceOf(ConfigException.class)
           .hasMessageContaining("table.format=iceberg").hasMessageContaining(named);
+    });
+  }
+
+  @Test
+  void partitionTransformsKeepTheirCommasAndGoToIcebergTables() {
+    Map<String, String> props = minimal();
+    props.put("table.format", "iceberg");
+    props.put("partition.fields", "region, day(created_at),bucket(16, id) ,truncate(4,name)");
+
+    assertThat(new IngestConfig(props).ingestOptions().partitionFields()).containsExactly(
+        PartitionField.identity("region"),
+        new PartitionField("created_at", Optional.empty(), Optional.of(new PartitionTransform(Function.DAY, OptionalInt.empty()))),
+        new PartitionField("id", Optional.empty(), Optional.of(new PartitionTransform(Function.BUCKET, OptionalInt.of(16)))),
+        new PartitionField("name", Optional.empty(), Optional.of(new PartitionTransform(Function.TRUNCATE, OptionalInt.of(4)))));
+  }
+
+  @Test
+  void partitionFieldsOfTheOtherFormatAreRefusedWithWhatThisOneTakes() {
+    Map<String, String> iceberg = minimal();
+    iceberg.put("table.format", "iceberg");
+    iceberg.put("partition.fields", "order_day=CAST(created_at AS DATE)");
+    assertThatThrownBy(() -> new IngestConfig(iceberg).ingestOptions()).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("order_day").hasMessageContaining("day(c)");
+
+    Map<String, String> delta = minimal();
+    delta.put("partition.fields", "bucket(16, id)");
+    assertThatThrownBy(() -> new IngestConfig(delta).ingestOptions()).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("id_bucket is an Iceberg partition transform").hasMessageContaining("CAST(c AS DATE)");
+  }
+
+  @Test
+  void malformedPartitionTransformsAreRefusedNamingTheEntry() {
+    Map<String, String> cases = Map.of(
+        "bucket(id)", "bucket takes a positive width first",
+        "day(7, created_at)", "day takes only a column",
+        "bucket(0, id)", "bucket takes a positive width first",
+        "days(created_at)", "is not a partition transform",
+        "day(created_at", "unbalanced parentheses",
+        "day(created_at),created_at_day", "named more than once");
+    cases.forEach((value, message) -> {
+      Map<String, String> props = minimal();
+      props.put("table.format", "iceberg");
+      props.put("partition.fields", value);
+      assertThatThrownBy(() -> new IngestConfig(props)).as(value).isInstanceOf(ConfigException.class)
+          .hasMessageContaining("partition.fields").hasMessageContaining(message);
     });
   }
 }

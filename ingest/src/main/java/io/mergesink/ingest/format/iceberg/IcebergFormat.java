@@ -17,6 +17,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.mergesink.ingest.errors.FatalIngestException;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
@@ -26,6 +29,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * Iceberg tables in a catalog (docs/iceberg.md): a table name {@code a/b/t} is table {@code t} in
  * namespace {@code a.b}, a name without a directory is in {@code iceberg.tables.default-namespace}.
  * Tables are created as format version 3 (deletion vectors) unless {@code table.properties.format-version}
- * says otherwise, with the primary key as their identifier fields.
+ * says otherwise, with the primary key as their identifier fields and the partition spec of
+ * {@code partition.fields}.
  */
 public final class IcebergFormat implements TableFormat {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergFormat.class);
@@ -104,12 +109,23 @@ public final class IcebergFormat implements TableFormat {
     properties.putIfAbsent(TableProperties.PARQUET_COMPRESSION, options.parquetCompression().configName());
     Table table;
     try {
-      table = catalog.buildTable(identifier, IcebergSchemas.toIceberg(spec.schema(), spec.keyColumns())).withProperties(properties).create();
+      Schema schema = IcebergSchemas.toIceberg(spec.schema(), spec.keyColumns());
+      table = catalog.buildTable(identifier, schema).withPartitionSpec(partitionSpec(identifier, schema, spec))
+          .withProperties(properties).create();
       LOG.info("Created Iceberg table {} at {} with schema {}", identifier, table.location(), table.schema());
     } catch (AlreadyExistsException e) {
       table = catalog.loadTable(identifier);
     }
     return open(table, identifier, writerKey);
+  }
+
+  private static PartitionSpec partitionSpec(TableIdentifier identifier, Schema schema, NewTable spec) {
+    try {
+      return IcebergSchemas.partitionSpec(schema, spec.partitionFields());
+    } catch (IllegalArgumentException | ValidationException e) {
+      throw new FatalIngestException("partition.fields " + spec.partitionFields() + " do not fit table " + identifier + ": "
+          + e.getMessage(), e);
+    }
   }
 
   private FormatTable open(Table table, TableIdentifier identifier, List<String> writerKey) {

@@ -7,11 +7,14 @@ import io.mergesink.core.types.MapType;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.options.PartitionField;
+import io.mergesink.ingest.options.PartitionTransform;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -42,6 +45,33 @@ final class IcebergSchemas {
       columns.add(Types.NestedField.of(id, field.nullable() && !identifier, field.name(), toIceberg(field.type(), ids)));
     }
     return new Schema(columns, identifiers);
+  }
+
+  /**
+   * The partition spec of {@code fields} over {@code schema}; column names match case-insensitively,
+   * as the engine's do.
+   *
+   * @throws IllegalArgumentException a field names a column the schema lacks, or a transform its type does not take
+   */
+  static PartitionSpec partitionSpec(Schema schema, List<PartitionField> fields) {
+    PartitionSpec.Builder spec = PartitionSpec.builderFor(schema).caseSensitive(false);
+    for (PartitionField field : fields) {
+      String column = field.column();
+      if (field.transform().isEmpty()) {
+        spec.identity(column);
+        continue;
+      }
+      PartitionTransform transform = field.transform().get();
+      switch (transform.function()) {
+        case YEAR -> spec.year(column);
+        case MONTH -> spec.month(column);
+        case DAY -> spec.day(column);
+        case HOUR -> spec.hour(column);
+        case BUCKET -> spec.bucket(column, transform.width().getAsInt());
+        case TRUNCATE -> spec.truncate(column, transform.width().getAsInt());
+      }
+    }
+    return spec.build();
   }
 
   /** The Iceberg type of {@code type}; nested fields take ids from {@code ids}. */
