@@ -112,7 +112,7 @@ public record IngestOptions(
     Objects.requireNonNull(changeSemantics, "changeSemantics");
     Objects.requireNonNull(iceberg, "iceberg");
     if (tableFormat == TableFormatName.ICEBERG) {
-      checkIcebergSupports(writeMode, mergeStrategy, changeSemantics);
+      checkIcebergSupports(writeMode, changeSemantics);
     }
     checkPartitionFields(tableFormat, partitionFields);
     if (writeMode == WriteMode.APPEND && changeSemantics.merges()) {
@@ -155,11 +155,10 @@ public record IngestOptions(
 
   /**
    * What Iceberg tables take (docs/iceberg.md, "What Iceberg tables take"): upsert and append tables in
-   * Kafka order, with deletion vectors or position deletes.
+   * Kafka order, with deletion vectors, position deletes or copy-on-write.
    */
-  private static void checkIcebergSupports(WriteMode writeMode, MergeStrategy mergeStrategy, ChangeSemantics changeSemantics) {
+  private static void checkIcebergSupports(WriteMode writeMode, ChangeSemantics changeSemantics) {
     String refused = writeMode == WriteMode.HISTORY ? "write.mode=history"
-        : mergeStrategy == MergeStrategy.COPY_ON_WRITE ? "merge.strategy=copy-on-write"
         : changeSemantics.merges() ? "upsert.order.by and delete.mode=soft"
         : null;
     if (refused != null) {

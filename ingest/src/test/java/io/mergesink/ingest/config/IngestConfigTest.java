@@ -182,7 +182,6 @@ class IngestConfigTest {
   void icebergTablesRefuseWhatTheyDoNotTakeNamingTheOption() {
     Map<String, Map<String, String>> refused = Map.of(
         "write.mode=history", Map.of("write.mode", "history"),
-        "merge.strategy=copy-on-write", Map.of("merge.strategy", "copy-on-write"),
         "upsert.order.by", Map.of("upsert.order.by", "source.lsn"),
         "delete.mode=soft", Map.of("delete.mode", "soft"));
     refused.forEach((named, options) -> {

@@ -1,5 +1,6 @@
 package io.mergesink.ingest.format.iceberg;
 
+import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.format.FormatTable;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import io.mergesink.ingest.errors.FatalIngestException;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.RowLevelOperationMode;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -37,8 +39,10 @@ import org.slf4j.LoggerFactory;
  * Iceberg tables in a catalog (docs/iceberg.md): a table name {@code a/b/t} is table {@code t} in
  * namespace {@code a.b}, a name without a directory is in {@code iceberg.tables.default-namespace}.
  * Tables are created as format version 3 (deletion vectors) unless {@code table.properties.format-version}
- * says otherwise, with the primary key as their identifier fields and the partition spec of
- * {@code partition.fields}.
+ * says otherwise, with the primary key as their identifier fields, the partition spec of
+ * {@code partition.fields}, and {@code merge.strategy} as their row-level operation modes
+ * ({@code write.merge.mode}, {@code write.update.mode}, {@code write.delete.mode}), which the
+ * sink follows as Spark does.
  */
 public final class IcebergFormat implements TableFormat {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergFormat.class);
@@ -107,6 +111,12 @@ public final class IcebergFormat implements TableFormat {
     Map<String, String> properties = new HashMap<>(spec.properties());
     properties.putIfAbsent(TableProperties.FORMAT_VERSION, DEFAULT_FORMAT_VERSION);
     properties.putIfAbsent(TableProperties.PARQUET_COMPRESSION, options.parquetCompression().configName());
+    if (spec.writeKind() != WriteKind.APPEND) {
+      String mode = rowLevelMode().modeName();
+      properties.putIfAbsent(TableProperties.MERGE_MODE, mode);
+      properties.putIfAbsent(TableProperties.UPDATE_MODE, mode);
+      properties.putIfAbsent(TableProperties.DELETE_MODE, mode);
+    }
     Table table;
     try {
       Schema schema = IcebergSchemas.toIceberg(spec.schema(), spec.keyColumns());
@@ -130,7 +140,13 @@ public final class IcebergFormat implements TableFormat {
 
   private FormatTable open(Table table, TableIdentifier identifier, List<String> writerKey) {
     WriteKind writeKind = options.writeMode() == WriteMode.APPEND ? WriteKind.APPEND : WriteKind.BY_KEY;
-    return new IcebergFormatTable(table, () -> catalog.loadTable(identifier), maintenance, writeKind, writerKey);
+    return new IcebergFormatTable(table, () -> catalog.loadTable(identifier), maintenance, writeKind, writerKey, rowLevelMode());
+  }
+
+  /** {@code merge.strategy} in Iceberg's terms, which other engines' row-level operations follow too. */
+  private RowLevelOperationMode rowLevelMode() {
+    return options.mergeStrategy() == MergeStrategy.COPY_ON_WRITE ? RowLevelOperationMode.COPY_ON_WRITE
+        : RowLevelOperationMode.MERGE_ON_READ;
   }
 
   /** Iceberg's file IO does not count requests by kind. */

@@ -30,6 +30,7 @@ import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.RowLevelOperationMode;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.UpdateProperties;
@@ -58,6 +59,7 @@ final class IcebergFormatTable implements FormatTable {
   private final Maintenance maintenance;
   private final WriteKind writeKind;
   private final List<String> writerKey;
+  private final RowLevelOperationMode defaultMode;
   private IcebergWriter writer;
 
   /**
@@ -70,13 +72,16 @@ final class IcebergFormatTable implements FormatTable {
   /**
    * @param load a new instance of the table, for maintenance runs on a thread of their own
    * @param writerKey the key for a table that records none (no identifier fields); checked against a recorded one
+   * @param defaultMode how rows are replaced in a table whose {@code write.merge.mode} does not say
    */
-  IcebergFormatTable(Table table, Supplier<Table> load, Maintenance maintenance, WriteKind writeKind, List<String> writerKey) {
+  IcebergFormatTable(Table table, Supplier<Table> load, Maintenance maintenance, WriteKind writeKind, List<String> writerKey,
+      RowLevelOperationMode defaultMode) {
     this.table = table;
     this.load = load;
     this.maintenance = maintenance;
     this.writeKind = writeKind;
     this.writerKey = List.copyOf(writerKey);
+    this.defaultMode = defaultMode;
   }
 
   @Override
@@ -341,7 +346,7 @@ final class IcebergFormatTable implements FormatTable {
 
   private IcebergWriter writer() {
     if (writer == null) {
-      writer = new IcebergWriter(table, writeKind == WriteKind.APPEND ? List.of() : key());
+      writer = new IcebergWriter(table, writeKind == WriteKind.APPEND ? List.of() : key(), defaultMode);
     }
     return writer;
   }

@@ -35,6 +35,7 @@ import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.RowLevelOperationMode;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -67,12 +68,17 @@ final class IcebergWriter {
 
   private final Table table;
   private final List<String> keyColumns;
+  private final RowLevelOperationMode defaultMode;
   private IcebergKeyIndex index;
 
-  /** @param keyColumns the key by which rows are replaced; empty: rows are only added */
-  IcebergWriter(Table table, List<String> keyColumns) {
+  /**
+   * @param keyColumns the key by which rows are replaced; empty: rows are only added
+   * @param defaultMode how rows are replaced when the table's {@code write.merge.mode} does not say
+   */
+  IcebergWriter(Table table, List<String> keyColumns, RowLevelOperationMode defaultMode) {
     this.table = table;
     this.keyColumns = List.copyOf(keyColumns);
+    this.defaultMode = defaultMode;
   }
 
   /** The key index, built at the first call that needs it. */
@@ -108,15 +114,18 @@ final class IcebergWriter {
         planned.commit(written.files());
         Snapshot committed = table.currentSnapshot();
         if (index != null) {
-          if (planned.removedFiles.isEmpty() && Objects.equals(committed.parentId(), planned.base == null ? null : planned.base.snapshotId())) {
+          if (planned.removedFiles.isEmpty() && planned.rewrite.removed().isEmpty() && Objects.equals(committed.parentId(), planned.base == null ? null : planned.base.snapshotId())) {
             index.landed(committed, planned.deleted, planned.deletes.deleteFiles(), planned.deletes.rewrittenDeleteFiles(), written,
                 keyed.upsertKeys());
           } else {
             index.follow(committed);
           }
         }
-        MergeCounts counts = new MergeCounts(rows.size(), planned.marks.count(), written.files().size(), planned.removedFiles.size(),
-            planned.deletes.deleteFiles().size(), written.files().stream().mapToLong(ContentFile::fileSizeInBytes).sum());
+        List<DataFile> added = new ArrayList<>(written.files());
+        added.addAll(planned.rewrite.added());
+        MergeCounts counts = new MergeCounts(rows.size(), planned.marks.count(), added.size(),
+            planned.removedFiles.size() + planned.rewrite.removed().size(), planned.deletes.deleteFiles().size(),
+            added.stream().mapToLong(ContentFile::fileSizeInBytes).sum());
         return new CommitResult(committed.sequenceNumber(), counts, attempt, attempt - 1, System.nanoTime() - started, false);
       } catch (ValidationException | CommitFailedException e) {
         planned.discard();
@@ -241,6 +250,7 @@ final class IcebergWriter {
     final List<DataFile> removedFiles = new ArrayList<>();
     PositionMarks marks;
     DeleteWriteResult deletes = new DeleteWriteResult(List.of());
+    PositionMarks.Rewrite rewrite = PositionMarks.Rewrite.NONE;
     Map<String, Long> carried;
     Map<String, String> tags;
     SnapshotPositions.Check check;
@@ -261,17 +271,24 @@ final class IcebergWriter {
     }
 
     void commit(List<DataFile> written) throws IOException {
-      if (!marks.isEmpty()) {
+      if (!marks.isEmpty() && copyOnWrite()) {
+        rewrite = marks.rewrite();
+      } else if (!marks.isEmpty()) {
         deletes = marks.write();
       }
       RowDelta delta = table.newRowDelta();
       written.forEach(delta::addRows);
+      rewrite.removed().forEach(delta::removeRows);
+      rewrite.added().forEach(delta::addRows);
+      rewrite.removedDeletes().forEach(delta::removeDeletes);
       deletes.deleteFiles().forEach(delta::addDeletes);
       deletes.rewrittenDeleteFiles().forEach(delta::removeDeletes);
       removedFiles.forEach(delta::removeRows);
       if (base != null) {
         delta.validateFromSnapshot(base.snapshotId()).validateDeletedFiles();
-        if (!marks.isEmpty()) {
+        if (!rewrite.removed().isEmpty()) {
+          delta.validateNoConflictingDeleteFiles(); // a delete landed meanwhile in a file this commit rewrites would be lost
+        } else if (!marks.isEmpty()) {
           delta.validateDataFilesExist(marks.dataFiles());
         }
       }
@@ -280,11 +297,19 @@ final class IcebergWriter {
       delta.validateWith(check).commit();
     }
 
-    /** Deletes the delete files this attempt wrote (it did not land). */
+    /** Deletes the delete files and rewritten data files this attempt wrote (it did not land). */
     void discard() {
       deletes.deleteFiles().forEach(file -> table.io().deleteFile(file.location()));
       deletes = new DeleteWriteResult(List.of());
+      IcebergWriter.this.discard(rewrite.added());
+      rewrite = PositionMarks.Rewrite.NONE;
     }
+  }
+
+  /** Whether replaced rows are rewritten out of their files rather than marked: the table's {@code write.merge.mode}, as Spark's MERGE reads it. */
+  private boolean copyOnWrite() {
+    String mode = table.properties().get(TableProperties.MERGE_MODE);
+    return (mode == null ? defaultMode : RowLevelOperationMode.fromName(mode)) == RowLevelOperationMode.COPY_ON_WRITE;
   }
 
   private void checkDecidedUnder(ChangeSet changes) throws MovedRowsException {

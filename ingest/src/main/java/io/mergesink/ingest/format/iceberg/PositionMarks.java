@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -13,27 +14,33 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.BaseDVFileWriter;
 import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.types.Types;
 
 /**
- * The rows one commit deletes, by position, written as the table's format version requires
- * (docs/iceberg.md, "Deletes"): in v3 one deletion vector per data file (a Puffin
+ * The rows one commit deletes, by position (docs/iceberg.md, "Deletes"). Merge-on-read writes them as
+ * the table's format version requires: in v3 one deletion vector per data file (a Puffin
  * {@code deletion-vector-v1} blob) merged with the file's previous one, which the commit then
- * replaces; in v2 one position delete file per data file. Never equality deletes.
+ * replaces; in v2 one position delete file per data file. Never equality deletes. Copy-on-write
+ * rewrites each marked file without them ({@link #rewrite}).
  */
 final class PositionMarks {
   private final Table table;
   private final IcebergKeyIndex index;
   private final Map<String, TreeSet<Long>> positions = new TreeMap<>();
-  private final Map<String, DataFile> files = new TreeMap<>();
+  private final Map<String, TrackedFile> files = new TreeMap<>();
 
   PositionMarks(Table table, IcebergKeyIndex index) {
     this.table = table;
@@ -41,7 +48,7 @@ final class PositionMarks {
   }
 
   void mark(TrackedFile file, long position) {
-    files.putIfAbsent(file.file().location(), file.file());
+    files.putIfAbsent(file.file().location(), file);
     positions.computeIfAbsent(file.file().location(), path -> new TreeSet<>()).add(position);
   }
 
@@ -74,7 +81,7 @@ final class PositionMarks {
     BaseDVFileWriter writer = new BaseDVFileWriter(puffins, index::deletedPositions);
     try (writer) {
       positions.forEach((path, rows) -> {
-        DataFile file = files.get(path);
+        DataFile file = files.get(path).file();
         PartitionSpec spec = table.specs().get(file.specId());
         rows.forEach(row -> writer.delete(path, row, spec, file.partition()));
       });
@@ -88,7 +95,7 @@ final class PositionMarks {
     GenericFileWriterFactory writers = new GenericFileWriterFactory.Builder(table).deleteFileFormat(FileFormat.PARQUET).build();
     List<DeleteFile> written = new ArrayList<>();
     for (Map.Entry<String, TreeSet<Long>> marked : positions.entrySet()) {
-      DataFile file = files.get(marked.getKey());
+      DataFile file = files.get(marked.getKey()).file();
       PartitionSpec spec = table.specs().get(file.specId());
       PositionDeleteWriter<Record> writer = writers.newPositionDeleteWriter(outputs.newOutputFile(spec, file.partition()), spec,
           file.partition());
@@ -103,5 +110,88 @@ final class PositionMarks {
       written.add(writer.toDeleteFile());
     }
     return new DeleteWriteResult(written);
+  }
+
+  /**
+   * The marked files rewritten without their marked rows and without the rows their deletes hide
+   * (copy-on-write), in the file's spec and partition.
+   *
+   * @param removed the marked data files
+   * @param added their rewrites; none for a file all of whose rows are gone
+   * @param removedDeletes the delete files that apply to a removed file only
+   */
+  record Rewrite(List<DataFile> removed, List<DataFile> added, List<DeleteFile> removedDeletes) {
+    static final Rewrite NONE = new Rewrite(List.of(), List.of(), List.of());
+  }
+
+  /** Rewrites the marked files; the caller removes the new files when the commit does not land. */
+  Rewrite rewrite() throws IOException {
+    if (files.isEmpty()) {
+      return Rewrite.NONE;
+    }
+    Schema schema = table.schema();
+    List<String> columns = schema.columns().stream().map(Types.NestedField::name).toList();
+    GenericFileWriterFactory writers = new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET)
+        .dataSchema(schema).build();
+    OutputFileFactory outputs = OutputFileFactory.builderFor(table, 0, 0).format(FileFormat.PARQUET)
+        .operationId(UUID.randomUUID().toString()).build();
+    List<DataFile> removed = new ArrayList<>();
+    List<DataFile> added = new ArrayList<>();
+    List<DeleteFile> removedDeletes = new ArrayList<>();
+    try {
+      for (TrackedFile tracked : files.values()) {
+        DataFile file = tracked.file();
+        removed.add(file);
+        tracked.positionDeletes().stream().filter(delete -> file.location().equals(delete.referencedDataFile()))
+            .forEach(removedDeletes::add);
+        rewrite(tracked, positions.get(file.location()), schema, columns, writers, outputs).ifPresent(added::add);
+      }
+    } catch (IOException | RuntimeException e) {
+      added.forEach(file -> table.io().deleteFile(file.location()));
+      throw e;
+    }
+    return new Rewrite(removed, added, removedDeletes);
+  }
+
+  private Optional<DataFile> rewrite(TrackedFile tracked, TreeSet<Long> marked, Schema schema, List<String> columns,
+      GenericFileWriterFactory writers, OutputFileFactory outputs) throws IOException {
+    DataFile file = tracked.file();
+    PartitionSpec spec = table.specs().get(file.specId());
+    DataFileRows.Rows rows = DataFileRows.read(table.io(), schema, file, tracked.positionDeletes(), columns);
+    DataWriter<Record> writer = null;
+    try (CloseableIterable<Record> records = rows.records()) {
+      GenericRecord kept = GenericRecord.create(schema);
+      for (Record record : records) {
+        if (marked.contains((Long) record.get(rows.position()))) {
+          continue;
+        }
+        if (writer == null) {
+          writer = writers.newDataWriter(outputs.newOutputFile(spec, file.partition()), spec, file.partition());
+        }
+        for (int i = 0; i < columns.size(); i++) {
+          kept.set(i, record.get(rows.ordinals()[i]));
+        }
+        writer.write(kept);
+      }
+    } catch (UncheckedIOException e) {
+      abandon(writer);
+      throw e.getCause();
+    } catch (IOException | RuntimeException e) {
+      abandon(writer);
+      throw e;
+    }
+    if (writer == null) {
+      return Optional.empty();
+    }
+    writer.close();
+    return Optional.of(writer.toDataFile());
+  }
+
+  /** Closes {@code writer} (if any) of a rewrite that failed and removes its file. */
+  private void abandon(DataWriter<Record> writer) throws IOException {
+    if (writer != null) {
+      writer.close();
+      table.io().deleteFile(writer.toDataFile().location());
+    }
   }
 }
