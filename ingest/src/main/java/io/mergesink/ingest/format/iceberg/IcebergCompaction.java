@@ -33,6 +33,8 @@ import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.iceberg.util.SnapshotUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Maintenance of one Iceberg table beside ingestion (docs/iceberg.md, "Maintenance"): data files
@@ -40,7 +42,7 @@ import org.apache.iceberg.util.SnapshotUtil;
  * of one partition are packed together once there are enough of them, in one {@code RewriteFiles}
  * commit that carries the Kafka positions forward; then snapshots past the table's
  * {@code history.expire.max-snapshot-age-ms} are expired, always keeping the newest snapshot that
- * records positions.
+ * records positions; and, when asked, orphan files are removed.
  *
  * <p>Prepared on the writer's state (which files, on which snapshot), run on the compaction thread
  * with a table instance of its own. A concurrent commit that adds deletes to a chosen file makes
@@ -48,26 +50,30 @@ import org.apache.iceberg.util.SnapshotUtil;
  * deletes are not rewritten: the new files would take a newer sequence number than the deletes.
  */
 final class IcebergCompaction implements CompactionRun {
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergCompaction.class);
   private static final int MAX_ATTEMPTS = 3;
 
   private final Supplier<Table> load;
   private final Snapshot base;
   private final List<TrackedFile> chosen;
+  private final boolean removeOrphans;
 
-  private IcebergCompaction(Supplier<Table> load, Snapshot base, List<TrackedFile> chosen) {
+  private IcebergCompaction(Supplier<Table> load, Snapshot base, List<TrackedFile> chosen, boolean removeOrphans) {
     this.load = load;
     this.base = base;
     this.chosen = List.copyOf(chosen);
+    this.removeOrphans = removeOrphans;
   }
 
   /**
    * The maintenance of {@code files}, the data files of {@code base} with their deletes: empty when
-   * none needs a rewrite and no snapshot is past its age.
+   * none needs a rewrite, no snapshot is past its age and orphan files are not to be removed.
    *
    * @param load a new instance of the table, for the run's own use
+   * @param removeOrphans whether the run also removes orphan files ({@link OrphanFiles})
    */
   static Optional<CompactionRun> plan(Supplier<Table> load, Table table, Iterable<TrackedFile> files, double deletedRatio,
-      int minSmallFiles, long targetFileSizeBytes) {
+      int minSmallFiles, long targetFileSizeBytes, boolean removeOrphans) {
     Snapshot base = table.currentSnapshot();
     if (base == null) {
       return Optional.empty();
@@ -87,10 +93,10 @@ final class IcebergCompaction implements CompactionRun {
       }
       smallByPartition.values().stream().filter(small -> small.size() >= minSmallFiles).forEach(chosen::addAll);
     }
-    if (chosen.isEmpty() && !hasExpiredSnapshots(table)) {
+    if (chosen.isEmpty() && !hasExpiredSnapshots(table) && !removeOrphans) {
       return Optional.empty();
     }
-    return Optional.of(new IcebergCompaction(load, base, chosen));
+    return Optional.of(new IcebergCompaction(load, base, chosen, removeOrphans));
   }
 
   @Override
@@ -98,6 +104,13 @@ final class IcebergCompaction implements CompactionRun {
     Table table = load.get();
     CompactionResult result = chosen.isEmpty() ? new CompactionResult.NothingToCompact(base.sequenceNumber()) : rewrite(table);
     expire(table);
+    if (removeOrphans) {
+      List<String> orphans = OrphanFiles.find(table, System.currentTimeMillis() - OrphanFiles.MIN_AGE.toMillis());
+      if (!orphans.isEmpty()) {
+        LOG.info("Removing {} orphan files of table {}: {}", orphans.size(), table.name(), orphans);
+        OrphanFiles.delete(table, orphans);
+      }
+    }
     return result;
   }
 

@@ -16,6 +16,7 @@ import io.mergesink.ingest.format.WriteKind;
 import io.mergesink.ingest.maintenance.CompactionRun;
 import io.mergesink.ingest.record.KafkaPartition;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
@@ -53,6 +54,7 @@ import org.apache.iceberg.util.SnapshotUtil;
  */
 final class IcebergFormatTable implements FormatTable {
   private static final int SCHEMA_COMMIT_ATTEMPTS = 10;
+  private static final Duration ORPHAN_REMOVAL_INTERVAL = Duration.ofDays(1);
 
   private final Table table;
   private final Supplier<Table> load;
@@ -61,6 +63,8 @@ final class IcebergFormatTable implements FormatTable {
   private final List<String> writerKey;
   private final RowLevelOperationMode defaultMode;
   private IcebergWriter writer;
+  /** When a maintenance run next removes orphan files: at the first run, then once per interval (a listing of the whole table). */
+  private long nextOrphanRemoval;
 
   /**
    * When and how the sink maintains its tables: off, or rewriting files whose deletes hide at least
@@ -320,8 +324,14 @@ final class IcebergFormatTable implements FormatTable {
     if (!maintenance.enabled() || writer == null || writeKind == WriteKind.APPEND) {
       return Optional.empty();
     }
-    return IcebergCompaction.plan(load, table, writer.index().files(), maintenance.deletedRatio(), maintenance.minSmallFiles(),
-        maintenance.targetFileSizeBytes());
+    long now = System.currentTimeMillis();
+    boolean removeOrphans = now >= nextOrphanRemoval;
+    Optional<CompactionRun> run = IcebergCompaction.plan(load, table, writer.index().files(), maintenance.deletedRatio(),
+        maintenance.minSmallFiles(), maintenance.targetFileSizeBytes(), removeOrphans);
+    if (removeOrphans) {
+      nextOrphanRemoval = now + ORPHAN_REMOVAL_INTERVAL.toMillis();
+    }
+    return run;
   }
 
   /** The writer's key index follows the rewrite, so that its next deletes mark the new files. */
