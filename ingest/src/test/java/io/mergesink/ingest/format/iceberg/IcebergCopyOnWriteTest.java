@@ -1,9 +1,7 @@
 package io.mergesink.ingest.format.iceberg;
 
-import static io.mergesink.ingest.testing.ChangeRecords.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.ingest.IngestEngine;
 import io.mergesink.ingest.config.IngestOptions;
@@ -15,7 +13,6 @@ import io.mergesink.ingest.testing.IcebergTables;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,29 +36,28 @@ class IcebergCopyOnWriteTest {
   private static final KafkaPartition P0 = new KafkaPartition(ChangeRecords.TOPIC, 0);
 
   @TempDir Path dir;
-  private final Map<Long, Row> model = new HashMap<>();
-  private long offset;
+  private final ModelledChanges changes = new ModelledChanges(TABLE);
 
   @Test
   void upsertsAndDeletesRewriteTheFilesOfTheRowsTheyReplaceAndTheTableHoldsNoDeleteFile() throws Exception {
     try (IngestEngine engine = engine(MergeStrategy.COPY_ON_WRITE)) {
       engine.open(List.of(P0));
-      upserts(engine, 0, 20, "v");
+      changes.upserts(engine, 0, 20, "v");
       engine.flush();
       Set<String> first = dataFiles(table());
-      upserts(engine, 5, 7, "w");
-      delete(engine, 12);
+      changes.upserts(engine, 5, 7, "w");
+      changes.delete(engine, 12);
       engine.flush();
-      upserts(engine, 30, 31, "x"); // inserts only: the files stay
+      changes.upserts(engine, 30, 31, "x"); // inserts only: the files stay
       engine.flush();
 
       Table table = table();
       assertThat(table.properties()).containsEntry(TableProperties.MERGE_MODE, "copy-on-write")
           .containsEntry(TableProperties.UPDATE_MODE, "copy-on-write").containsEntry(TableProperties.DELETE_MODE, "copy-on-write");
-      assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+      assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
       assertThat(IcebergTables.liveDeleteFiles(table)).isEmpty();
       assertThat(dataFiles(table)).as("the first flush's file was rewritten").doesNotContainAnyElementsOf(first).hasSize(3);
-      assertThat(IcebergTables.positions(table)).containsExactly(Map.entry("sink:" + ChangeRecords.TOPIC + ":0", offset - 1));
+      assertThat(IcebergTables.positions(table)).containsExactly(Map.entry("sink:" + ChangeRecords.TOPIC + ":0", changes.nextOffset() - 1));
     }
   }
 
@@ -69,9 +65,9 @@ class IcebergCopyOnWriteTest {
   void aTableWhoseMergeModeTurnsToCopyOnWriteLosesTheDeletesOfTheFilesItRewrites() throws Exception {
     try (IngestEngine engine = engine(MergeStrategy.DELETION_VECTORS)) {
       engine.open(List.of(P0));
-      upserts(engine, 0, 9, "v");
+      changes.upserts(engine, 0, 9, "v");
       engine.flush();
-      upserts(engine, 2, 3, "w");
+      changes.upserts(engine, 2, 3, "w");
       engine.flush();
     }
     Table table = table();
@@ -79,13 +75,13 @@ class IcebergCopyOnWriteTest {
     table.updateProperties().set(TableProperties.MERGE_MODE, "copy-on-write").commit();
 
     try (IngestEngine engine = engine(MergeStrategy.DELETION_VECTORS)) { // the table's mode wins over the option
-      assertThat(engine.open(List.of(P0))).containsEntry(P0, offset);
+      assertThat(engine.open(List.of(P0))).containsEntry(P0, changes.nextOffset());
       engine.seeksApplied();
-      upserts(engine, 4, 4, "x");
+      changes.upserts(engine, 4, 4, "x");
       engine.flush();
     }
     table.refresh();
-    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
     assertThat(IcebergTables.liveDeleteFiles(table)).isEmpty();
   }
 
@@ -104,17 +100,5 @@ class IcebergCopyOnWriteTest {
         .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).mergeStrategy(strategy).compaction(false, 0.25, 10)
         .build();
     return new IngestEngine(options, IngestMetrics.NONE);
-  }
-
-  private void upserts(IngestEngine engine, long from, long to, String prefix) {
-    for (long id = from; id <= to; id++) {
-      model.put(id, row(id, prefix + id));
-      engine.accept(ChangeRecords.upsert(0, offset++, TABLE, id, prefix + id));
-    }
-  }
-
-  private void delete(IngestEngine engine, long id) {
-    model.remove(id);
-    engine.accept(ChangeRecords.delete(0, offset++, TABLE, id));
   }
 }

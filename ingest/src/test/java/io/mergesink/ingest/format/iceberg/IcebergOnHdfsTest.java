@@ -1,9 +1,7 @@
 package io.mergesink.ingest.format.iceberg;
 
-import static io.mergesink.ingest.testing.ChangeRecords.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mergesink.core.data.Row;
 import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.core.testing.TestHdfs;
 import io.mergesink.ingest.IngestEngine;
@@ -31,31 +29,30 @@ class IcebergOnHdfsTest {
   private static final KafkaPartition P0 = new KafkaPartition(ChangeRecords.TOPIC, 0);
 
   private final String warehouse = TestHdfs.hdfsRoot("iceberg-" + UUID.randomUUID());
-  private final Map<Long, Row> model = new HashMap<>();
-  private long offset;
+  private final ModelledChanges changes = new ModelledChanges(TABLE);
 
   @Test
   void upsertsAndDeletesLandOnHdfsAndAnEngineStartedAgainResumesWhereTheTableIs() throws Exception {
     try (IngestEngine engine = engine()) {
       engine.open(List.of(P0));
-      upserts(engine, 0, 9, "v");
+      changes.upserts(engine, 0, 9, "v");
       engine.flush();
-      upserts(engine, 3, 5, "w");
-      delete(engine, 7);
+      changes.upserts(engine, 3, 5, "w");
+      changes.delete(engine, 7);
       engine.flush();
     }
     try (IngestEngine engine = engine()) {
-      assertThat(engine.open(List.of(P0))).containsEntry(P0, offset);
+      assertThat(engine.open(List.of(P0))).containsEntry(P0, changes.nextOffset());
       engine.seeksApplied();
-      upserts(engine, 5, 6, "x");
+      changes.upserts(engine, 5, 6, "x");
       engine.flush();
     }
 
     Table table = IcebergTables.load(warehouse, "default", TABLE);
     assertThat(table.location()).startsWith("hdfs://");
-    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
     assertThat(IcebergTables.liveDeleteFiles(table)).isNotEmpty();
-    assertThat(IcebergTables.positions(table)).containsExactly(Map.entry("sink:" + ChangeRecords.TOPIC + ":0", offset - 1));
+    assertThat(IcebergTables.positions(table)).containsExactly(Map.entry("sink:" + ChangeRecords.TOPIC + ":0", changes.nextOffset() - 1));
   }
 
   private IngestEngine engine() {
@@ -65,17 +62,5 @@ class IcebergOnHdfsTest {
         .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).storage(StorageOptions.hadoop(hadoop))
         .compaction(false, 0.25, 10).build();
     return new IngestEngine(options, IngestMetrics.NONE);
-  }
-
-  private void upserts(IngestEngine engine, long from, long to, String prefix) {
-    for (long id = from; id <= to; id++) {
-      model.put(id, row(id, prefix + id));
-      engine.accept(ChangeRecords.upsert(0, offset++, TABLE, id, prefix + id));
-    }
-  }
-
-  private void delete(IngestEngine engine, long id) {
-    model.remove(id);
-    engine.accept(ChangeRecords.delete(0, offset++, TABLE, id));
   }
 }
