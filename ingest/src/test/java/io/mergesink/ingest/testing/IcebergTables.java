@@ -4,6 +4,7 @@ import io.mergesink.core.data.Row;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -11,6 +12,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -96,5 +98,17 @@ public final class IcebergTables {
   /** Whether any delete file of the current snapshot is an equality delete file. */
   public static boolean hasEqualityDeletes(Table table) {
     return liveDeleteFiles(table).stream().anyMatch(delete -> delete.content() == FileContent.EQUALITY_DELETES);
+  }
+
+  /** Key column value → {@code _row_id} of each live row, as Iceberg's generic reader gives the row lineage. */
+  public static Map<Object, Long> rowIds(Table table, String keyColumn) {
+    Map<Object, Long> ids = new HashMap<>();
+    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).project(MetadataColumns.schemaWithRowLineage(table.schema()))
+        .build()) {
+      rows.forEach(row -> ids.put(row.getField(keyColumn), (Long) row.getField(MetadataColumns.ROW_ID.name())));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ids;
   }
 }

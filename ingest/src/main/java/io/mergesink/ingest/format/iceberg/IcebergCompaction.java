@@ -18,13 +18,13 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.RewriteFiles;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.GenericFileWriterFactory;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -145,23 +145,23 @@ final class IcebergCompaction implements CompactionRun {
     return new CompactionResult.GaveWay(MAX_ATTEMPTS, lastReason);
   }
 
-  /** The live rows of the chosen files, in files of their partitions. */
+  /** The live rows of the chosen files, in files of their partitions, keeping their row lineage. */
   private List<DataFile> write(Table table) throws IOException {
+    Schema schema = DataFileRows.rewriteSchema(table);
     GenericFileWriterFactory writers = new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET)
-        .dataSchema(table.schema()).build();
+        .dataSchema(schema).build();
     OutputFileFactory outputs = OutputFileFactory.builderFor(table, 0, 0).format(FileFormat.PARQUET)
         .operationId("compaction-" + UUID.randomUUID()).build();
     long targetSize = PropertyUtil.propertyAsLong(table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
         TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
-    List<String> columns = table.schema().columns().stream().map(column -> column.name()).toList();
     FanoutDataWriter<Record> writer = new FanoutDataWriter<>(writers, outputs, table.io(), targetSize);
     try (writer) {
       for (TrackedFile file : chosen) {
         StructLike partition = file.file().partition();
-        DataFileRows.Rows rows = DataFileRows.read(table.io(), table.schema(), file.file(), file.positionDeletes(), columns);
+        DataFileRows.Rows rows = DataFileRows.rewrite(table, file.file(), file.positionDeletes());
         try (CloseableIterable<Record> records = rows.records()) {
           for (Record record : records) {
-            writer.write(withoutPosition(table, record), table.specs().get(file.file().specId()), partition);
+            writer.write(rows.rewritten(record, schema), table.specs().get(file.file().specId()), partition);
           }
         }
       }
@@ -169,15 +169,6 @@ final class IcebergCompaction implements CompactionRun {
       throw e.getCause();
     }
     return writer.result().dataFiles();
-  }
-
-  /** The record in the table schema: the columns read, without the row position read beside them. */
-  private static Record withoutPosition(Table table, Record read) {
-    Record record = GenericRecord.create(table.schema());
-    for (int i = 0; i < record.size(); i++) {
-      record.set(i, read.get(i));
-    }
-    return record;
   }
 
   /** Expires snapshots past the table's age, keeping every snapshot down to the newest that records positions. */

@@ -20,6 +20,7 @@ import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
@@ -146,7 +147,9 @@ final class IcebergKeyIndex {
     for (DeleteFile delete : deletes) {
       track(delete);
     }
-    for (DataFile file : added.files()) {
+    // with row lineage, the committed entries: they carry the first row ids the commit assigned, which rewrites keep
+    Iterable<DataFile> landedFiles = TableUtil.supportsRowLineage(table) ? committed.addedDataFiles(table.io()) : added.files();
+    for (DataFile file : landedFiles) {
       files.put(file.location(), new TrackedFile(file, new ArrayList<>()));
     }
     for (int i = 0; i < addedKeys.length; i++) {

@@ -18,7 +18,6 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.GenericFileWriterFactory;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.BaseDVFileWriter;
 import org.apache.iceberg.deletes.PositionDelete;
@@ -27,7 +26,6 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.io.OutputFileFactory;
-import org.apache.iceberg.types.Types;
 
 /**
  * The rows one commit deletes, by position (docs/iceberg.md, "Deletes"). Merge-on-read writes them as
@@ -114,7 +112,7 @@ final class PositionMarks {
 
   /**
    * The marked files rewritten without their marked rows and without the rows their deletes hide
-   * (copy-on-write), in the file's spec and partition.
+   * (copy-on-write), in the file's spec and partition; the rows kept keep their row lineage.
    *
    * @param removed the marked data files
    * @param added their rewrites; none for a file all of whose rows are gone
@@ -129,8 +127,7 @@ final class PositionMarks {
     if (files.isEmpty()) {
       return Rewrite.NONE;
     }
-    Schema schema = table.schema();
-    List<String> columns = schema.columns().stream().map(Types.NestedField::name).toList();
+    Schema schema = DataFileRows.rewriteSchema(table);
     GenericFileWriterFactory writers = new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET)
         .dataSchema(schema).build();
     OutputFileFactory outputs = OutputFileFactory.builderFor(table, 0, 0).format(FileFormat.PARQUET)
@@ -144,7 +141,7 @@ final class PositionMarks {
         removed.add(file);
         tracked.positionDeletes().stream().filter(delete -> file.location().equals(delete.referencedDataFile()))
             .forEach(removedDeletes::add);
-        rewrite(tracked, positions.get(file.location()), schema, columns, writers, outputs).ifPresent(added::add);
+        rewrite(tracked, positions.get(file.location()), schema, writers, outputs).ifPresent(added::add);
       }
     } catch (IOException | RuntimeException e) {
       added.forEach(file -> table.io().deleteFile(file.location()));
@@ -153,25 +150,21 @@ final class PositionMarks {
     return new Rewrite(removed, added, removedDeletes);
   }
 
-  private Optional<DataFile> rewrite(TrackedFile tracked, TreeSet<Long> marked, Schema schema, List<String> columns,
-      GenericFileWriterFactory writers, OutputFileFactory outputs) throws IOException {
+  private Optional<DataFile> rewrite(TrackedFile tracked, TreeSet<Long> marked, Schema schema, GenericFileWriterFactory writers,
+      OutputFileFactory outputs) throws IOException {
     DataFile file = tracked.file();
     PartitionSpec spec = table.specs().get(file.specId());
-    DataFileRows.Rows rows = DataFileRows.read(table.io(), schema, file, tracked.positionDeletes(), columns);
+    DataFileRows.Rows rows = DataFileRows.rewrite(table, file, tracked.positionDeletes());
     DataWriter<Record> writer = null;
     try (CloseableIterable<Record> records = rows.records()) {
-      GenericRecord kept = GenericRecord.create(schema);
       for (Record record : records) {
-        if (marked.contains((Long) record.get(rows.position()))) {
+        if (marked.contains(rows.position(record))) {
           continue;
         }
         if (writer == null) {
           writer = writers.newDataWriter(outputs.newOutputFile(spec, file.partition()), spec, file.partition());
         }
-        for (int i = 0; i < columns.size(); i++) {
-          kept.set(i, record.get(rows.ordinals()[i]));
-        }
-        writer.write(kept);
+        writer.write(rows.rewritten(record, schema));
       }
     } catch (UncheckedIOException e) {
       abandon(writer);

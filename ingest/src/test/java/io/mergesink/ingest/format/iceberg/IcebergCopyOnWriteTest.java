@@ -45,6 +45,7 @@ class IcebergCopyOnWriteTest {
       changes.upserts(engine, 0, 20, "v");
       engine.flush();
       Set<String> first = dataFiles(table());
+      Map<Object, Long> rowIds = IcebergTables.rowIds(table(), "id");
       changes.upserts(engine, 5, 7, "w");
       changes.delete(engine, 12);
       engine.flush();
@@ -57,6 +58,9 @@ class IcebergCopyOnWriteTest {
       assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
       assertThat(IcebergTables.liveDeleteFiles(table)).isEmpty();
       assertThat(dataFiles(table)).as("the first flush's file was rewritten").doesNotContainAnyElementsOf(first).hasSize(3);
+      Map<Object, Long> kept = IcebergTables.rowIds(table, "id");
+      rowIds.keySet().removeIf(id -> (Long) id >= 5 && (Long) id <= 7 || (Long) id == 12);
+      assertThat(kept).as("rows the rewrite moved keep their row ids").containsAllEntriesOf(rowIds);
       assertThat(IcebergTables.positions(table)).containsExactly(Map.entry("sink:" + ChangeRecords.TOPIC + ":0", changes.nextOffset() - 1));
     }
   }
