@@ -16,8 +16,11 @@ import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code mergesink describe TABLE}: schema, key, protocol, files, rows, DV and small-file statistics. */
-@Command(name = "describe", description = "Show a table's schema, key, protocol, files, rows, deletion vectors and small files.")
+/**
+ * {@code mergesink describe TABLE}: schema, key, protocol (Iceberg: format version, partition spec,
+ * current snapshot), files, rows, DV (Iceberg: delete file) and small-file statistics.
+ */
+@Command(name = "describe", description = "Show a table's schema, key, protocol, files, rows, deletion vectors / delete files and small files.")
 final class DescribeCommand extends TableCommand {
   @Option(names = "--target-size", paramLabel = "SIZE", defaultValue = "128MiB",
       description = "Files below this size count as small (default ${DEFAULT-VALUE}).")
@@ -36,6 +39,18 @@ final class DescribeCommand extends TableCommand {
       return;
     }
     printText(out, snapshot, description);
+  }
+
+  @Override
+  void runIceberg(PrintWriter out) throws IOException {
+    try (IcebergTableRef.Opened opened = openIceberg()) {
+      Map<String, Object> description = IcebergDescription.describe(opened.table(), opened.iceberg(), Sizes.parse(targetSize), dvRatio);
+      if (json) {
+        printJson(out, description);
+        return;
+      }
+      IcebergDescription.printText(out, opened.iceberg(), description);
+    }
   }
 
   static Map<String, Object> describe(Snapshot snapshot, long targetSizeBytes, double dvRatio) {
