@@ -122,15 +122,27 @@ final class DescribeCommand extends TableCommand {
     dvs.put("denseRatio", dvRatio);
     dvs.put("denseFiles", denseFiles);
     d.put("deletionVectors", dvs);
+    d.put("smallFiles", smallFiles(smallSizes, targetSizeBytes));
+    d.put("txns", snapshot.txnVersions().size());
+    d.put("lastCheckpointVersion", snapshot.lastCheckpointVersion().isPresent() ? snapshot.lastCheckpointVersion().getAsLong() : null);
+    return d;
+  }
+
+  /** The {@code smallFiles} of a description: the files below {@code targetSizeBytes}, whose sizes {@code smallSizes} are, sorted. */
+  static Map<String, Object> smallFiles(List<Long> smallSizes, long targetSizeBytes) {
     Map<String, Object> small = new LinkedHashMap<>();
     small.put("targetSizeBytes", targetSizeBytes);
     small.put("count", smallSizes.size());
     small.put("bytes", smallSizes.stream().mapToLong(Long::longValue).sum());
     small.put("medianBytes", smallSizes.isEmpty() ? 0 : smallSizes.get(smallSizes.size() / 2));
-    d.put("smallFiles", small);
-    d.put("txns", snapshot.txnVersions().size());
-    d.put("lastCheckpointVersion", snapshot.lastCheckpointVersion().isPresent() ? snapshot.lastCheckpointVersion().getAsLong() : null);
-    return d;
+    return small;
+  }
+
+  @SuppressWarnings("unchecked")
+  static void printSmallFiles(PrintWriter out, Map<String, Object> d) {
+    Map<String, Object> small = (Map<String, Object>) d.get("smallFiles");
+    out.printf("small files  %,d below %s (%s, median %s)%n", (Integer) small.get("count"), Sizes.format((Long) small.get("targetSizeBytes")),
+        Sizes.format((Long) small.get("bytes")), Sizes.format((Long) small.get("medianBytes")));
   }
 
   @SuppressWarnings("unchecked")
@@ -138,7 +150,6 @@ final class DescribeCommand extends TableCommand {
     Map<String, Object> files = (Map<String, Object>) d.get("files");
     Map<String, Object> rows = (Map<String, Object>) d.get("rows");
     Map<String, Object> dvs = (Map<String, Object>) d.get("deletionVectors");
-    Map<String, Object> small = (Map<String, Object>) d.get("smallFiles");
     Map<String, Object> protocol = (Map<String, Object>) d.get("protocol");
     out.printf("table        %s%n", d.get("table"));
     out.printf("version      %s%n", d.get("version"));
@@ -160,8 +171,7 @@ final class DescribeCommand extends TableCommand {
     out.printf(Locale.ROOT, "deletion vec %,d files with DVs, max deleted fraction %.2f, %d files above %.2f%n",
         (Integer) dvs.get("filesWithDeletionVectors"), (Double) dvs.get("maxDeletedFraction"), (Integer) dvs.get("denseFiles"),
         (Double) dvs.get("denseRatio"));
-    out.printf("small files  %,d below %s (%s, median %s)%n", (Integer) small.get("count"), Sizes.format((Long) small.get("targetSizeBytes")),
-        Sizes.format((Long) small.get("bytes")), Sizes.format((Long) small.get("medianBytes")));
+    printSmallFiles(out, d);
     out.printf("txns         %s%n", d.get("txns"));
     out.printf("checkpoint   %s%n", d.get("lastCheckpointVersion") == null ? "(none)" : d.get("lastCheckpointVersion"));
   }

@@ -84,12 +84,7 @@ final class IcebergDescription {
     d.put("rows", rows);
     d.put("deletes", deletes(files, physical, deleted, dvRatio));
     List<Long> small = files.dataFiles.stream().map(DataFile::fileSizeInBytes).filter(size -> size < targetSizeBytes).sorted().toList();
-    Map<String, Object> smallFiles = new LinkedHashMap<>();
-    smallFiles.put("targetSizeBytes", targetSizeBytes);
-    smallFiles.put("count", small.size());
-    smallFiles.put("bytes", small.stream().mapToLong(Long::longValue).sum());
-    smallFiles.put("medianBytes", small.isEmpty() ? 0 : small.get(small.size() / 2));
-    d.put("smallFiles", smallFiles);
+    d.put("smallFiles", DescribeCommand.smallFiles(small, targetSizeBytes));
     d.put("snapshots", sizeOf(iceberg.snapshots()));
     d.put("positions", table.positionIds().size());
     return d;
@@ -143,7 +138,6 @@ final class IcebergDescription {
     Map<String, Object> files = (Map<String, Object>) d.get("files");
     Map<String, Object> rows = (Map<String, Object>) d.get("rows");
     Map<String, Object> deletes = (Map<String, Object>) d.get("deletes");
-    Map<String, Object> small = (Map<String, Object>) d.get("smallFiles");
     out.printf("table        %s%n", d.get("table"));
     out.printf("format       iceberg, format version %s (%s)%n", d.get("formatVersion"), d.get("identifier"));
     out.printf("snapshot     %s, sequence number %s, %s at %s%n", orNone(snapshot.get("id")), orNone(snapshot.get("sequenceNumber")),
@@ -166,8 +160,7 @@ final class IcebergDescription {
         (Integer) deletes.get("deletionVectors"), (Integer) deletes.get("positionDeleteFiles"), (Integer) deletes.get("equalityDeleteFiles"),
         (Double) deletes.get("deletedRatio"), (Double) deletes.get("maxDeletedFraction"), (Integer) deletes.get("denseFiles"),
         (Double) deletes.get("denseRatio"));
-    out.printf("small files  %,d below %s (%s, median %s)%n", (Integer) small.get("count"), Sizes.format((Long) small.get("targetSizeBytes")),
-        Sizes.format((Long) small.get("bytes")), Sizes.format((Long) small.get("medianBytes")));
+    DescribeCommand.printSmallFiles(out, d);
     out.printf("snapshots    %s%n", d.get("snapshots"));
     out.printf("positions    %s%n", d.get("positions"));
   }

@@ -220,10 +220,8 @@ class IcebergCommandsTest {
     return Stream.of(Stream.of(command, table), options.stream(), Stream.of(more)).flatMap(s -> s).toArray(String[]::new);
   }
 
-  private JsonNode json(String... args) throws Exception {
-    CliRun result = run(args);
-    assertThat(result.code()).as(result.err()).isZero();
-    return JSON.readTree(result.out());
+  private static JsonNode json(String... args) throws Exception {
+    return CliRun.json(args);
   }
 
   private static CliRun run(String... args) {
