@@ -102,7 +102,7 @@ final class CompactCommand extends TableCommand {
       }
       Set<Long> snapshotsBefore = snapshotIds(opened.iceberg());
       table.followWriter();
-      Optional<CompactionRun> run = table.compaction();
+      Optional<CompactionRun> run = opened.iceberg().currentSnapshot() == null ? Optional.empty() : table.compaction();
       Map<String, Object> result = run.isPresent() ? result(run.get().compact())
           : result(new CompactionResult.NothingToCompact(table.version()));
       opened.iceberg().refresh();

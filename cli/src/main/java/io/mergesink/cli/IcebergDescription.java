@@ -77,8 +77,9 @@ final class IcebergDescription {
     d.put("files", counts);
     long physical = files.dataFiles.stream().mapToLong(DataFile::recordCount).sum();
     long deleted = files.deleteFiles.stream().filter(f -> f.content() == FileContent.POSITION_DELETES).mapToLong(DeleteFile::recordCount).sum();
+    boolean equalityDeletes = files.deleteFiles.stream().anyMatch(f -> f.content() == FileContent.EQUALITY_DELETES);
     Map<String, Object> rows = new LinkedHashMap<>();
-    rows.put("live", physical - deleted);
+    rows.put("live", equalityDeletes ? null : physical - deleted); // which rows equality deletes hide takes reading them
     rows.put("physical", physical);
     rows.put("deleted", deleted);
     d.put("rows", rows);
@@ -153,8 +154,9 @@ final class IcebergDescription {
       out.printf("partitioned  %s%n", String.join(", ", partitions.stream().map(p -> p.get("transform") + "(" + p.get("source") + ")").toList()));
     }
     out.printf("files        %,d (%s)%n", (Integer) files.get("count"), Sizes.format((Long) files.get("bytes")));
-    out.printf("rows         %,d live (%,d physical, %,d deleted by position)%n", (Long) rows.get("live"), (Long) rows.get("physical"),
-        (Long) rows.get("deleted"));
+    out.printf("rows         %s live (%,d physical, %,d deleted by position%s)%n",
+        rows.get("live") == null ? "?" : String.format(Locale.ROOT, "%,d", (Long) rows.get("live")), (Long) rows.get("physical"),
+        (Long) rows.get("deleted"), rows.get("live") == null ? ", more by equality deletes" : "");
     out.printf(Locale.ROOT, "deletes      %,d delete files (%d deletion vectors, %d position delete files, %d equality delete files),"
         + " deleted ratio %.2f, max deleted fraction %.2f, %d files above %.2f%n", (Integer) deletes.get("deleteFiles"),
         (Integer) deletes.get("deletionVectors"), (Integer) deletes.get("positionDeleteFiles"), (Integer) deletes.get("equalityDeleteFiles"),
