@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The commands on Iceberg tables the sink's engine wrote: a Hadoop catalog's table by its path
  * (detected, or named with {@code --table-format iceberg}), and a table of a JDBC catalog in a SQLite
  * file by {@code --catalog}. Positions are what the engine committed, rows what Iceberg's generic
- * reader reads and the model holds; compaction drops the deletion vectors and keeps both.
+ * reader reads and the model holds; compaction drops the deletion vectors (v2: position delete
+ * files) and keeps both.
  */
 class IcebergCommandsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -49,7 +50,7 @@ class IcebergCommandsTest {
   @Test
   void aHadoopTableByItsPathShowsWhatTheSinkCommittedAndCompactionKeepsRowsAndPositions() throws Exception {
     String warehouse = dir.resolve("lake").toString();
-    write(IcebergOptions.defaults(), warehouse);
+    write(IcebergOptions.defaults(), warehouse, Map.of());
     String path = dir.resolve("lake/default/" + TABLE).toString();
     Table table = IcebergTables.load(path);
 
@@ -117,7 +118,7 @@ class IcebergCommandsTest {
   void aJdbcCatalogsTableByItsIdentifierAndCatalogProperties() throws Exception {
     String warehouse = dir.resolve("warehouse").toString();
     Map<String, String> catalog = Map.of("type", "jdbc", "uri", "jdbc:sqlite:" + dir.resolve("catalog.db"), "warehouse", warehouse);
-    write(new IcebergOptions("lake", catalog, "crm"), warehouse);
+    write(new IcebergOptions("lake", catalog, "crm"), warehouse, Map.of());
     TableIdentifier crmCustomers = TableIdentifier.of("crm", TABLE);
     List<String> catalogArgs = new ArrayList<>(List.of("--catalog-name", "lake"));
     catalog.forEach((key, value) -> catalogArgs.addAll(List.of("--catalog", key + "=" + value)));
@@ -144,8 +145,25 @@ class IcebergCommandsTest {
   }
 
   @Test
+  void aVersion2TablesPositionDeleteFilesAreCountedAndCompactedAway() throws Exception {
+    write(IcebergOptions.defaults(), dir.resolve("lake").toString(), Map.of("format-version", "2"));
+    String path = dir.resolve("lake/default/" + TABLE).toString();
+
+    JsonNode deletes = json("describe", path, "--json").get("deletes");
+    assertThat(deletes.get("positionDeleteFiles").asInt()).isEqualTo(1);
+    assertThat(deletes.get("deletionVectors").asInt()).isZero();
+    assertThat(deletes.get("deletedRows").asLong()).isEqualTo(4);
+
+    assertThat(run("compact", path).out()).startsWith("compacted 1 files");
+    JsonNode after = json("describe", path, "--json");
+    assertThat(after.at("/deletes/deleteFiles").asInt()).isZero();
+    assertThat(after.at("/rows/live").asLong()).isEqualTo(model.size());
+    assertThat(scan("scan", path)).isEqualTo(model);
+  }
+
+  @Test
   void deltaOnlyCommandsAndOptionsAreRefusedNamingTheFormat() throws Exception {
-    write(IcebergOptions.defaults(), dir.resolve("lake").toString());
+    write(IcebergOptions.defaults(), dir.resolve("lake").toString(), Map.of());
     String path = dir.resolve("lake/default/" + TABLE).toString();
 
     for (String command : List.of("vacuum", "checkpoint")) {
@@ -166,9 +184,9 @@ class IcebergCommandsTest {
    * Three commits of the engine: keys 0..7 from partition 0; keys 0..2 replaced and key 3 deleted
    * (half the first file's rows); key 100 from partition 1.
    */
-  private void write(IcebergOptions iceberg, String root) throws Exception {
+  private void write(IcebergOptions iceberg, String root, Map<String, String> tableProperties) throws Exception {
     IngestOptions options = IngestOptions.builder(root, "sink").tableFormat(TableFormatName.ICEBERG).iceberg(iceberg)
-        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).compaction(false, 0.25, 10).build();
+        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).tableProperties(tableProperties).compaction(false, 0.25, 10).build();
     try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
       engine.open(List.of(P0, P1));
       for (long offset = 0; offset < 8; offset++) {
