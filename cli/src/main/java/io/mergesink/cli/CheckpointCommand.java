@@ -23,6 +23,11 @@ final class CheckpointCommand extends TableCommand {
   boolean keepLog;
 
   @Override
+  String icebergAlternative() {
+    return ", whose metadata has no log to checkpoint";
+  }
+
+  @Override
   void run(PrintWriter out) throws IOException {
     Snapshot snapshot = snapshot();
     LogCleaner cleaner = new LogCleaner(storage());

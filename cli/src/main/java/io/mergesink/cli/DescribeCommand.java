@@ -16,8 +16,11 @@ import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code mergesink describe TABLE}: schema, key, protocol, files, rows, DV and small-file statistics. */
-@Command(name = "describe", description = "Show a table's schema, key, protocol, files, rows, deletion vectors and small files.")
+/**
+ * {@code mergesink describe TABLE}: schema, key, protocol (Iceberg: format version, partition spec,
+ * current snapshot), files, rows, DV (Iceberg: delete file) and small-file statistics.
+ */
+@Command(name = "describe", description = "Show a table's schema, key, protocol, files, rows, deletion vectors / delete files and small files.")
 final class DescribeCommand extends TableCommand {
   @Option(names = "--target-size", paramLabel = "SIZE", defaultValue = "128MiB",
       description = "Files below this size count as small (default ${DEFAULT-VALUE}).")
@@ -36,6 +39,18 @@ final class DescribeCommand extends TableCommand {
       return;
     }
     printText(out, snapshot, description);
+  }
+
+  @Override
+  void runIceberg(PrintWriter out) throws IOException {
+    try (IcebergTableRef.Opened opened = openIceberg()) {
+      Map<String, Object> description = IcebergDescription.describe(opened.table(), opened.iceberg(), Sizes.parse(targetSize), dvRatio);
+      if (json) {
+        printJson(out, description);
+        return;
+      }
+      IcebergDescription.printText(out, opened.iceberg(), description);
+    }
   }
 
   static Map<String, Object> describe(Snapshot snapshot, long targetSizeBytes, double dvRatio) {
@@ -107,15 +122,27 @@ final class DescribeCommand extends TableCommand {
     dvs.put("denseRatio", dvRatio);
     dvs.put("denseFiles", denseFiles);
     d.put("deletionVectors", dvs);
+    d.put("smallFiles", smallFiles(smallSizes, targetSizeBytes));
+    d.put("txns", snapshot.txnVersions().size());
+    d.put("lastCheckpointVersion", snapshot.lastCheckpointVersion().isPresent() ? snapshot.lastCheckpointVersion().getAsLong() : null);
+    return d;
+  }
+
+  /** The {@code smallFiles} of a description: the files below {@code targetSizeBytes}, whose sizes {@code smallSizes} are, sorted. */
+  static Map<String, Object> smallFiles(List<Long> smallSizes, long targetSizeBytes) {
     Map<String, Object> small = new LinkedHashMap<>();
     small.put("targetSizeBytes", targetSizeBytes);
     small.put("count", smallSizes.size());
     small.put("bytes", smallSizes.stream().mapToLong(Long::longValue).sum());
     small.put("medianBytes", smallSizes.isEmpty() ? 0 : smallSizes.get(smallSizes.size() / 2));
-    d.put("smallFiles", small);
-    d.put("txns", snapshot.txnVersions().size());
-    d.put("lastCheckpointVersion", snapshot.lastCheckpointVersion().isPresent() ? snapshot.lastCheckpointVersion().getAsLong() : null);
-    return d;
+    return small;
+  }
+
+  @SuppressWarnings("unchecked")
+  static void printSmallFiles(PrintWriter out, Map<String, Object> d) {
+    Map<String, Object> small = (Map<String, Object>) d.get("smallFiles");
+    out.printf("small files  %,d below %s (%s, median %s)%n", (Integer) small.get("count"), Sizes.format((Long) small.get("targetSizeBytes")),
+        Sizes.format((Long) small.get("bytes")), Sizes.format((Long) small.get("medianBytes")));
   }
 
   @SuppressWarnings("unchecked")
@@ -123,7 +150,6 @@ final class DescribeCommand extends TableCommand {
     Map<String, Object> files = (Map<String, Object>) d.get("files");
     Map<String, Object> rows = (Map<String, Object>) d.get("rows");
     Map<String, Object> dvs = (Map<String, Object>) d.get("deletionVectors");
-    Map<String, Object> small = (Map<String, Object>) d.get("smallFiles");
     Map<String, Object> protocol = (Map<String, Object>) d.get("protocol");
     out.printf("table        %s%n", d.get("table"));
     out.printf("version      %s%n", d.get("version"));
@@ -145,8 +171,7 @@ final class DescribeCommand extends TableCommand {
     out.printf(Locale.ROOT, "deletion vec %,d files with DVs, max deleted fraction %.2f, %d files above %.2f%n",
         (Integer) dvs.get("filesWithDeletionVectors"), (Double) dvs.get("maxDeletedFraction"), (Integer) dvs.get("denseFiles"),
         (Double) dvs.get("denseRatio"));
-    out.printf("small files  %,d below %s (%s, median %s)%n", (Integer) small.get("count"), Sizes.format((Long) small.get("targetSizeBytes")),
-        Sizes.format((Long) small.get("bytes")), Sizes.format((Long) small.get("medianBytes")));
+    printSmallFiles(out, d);
     out.printf("txns         %s%n", d.get("txns"));
     out.printf("checkpoint   %s%n", d.get("lastCheckpointVersion") == null ? "(none)" : d.get("lastCheckpointVersion"));
   }

@@ -22,17 +22,28 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code mergesink history TABLE}: the commits still in the log, newest first, with their
- * operation, files and rows added and removed, and the Kafka offsets ({@code txn}s) they recorded.
+ * {@code mergesink history TABLE}: the commits still in the log (of an Iceberg table: the snapshots
+ * of its current state, {@link IcebergHistory}), newest first, with their operation, files and rows
+ * added and removed, and the Kafka offsets ({@code txn}s, positions) they moved.
  */
-@Command(name = "history", description = "List the table's commits, newest first: operation, files and rows added/removed, offsets.")
+@Command(name = "history", description = "List the table's commits (Iceberg: snapshots), newest first: operation, files and rows added/removed, offsets.")
 final class HistoryCommand extends TableCommand {
   @Option(names = {"-n", "--limit"}, defaultValue = "20", description = "Show at most this many commits (default ${DEFAULT-VALUE}).")
   int limit;
 
   @Override
   void run(PrintWriter out) throws IOException {
-    List<Map<String, Object>> entries = history(storage(), table().root(), limit);
+    print(out, history(storage(), table().root(), limit));
+  }
+
+  @Override
+  void runIceberg(PrintWriter out) throws IOException {
+    try (IcebergTableRef.Opened opened = openIceberg()) {
+      print(out, IcebergHistory.of(opened.iceberg(), limit));
+    }
+  }
+
+  private void print(PrintWriter out, List<Map<String, Object>> entries) throws IOException {
     if (json) {
       printJson(out, entries);
       return;
@@ -128,11 +139,14 @@ final class HistoryCommand extends TableCommand {
     return value == null ? "" : value.toString();
   }
 
+  /** The offsets the commit moved, then the tags of an Iceberg snapshot in brackets. */
   @SuppressWarnings("unchecked")
   private static String offsets(Map<String, Object> entry) {
     Map<String, Long> txns = (Map<String, Long>) entry.get("offsets");
     List<String> parts = new ArrayList<>();
     txns.forEach((appId, version) -> parts.add(appId + "=" + version));
+    Map<String, String> tags = (Map<String, String>) entry.getOrDefault("tags", Map.of());
+    tags.forEach((name, value) -> parts.add("[" + name + "=" + value + "]"));
     return String.join(" ", parts);
   }
 }

@@ -6,27 +6,48 @@ import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storages;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.table.DeltaTable;
+import io.mergesink.ingest.config.IngestOptions;
+import io.mergesink.ingest.config.TableFormatName;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import org.apache.hadoop.fs.Path;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * A command on one table: the table path, {@code --json}, and Hadoop settings
- * ({@code --hadoop fs.s3a.endpoint=...}). Subclasses compute a result and print it as text or JSON.
+ * A command on one table: the table (a path, or with {@code --catalog} an Iceberg identifier), its
+ * format, {@code --json}, and Hadoop settings ({@code --hadoop fs.s3a.endpoint=...}). Subclasses
+ * compute a result and print it as text or JSON, for a Delta table in {@link #run} and for an
+ * Iceberg table in {@link #runIceberg}.
  */
 abstract class TableCommand implements Callable<Integer> {
   static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+  private static final String DELTA_LOG = "_delta_log";
+  private static final String ICEBERG_METADATA = "metadata";
 
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "Path or URI of the Delta table (e.g. /data/orders, s3a://bucket/orders).")
+  @Parameters(index = "0", paramLabel = "TABLE", description = "Path or URI of the table (e.g. /data/orders, s3a://bucket/orders);"
+      + " with --catalog, the Iceberg table's namespace.table.")
   String tablePath;
+
+  @Option(names = "--table-format", paramLabel = "FORMAT", description = "delta or iceberg (default: iceberg with --catalog; else a"
+      + " directory with metadata/ and no _delta_log/ is an Iceberg table of a Hadoop catalog, any other a Delta table).")
+  TableFormatName tableFormat;
+
+  @Option(names = "--catalog", paramLabel = "KEY=VALUE", description = "An Iceberg catalog property (repeatable), the connector's"
+      + " iceberg.catalog.* without the prefix: type=jdbc|rest|hive|hadoop, uri=..., warehouse=... (required), jdbc.user=...")
+  Map<String, String> catalog = Map.of();
+
+  @Option(names = "--catalog-name", paramLabel = "NAME", defaultValue = "iceberg",
+      description = "The Iceberg catalog's name, the connector's iceberg.catalog (default ${DEFAULT-VALUE}).")
+  String catalogName;
 
   @Option(names = "--json", description = "Print JSON for scripts instead of text.")
   boolean json;
@@ -38,15 +59,69 @@ abstract class TableCommand implements Callable<Integer> {
 
   @Override
   public final Integer call() throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
     try {
-      run(spec.commandLine().getOut());
+      if (format() == TableFormatName.ICEBERG) {
+        runIceberg(out);
+      } else {
+        run(out);
+      }
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
     return 0;
   }
 
+  /** The command on the Delta table at {@link #tablePath}. */
   abstract void run(PrintWriter out) throws IOException;
+
+  /** The command on the Iceberg table {@link #tablePath}, opened with {@link #openIceberg}; by default refused. */
+  void runIceberg(PrintWriter out) throws IOException {
+    throw new IllegalArgumentException("mergesink " + spec.name() + " works on Delta tables; " + tablePath + " is an Iceberg table"
+        + icebergAlternative());
+  }
+
+  /** What to use on an Iceberg table instead of a Delta-only command, as the end of its refusal. */
+  String icebergAlternative() {
+    return "";
+  }
+
+  /**
+   * Opens the Iceberg table; the caller closes it.
+   *
+   * @param options the engine's options the command needs beyond where the table is
+   */
+  IcebergTableRef.Opened openIceberg(UnaryOperator<IngestOptions.Builder> options) {
+    return new IcebergTableRef(tablePath, catalog, catalogName, hadoop).open(options);
+  }
+
+  IcebergTableRef.Opened openIceberg() {
+    return openIceberg(builder -> builder);
+  }
+
+  /**
+   * The format of the table: {@code --table-format}, else Iceberg with {@code --catalog}, else
+   * Iceberg for a directory with {@code metadata/} and no {@code _delta_log/}, else Delta.
+   */
+  private TableFormatName format() throws IOException {
+    if (tableFormat != null) {
+      if (tableFormat == TableFormatName.DELTA && !catalog.isEmpty()) {
+        throw new IllegalArgumentException("--catalog names an Iceberg catalog; a Delta table is opened by its path alone");
+      }
+      return tableFormat;
+    }
+    if (!catalog.isEmpty()) {
+      return TableFormatName.ICEBERG;
+    }
+    boolean delta = false;
+    boolean iceberg = false;
+    for (String directory : storage().listDirectories(tablePath)) {
+      String name = new Path(directory).getName();
+      delta |= name.equals(DELTA_LOG);
+      iceberg |= name.equals(ICEBERG_METADATA);
+    }
+    return iceberg && !delta ? TableFormatName.ICEBERG : TableFormatName.DELTA;
+  }
 
   Storage storage() {
     if (storage == null) {

@@ -34,6 +34,11 @@ final class VacuumCommand extends TableCommand {
   boolean force;
 
   @Override
+  String icebergAlternative() {
+    return ": mergesink compact expires its snapshots, Spark's remove_orphan_files deletes orphan files";
+  }
+
+  @Override
   void run(PrintWriter out) throws IOException {
     Snapshot snapshot = snapshot();
     Duration tableRetention = Retention.deletedFiles(snapshot.metadata());

@@ -214,10 +214,8 @@ class MergeSinkCliTest {
     assertThat(unknown.code()).isEqualTo(MergeSinkCli.EXIT_USAGE);
   }
 
-  private JsonNode json(String... args) throws Exception {
-    CliRun result = run(args);
-    assertThat(result.code()).as(result.err()).isZero();
-    return JSON.readTree(result.out());
+  private static JsonNode json(String... args) throws Exception {
+    return CliRun.json(args);
   }
 
   private static CliRun run(String... args) {

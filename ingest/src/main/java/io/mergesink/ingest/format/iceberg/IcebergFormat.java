@@ -98,6 +98,18 @@ public final class IcebergFormat implements TableFormat {
     }
   }
 
+  /**
+   * The Iceberg table {@code name} itself, for tools that show what the seam does not (snapshots,
+   * files, partition specs); empty when it does not exist.
+   */
+  public Optional<Table> table(String name) {
+    try {
+      return Optional.of(catalog.loadTable(identifier(name)));
+    } catch (NoSuchTableException e) {
+      return Optional.empty();
+    }
+  }
+
   @Override
   public FormatTable create(String name, NewTable spec, List<String> writerKey, Collection<KafkaPartition> partitions) {
     TableIdentifier identifier = identifier(name);

@@ -12,18 +12,18 @@ import org.apache.iceberg.SnapshotAncestryValidator;
  * MergeSink commit records in its snapshot summary the position of every partition the table
  * accounts for, those it did not move carried forward from the newest snapshot that records them.
  * Snapshots of other engines (a compaction) record none, so the positions are those of the newest
- * snapshot in the ancestry that records any.
+ * snapshot in the ancestry that records any. Public for tools that show a table's history (the CLI).
  */
-final class SnapshotPositions {
+public final class SnapshotPositions {
   /** Summary key prefix of a position: {@code mergesink.position.<id>} = the last offset the table holds. */
-  static final String PREFIX = "mergesink.position.";
+  public static final String PREFIX = "mergesink.position.";
   /** Summary key prefix of a commit tag. */
-  static final String TAG_PREFIX = "mergesink.tag.";
+  public static final String TAG_PREFIX = "mergesink.tag.";
 
   private SnapshotPositions() {}
 
   /** The positions recorded by the newest snapshot of {@code ancestry} (newest first) that records any. */
-  static Map<String, Long> of(Iterable<Snapshot> ancestry) {
+  public static Map<String, Long> of(Iterable<Snapshot> ancestry) {
     for (Snapshot snapshot : ancestry) {
       Map<String, Long> positions = recordedBy(snapshot);
       if (!positions.isEmpty()) {
@@ -33,7 +33,8 @@ final class SnapshotPositions {
     return Map.of();
   }
 
-  private static Map<String, Long> recordedBy(Snapshot snapshot) {
+  /** The positions {@code snapshot} records in its summary: empty for a snapshot of another engine. */
+  public static Map<String, Long> recordedBy(Snapshot snapshot) {
     Map<String, Long> positions = new TreeMap<>();
     snapshot.summary().forEach((key, value) -> {
       if (key.startsWith(PREFIX)) {
