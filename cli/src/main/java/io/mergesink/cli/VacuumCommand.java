@@ -5,6 +5,7 @@ import io.mergesink.core.maintenance.Vacuum;
 import io.mergesink.core.maintenance.VacuumPlan;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.ingest.format.iceberg.OrphanFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -18,7 +19,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code mergesink vacuum TABLE}: deletes data and DV files no version within the retention
- * references, including orphans of crashed writers. {@code --dry-run} lists exactly those files.
+ * references, including orphans of crashed writers; on an Iceberg table, its orphan files.
+ * {@code --dry-run} lists exactly those files.
  */
 @Command(name = "vacuum", description = "Delete data and DV files no retained version references (including crash orphans).")
 final class VacuumCommand extends TableCommand {
@@ -33,9 +35,40 @@ final class VacuumCommand extends TableCommand {
       + "Files of commits in flight and of readers still on old versions may then be deleted.")
   boolean force;
 
+  /**
+   * On an Iceberg table: deletes its orphan files, those no metadata of the table references, older than
+   * the retention (default and minimum without {@code --force}: 3 days, as Iceberg's own actions).
+   * Snapshots are expired by {@code compact}.
+   */
   @Override
-  String icebergAlternative() {
-    return ": mergesink compact expires its snapshots, Spark's remove_orphan_files deletes orphan files";
+  void runIceberg(PrintWriter out) throws IOException {
+    Duration retention = retainHours == null ? OrphanFiles.MIN_AGE : Duration.ofHours(retainHours);
+    if (retention.isNegative()) {
+      throw new IllegalArgumentException("--retain-hours must be >= 0, found " + retainHours);
+    }
+    if (retention.compareTo(OrphanFiles.MIN_AGE) < 0 && !force) {
+      throw new IllegalArgumentException("a retention of " + retention.toHours() + " hours is shorter than "
+          + OrphanFiles.MIN_AGE.toHours() + " hours; pass --force if no writer has a commit in flight");
+    }
+    long cutoff = System.currentTimeMillis() - retention.toMillis();
+    try (IcebergTableRef.Opened opened = openIceberg()) {
+      List<String> orphans = OrphanFiles.find(opened.iceberg(), cutoff);
+      if (!dryRun) {
+        OrphanFiles.delete(opened.iceberg(), orphans);
+      }
+      if (json) {
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("dryRun", dryRun);
+        result.put("retentionHours", retention.toHours());
+        result.put("cutoff", Instant.ofEpochMilli(cutoff).toString());
+        result.put("files", orphans);
+        result.put("deleted", dryRun ? 0 : orphans.size());
+        printJson(out, result);
+        return;
+      }
+      orphans.forEach(orphan -> out.println((dryRun ? "would delete " : "deleted ") + orphan));
+      out.printf("%s %d orphan files older than %s%n", dryRun ? "would delete" : "deleted", orphans.size(), Instant.ofEpochMilli(cutoff));
+    }
   }
 
   @Override

@@ -12,8 +12,11 @@ import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.IcebergTables;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -166,18 +169,40 @@ class IcebergCommandsTest {
     write(IcebergOptions.defaults(), dir.resolve("lake").toString(), Map.of());
     String path = dir.resolve("lake/default/" + TABLE).toString();
 
-    for (String command : List.of("vacuum", "checkpoint")) {
-      CliRun refused = run(command, path);
-      assertThat(refused.code()).isEqualTo(MergeSinkCli.EXIT_FAILED);
-      assertThat(refused.err().lines()).hasSize(1);
-      assertThat(refused.err()).contains("mergesink " + command + " works on Delta tables; " + path + " is an Iceberg table");
-    }
+    CliRun refused = run("checkpoint", path);
+    assertThat(refused.code()).isEqualTo(MergeSinkCli.EXIT_FAILED);
+    assertThat(refused.err().lines()).hasSize(1);
+    assertThat(refused.err()).contains("mergesink checkpoint works on Delta tables; " + path + " is an Iceberg table");
     CliRun dryRun = run("compact", path, "--dry-run");
     assertThat(dryRun.code()).isEqualTo(MergeSinkCli.EXIT_FAILED);
     assertThat(dryRun.err()).contains("--dry-run applies to Delta tables");
     CliRun asDelta = run("describe", path, "--table-format", "delta");
     assertThat(asDelta.code()).isEqualTo(MergeSinkCli.EXIT_FAILED);
     assertThat(asDelta.err()).contains("Delta table");
+  }
+
+  @Test
+  void vacuumDeletesOrphanFilesPastTheRetentionAndNothingTheTableReferences() throws Exception {
+    write(IcebergOptions.defaults(), dir.resolve("lake").toString(), Map.of());
+    Path table = dir.resolve("lake/default/" + TABLE);
+    Path orphan = Files.writeString(table.resolve("data/00000-7-crashed-00001.parquet"), "left by a crash");
+    Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minus(Duration.ofDays(4))));
+    Path young = Files.writeString(table.resolve("data/00000-7-in-flight-00001.parquet"), "a commit in flight");
+    Map<Long, String> rows = scan("scan", table.toString());
+
+    CliRun shortRetention = run("vacuum", table.toString(), "--retain-hours", "1");
+    assertThat(shortRetention.code()).isEqualTo(MergeSinkCli.EXIT_FAILED);
+    assertThat(shortRetention.err()).contains("--force");
+    JsonNode dryRun = json("vacuum", table.toString(), "--dry-run", "--json");
+    assertThat(dryRun.get("files")).hasSize(1);
+    assertThat(dryRun.get("files").get(0).asText()).endsWith(orphan.getFileName().toString());
+    assertThat(orphan).exists();
+
+    JsonNode vacuumed = json("vacuum", table.toString(), "--json");
+    assertThat(vacuumed.get("deleted").asInt()).isEqualTo(1);
+    assertThat(orphan).doesNotExist();
+    assertThat(young).exists();
+    assertThat(scan("scan", table.toString())).isEqualTo(rows).isEqualTo(model);
   }
 
   /**

@@ -21,11 +21,12 @@ import org.apache.iceberg.util.FileSystemWalker;
  * Files under an Iceberg table's location that no snapshot, manifest or metadata file of the table
  * references (docs/iceberg.md, "Maintenance"): what a writer that crashed between writing its files
  * and committing them left. Only files older than {@link #MIN_AGE} count, so that files of commits
- * in flight (of this or any other writer) are never taken.
+ * in flight (of this or any other writer) are never taken. The sink's maintenance and the CLI's
+ * {@code vacuum} remove them.
  */
-final class OrphanFiles {
+public final class OrphanFiles {
   /** As Iceberg's own orphan file actions: far longer than any commit takes. */
-  static final Duration MIN_AGE = Duration.ofDays(3);
+  public static final Duration MIN_AGE = Duration.ofDays(3);
 
   private OrphanFiles() {}
 
@@ -34,7 +35,7 @@ final class OrphanFiles {
    *
    * @throws UnsupportedOperationException the table's file IO cannot list files
    */
-  static List<String> find(Table table, long olderThanMillis) {
+  public static List<String> find(Table table, long olderThanMillis) {
     if (!(table.io() instanceof SupportsPrefixOperations io)) {
       throw new UnsupportedOperationException("the file IO of table " + table.name() + " (" + table.io().getClass().getName()
           + ") cannot list files");
@@ -51,7 +52,7 @@ final class OrphanFiles {
   }
 
   /** Deletes {@code orphans} of {@code table}. */
-  static void delete(Table table, List<String> orphans) {
+  public static void delete(Table table, List<String> orphans) {
     orphans.forEach(table.io()::deleteFile);
   }
 
