@@ -77,7 +77,7 @@ class BadInputIT {
     return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF), cell -> cell.isPlain() && cell.isDelta());
   }
 
-  @ParameterizedTest(name = "[{0}] {1}: dead letter queue")
+  @ParameterizedTest(name = "[{0}] {1}: dead letter queue", allowZeroInvocations = true)
   @MethodSource("badRecords")
   void toleratedBadRecordGoesToTheDeadLetterQueue(Cell cell, String name, Consumer<RecordLog> bad, String problem) {
     RecordLog log = goodBadGood(bad);
@@ -90,7 +90,7 @@ class BadInputIT {
     assertNothingOutsideRoot();
   }
 
-  @ParameterizedTest(name = "[{0}] {1}: task fails naming the record")
+  @ParameterizedTest(name = "[{0}] {1}: task fails naming the record", allowZeroInvocations = true)
   @MethodSource("badRecords")
   void badRecordFailsTheTaskNamingIt(Cell cell, String name, Consumer<RecordLog> bad, String problem) {
     RecordLog log = new RecordLog(Workloads.TOPIC, 1);
@@ -108,7 +108,7 @@ class BadInputIT {
         Map.of(new TopicPartition(Workloads.TOPIC, 0), (long) GOOD), Workloads.CONNECTOR);
   }
 
-  @ParameterizedTest(name = "[{0}]")
+  @ParameterizedTest(name = "[{0}]", allowZeroInvocations = true)
   @MethodSource("appendCells")
   void recordWithoutKeyLandsInAnAppendTable(Cell cell) {
     RecordLog log = goodBadGood(withoutKey -> withoutKey.append(0, null, null, CUSTOMERS.envelopeSchema(),
@@ -120,7 +120,7 @@ class BadInputIT {
     MatrixAudit.check("append: a record without a key", cell, table(cell), log, Workloads.CONNECTOR);
   }
 
-  @ParameterizedTest(name = "[{0}]")
+  @ParameterizedTest(name = "[{0}]", allowZeroInvocations = true)
   @MethodSource("largeValueCells")
   void valueLargerThanTheWholeBufferIsCommittedOnItsOwn(Cell cell) {
     RecordLog log = new RecordLog(Workloads.TOPIC, 1);
@@ -136,7 +136,7 @@ class BadInputIT {
     MatrixAudit.check("bad input: value larger than buffer.max.bytes", cell, table(cell), log, Workloads.CONNECTOR);
   }
 
-  @ParameterizedTest(name = "[{0}]")
+  @ParameterizedTest(name = "[{0}]", allowZeroInvocations = true)
   @MethodSource("tableNameCells")
   void sourceTableNamesCannotLeaveTheTableRoot(Cell cell) {
     RecordLog log = new RecordLog(Workloads.TOPIC, 1);

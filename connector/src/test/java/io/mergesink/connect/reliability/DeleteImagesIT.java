@@ -35,7 +35,7 @@ class DeleteImagesIT {
         Case.in(cell -> !cell.isAppend(), "NOT NULL name, deletes without a before row", NameColumn.NOT_NULL, DeleteImage.NONE)));
   }
 
-  @ParameterizedTest(name = "[{0}] {1}")
+  @ParameterizedTest(name = "[{0}] {1}", allowZeroInvocations = true)
   @MethodSource("shapes")
   void deletesLandAsTheTableKindPromises(Cell cell, String name, NameColumn nameColumn, DeleteImage deletes) {
     long seed = Workloads.seed("deletes: " + name + " [" + cell + "]");

@@ -61,7 +61,7 @@ class LateOpenIT {
     return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF));
   }
 
-  @ParameterizedTest(name = "[{0}]")
+  @ParameterizedTest(name = "[{0}]", allowZeroInvocations = true)
   @MethodSource("resumeCells")
   void recordsBeforeOpenResumeFromTheTablesAndLandExactlyOnce(Cell cell) {
     long seed = Workloads.seed("late-open [" + cell + "]");
@@ -84,7 +84,7 @@ class LateOpenIT {
     MatrixAudit.check("late open seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 
-  @ParameterizedTest(name = "[{0}]")
+  @ParameterizedTest(name = "[{0}]", allowZeroInvocations = true)
   @MethodSource("newTableCells")
   void recordsBufferedBeforeOpenOfANewTableAreKeptWhenOpenFollows(Cell cell) {
     long seed = Workloads.seed("late-open-new-table [" + cell + "]");
@@ -107,7 +107,7 @@ class LateOpenIT {
    * partitions open at their first record instead, where Connect retries the batch until storage
    * answers again.
    */
-  @ParameterizedTest(name = "[{0}]")
+  @ParameterizedTest(name = "[{0}]", allowZeroInvocations = true)
   @MethodSource("openFaultCells")
   void aStorageFailureWhileOpeningLeavesThePartitionsToOpenAtTheirFirstRecord(Cell cell) {
     long seed = Workloads.seed("open-fault [" + cell + "]");
@@ -133,7 +133,7 @@ class LateOpenIT {
    * its next commit (where the failure repeats and the commit is retried), and the next owner of the
    * revoked partition writes beside it without a key lost or doubled.
    */
-  @ParameterizedTest(name = "[{0}]")
+  @ParameterizedTest(name = "[{0}]", allowZeroInvocations = true)
   @MethodSource("closeFaultCells")
   void aStorageFailureWhileReReadingTheTablesAfterARevocationKeepsTheTaskRunning(Cell cell) {
     long seed = Workloads.seed("close-fault [" + cell + "]");
@@ -170,7 +170,7 @@ class LateOpenIT {
     MatrixAudit.check("close fault seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
   }
 
-  @ParameterizedTest(name = "[{0}]")
+  @ParameterizedTest(name = "[{0}]", allowZeroInvocations = true)
   @MethodSource("notAssignedCells")
   void aRecordOfAPartitionNotAssignedStopsTheTaskNamingIt(Cell cell) {
     RecordLog log = new RecordLog(Workloads.TOPIC, 2);

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.Arguments;
  * (a scenario of a single case names its CI cells); {@code all}
  * (the {@code soak} profile) runs every case in every cell; a comma-separated list of cell labels
  * ({@code copy-on-write/compaction-off,append/compaction-forced/s3}) runs every case in those cells,
- * to rerun one.
+ * to rerun one; a scenario none of the chosen cells applies to runs zero times (its tests allow it).
  *
  * <p>Cells keep their tables on local disk, and for the scenarios where the storage's commit and
  * failure behaviour matters (crashes, storage faults, zombies, concurrent writers: {@link
@@ -79,6 +79,7 @@ final class Matrix {
   static final List<Cell> ICEBERG_CELLS = List.of(
       Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS),
       Cell.iceberg(Format.ICEBERG_V2, Layout.DELETION_VECTORS),
+      Cell.iceberg(Format.ICEBERG, Layout.COPY_ON_WRITE),
       Cell.iceberg(Format.ICEBERG, Layout.APPEND));
 
   private Matrix() {}

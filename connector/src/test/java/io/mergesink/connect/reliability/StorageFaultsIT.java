@@ -72,7 +72,7 @@ class StorageFaultsIT {
         .map(scenarioCase -> scenarioCase.onlyIn(Cell::isDelta)).toList());
   }
 
-  @ParameterizedTest(name = "[{0}] {1}")
+  @ParameterizedTest(name = "[{0}] {1}", allowZeroInvocations = true)
   @MethodSource("faults")
   void taskRetriesAndTheTableIsCompleteAfterRecovery(Cell cell, String name, Fault fault) {
     long seed = Workloads.seed("storage fault " + name + " [" + cell + "]");

@@ -27,7 +27,7 @@ class TruncateIT {
     return Matrix.cells(Cell.of(Cell.Layout.APPEND, Cell.Compaction.OFF));
   }
 
-  @ParameterizedTest(name = "[{0}]")
+  @ParameterizedTest(name = "[{0}]", allowZeroInvocations = true)
   @MethodSource("cells")
   void truncateEmptiesUpsertTablesAndIsARowOfAppendTables(Cell cell) {
     long seed = Workloads.seed("truncate [" + cell + "]");
