@@ -1,8 +1,12 @@
 package io.mergesink.core.testing;
 
+import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.azure.storage.blob.models.BlobItem;
+import com.azure.storage.blob.models.ListBlobsOptions;
 import com.azure.storage.common.StorageSharedKeyCredential;
+import io.mergesink.core.storage.azure.AzureLocation;
 import io.mergesink.core.storage.azure.AzureOptions;
 import java.io.BufferedReader;
 import java.io.File;
@@ -109,6 +113,24 @@ public final class TestAzurite {
   public static BlobServiceClient serviceClient() {
     return new BlobServiceClientBuilder().endpoint(azurite().accountEndpoint().toString())
         .credential(new StorageSharedKeyCredential(ACCOUNT, ACCOUNT_KEY)).buildClient();
+  }
+
+  /**
+   * Copies every blob under {@code root} (an abfss:// or wasbs:// path on the shared server) into
+   * {@code target} with the SDK's own client, not MergeSink's storage, so that Delta Kernel can read
+   * a table back from local disk (it reads Azure only through Hadoop's ABFS, which needs a DFS
+   * endpoint Azurite does not have). Returns {@code target}.
+   */
+  public static Path download(String root, Path target) throws IOException {
+    AzureLocation location = AzureLocation.parse(root);
+    String prefix = location.name().endsWith("/") ? location.name() : location.name() + "/";
+    BlobContainerClient container = serviceClient().getBlobContainerClient(location.container());
+    for (BlobItem item : container.listBlobs(new ListBlobsOptions().setPrefix(prefix), null)) {
+      Path file = target.resolve(item.getName().substring(prefix.length()));
+      Files.createDirectories(file.getParent());
+      Files.write(file, container.getBlobClient(item.getName()).downloadContent().toBytes());
+    }
+    return target;
   }
 
   private static String command() {

@@ -2,9 +2,6 @@ package io.mergesink.core.storage.azure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.azure.storage.blob.BlobContainerClient;
-import com.azure.storage.blob.models.BlobItem;
-import com.azure.storage.blob.models.ListBlobsOptions;
 import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.MergeStrategy;
@@ -22,7 +19,6 @@ import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.writer.WriterOptions;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -76,7 +72,7 @@ class AzureTableTest {
         writer.commit(changes.txn(APP, writer.snapshot().txnVersion(APP), commit).build());
       }
 
-      Path local = download(container, "lake/merges/", copy);
+      Path local = TestAzurite.download(root, copy);
       assertThat(KernelTables.readRows(local.toString())).containsExactlyInAnyOrderElementsOf(model.values());
       assertThat(KernelTables.txnVersion(local.toString(), APP)).contains(12L);
       assertThat(KernelTables.latestVersion(local.toString())).isEqualTo(12);
@@ -109,16 +105,5 @@ class AzureTableTest {
       assertThat(commit.get(RequestKind.HEAD)).as("%s", commit).isZero();
       assertThat(commit.get(RequestKind.LIST)).as("%s", commit).isZero();
     }
-  }
-
-  /** Copies every blob under {@code prefix} into {@code target} with the SDK's client; returns the table's local root. */
-  private static Path download(String container, String prefix, Path target) throws Exception {
-    BlobContainerClient client = TestAzurite.serviceClient().getBlobContainerClient(container);
-    for (BlobItem item : client.listBlobs(new ListBlobsOptions().setPrefix(prefix), null)) {
-      Path file = target.resolve(item.getName().substring(prefix.length()));
-      Files.createDirectories(file.getParent());
-      Files.write(file, client.getBlobClient(item.getName()).downloadContent().toBytes());
-    }
-    return target;
   }
 }
