@@ -1,5 +1,6 @@
 package io.mergesink.core.storage.azure;
 
+import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.models.BlobErrorCode;
 import com.azure.storage.blob.models.BlobRequestConditions;
@@ -39,11 +40,16 @@ final class AzureRequests {
    *     credentials are those of one account
    */
   BlockBlobClient blob(AzureLocation location) {
+    return container(location).getBlobClient(location.name()).getBlockBlobClient();
+  }
+
+  /** The client of the container of {@code location}, which must be in this storage's account (see {@link #blob}). */
+  BlobContainerClient container(AzureLocation location) {
     if (!location.account().equals(account)) {
       throw new IllegalArgumentException("blob " + location + " is not in storage account " + account
           + ", the account of this storage's table root");
     }
-    return client.getBlobContainerClient(location.container()).getBlobClient(location.name()).getBlockBlobClient();
+    return client.getBlobContainerClient(location.container());
   }
 
   /** One request about {@code location}. */

@@ -2,13 +2,13 @@ package io.mergesink.core.storage.azure;
 
 import com.azure.core.util.BinaryData;
 import com.azure.core.util.Context;
-import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.blob.models.BlobListDetails;
 import com.azure.storage.blob.models.BlobRange;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.DeleteSnapshotsOptionType;
 import com.azure.storage.blob.models.ListBlobsOptions;
+import com.azure.storage.blob.options.BlobInputStreamOptions;
 import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
 import io.mergesink.core.storage.PendingFile;
 import io.mergesink.core.storage.RangedInputFile;
@@ -111,7 +111,7 @@ public final class AzureStorage implements Storage {
   public InputStream open(String path) throws IOException {
     AzureLocation location = AzureLocation.parse(path);
     return requests.call(location, "Get Blob", () -> requests.blob(location).openInputStream(
-        new com.azure.storage.blob.options.BlobInputStreamOptions().setBlockSize(blockSizeBytes)));
+        new BlobInputStreamOptions().setBlockSize(blockSizeBytes)));
   }
 
   @Override
@@ -187,7 +187,7 @@ public final class AzureStorage implements Storage {
         .setDetails(new BlobListDetails().setRetrieveMetadata(true));
     List<FileInfo> files = requests.call(dir, "List Blobs", () -> {
       List<FileInfo> found = new ArrayList<>();
-      for (BlobItem item : container(dir).listBlobs(options, null)) {
+      for (BlobItem item : requests.container(dir).listBlobs(options, null)) {
         String name = item.getName().substring(prefix.length());
         if (!name.isEmpty() && !name.endsWith(DELIMITER) && !isFolder(item)) {
           found.add(info(dir, item, name));
@@ -266,7 +266,7 @@ public final class AzureStorage implements Storage {
       options.setStartFrom(startFrom);
     }
     try {
-      return requests.call(dir, "List Blobs", () -> container(dir).listBlobsByHierarchy(DELIMITER, options, null).stream().toList());
+      return requests.call(dir, "List Blobs", () -> requests.container(dir).listBlobsByHierarchy(DELIMITER, options, null).stream().toList());
     } catch (IOException e) {
       if (options.getStartFrom() != null && e.getCause() instanceof BlobStorageException azure
           && azure.getStatusCode() == BAD_REQUEST) {
@@ -275,11 +275,6 @@ public final class AzureStorage implements Storage {
       }
       throw e;
     }
-  }
-
-  private BlobContainerClient container(AzureLocation location) {
-    requests.blob(location);
-    return requests.client.getBlobContainerClient(location.container());
   }
 
   private static boolean isFolder(BlobItem item) {
