@@ -13,6 +13,7 @@ import io.mergesink.core.storage.Storages;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.core.testing.RandomMerges;
 import io.mergesink.core.testing.TestAzurite;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
@@ -20,12 +21,8 @@ import io.mergesink.core.types.StructType;
 import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.writer.WriterOptions;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,27 +47,7 @@ class AzureTableTest {
       DeltaTable table = DeltaTable.forPath(storage, root);
       table.createIfAbsent(new TableSpec(SCHEMA, List.of("id"), MergeStrategy.DELETION_VECTORS, Map.of()));
       TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withCheckpointInterval(5));
-      Map<Long, Row> model = new HashMap<>();
-      Random random = new Random(19);
-      for (int commit = 1; commit <= 12; commit++) {
-        ChangeSet.Builder changes = ChangeSet.builder();
-        Set<Long> touched = new HashSet<>();
-        for (int i = 0; i < 40; i++) {
-          long id = random.nextInt(100);
-          if (!touched.add(id)) {
-            continue;
-          }
-          if (random.nextInt(5) == 0) {
-            changes.delete(Row.of(id));
-            model.remove(id);
-          } else {
-            Row row = Row.of(id, "v" + commit);
-            changes.upsert(row);
-            model.put(id, row);
-          }
-        }
-        writer.commit(changes.txn(APP, writer.snapshot().txnVersion(APP), commit).build());
-      }
+      Map<Long, Row> model = RandomMerges.commit(writer, APP, 12, 19);
 
       Path local = TestAzurite.download(root, copy);
       assertThat(KernelTables.readRows(local.toString())).containsExactlyInAnyOrderElementsOf(model.values());
