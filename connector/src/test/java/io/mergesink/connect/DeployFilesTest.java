@@ -7,7 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.mergesink.connect.json.DebeziumJsonConverter;
 import io.mergesink.core.storage.Storages;
+import io.mergesink.core.storage.azure.AzureLocation;
+import io.mergesink.core.testing.TestAzurite;
 import io.mergesink.core.testing.TestS3;
+import io.mergesink.ingest.config.AzureStoreOptions;
 import io.mergesink.ingest.config.S3StoreOptions;
 import java.io.IOException;
 import java.io.StringReader;
@@ -59,12 +62,13 @@ class DeployFilesTest {
    * directory of the container) is replaced by a temp dir, because validation checks that a
    * local table.root can be created by the current user; an S3 file's endpoint (the compose
    * service) by a real S3 server with the file's bucket, keys and region, because validation
-   * probes the bucket.
+   * probes the bucket; an Azure file's endpoint by Azurite with the file's container and SAS token.
    */
   @Test
   void everySinkFilePassesTheConnectorsValidation(@TempDir Path tables) {
     Map<String, Map<String, String>> sinks = connectorFiles(SINK_CLASS);
-    assertThat(sinks).containsOnlyKeys("mergesink-upsert", "mergesink-audit", "mergesink-cow", "mergesink-s3", "mergesink-iceberg");
+    assertThat(sinks).containsOnlyKeys("mergesink-upsert", "mergesink-audit", "mergesink-cow", "mergesink-s3", "mergesink-azure",
+        "mergesink-iceberg");
 
     sinks.forEach((name, file) -> {
       Map<String, String> props = new HashMap<>(file);
@@ -72,6 +76,9 @@ class DeployFilesTest {
       if (Storages.isS3(file.get("table.root"))) {
         TestS3.s3().createBucket(Storages.s3Bucket(file.get("table.root")));
         props.put(S3StoreOptions.ENDPOINT, TestS3.s3().endpoint());
+      } else if (Storages.isAzure(file.get("table.root"))) {
+        TestAzurite.createContainer(AzureLocation.parse(file.get("table.root")).container());
+        props.put(AzureStoreOptions.ENDPOINT, TestAzurite.azurite().accountEndpoint().toString());
       } else {
         props.put("table.root", tables.resolve("data/tables").toString());
       }
@@ -95,6 +102,8 @@ class DeployFilesTest {
         .containsEntry("merge.strategy", "copy-on-write");
     assertThat(sinks.get("mergesink-s3")).containsEntry("write.mode", "upsert")
         .containsEntry("merge.strategy", "deletion-vectors");
+    assertThat(sinks.get("mergesink-azure")).containsEntry("write.mode", "upsert")
+        .containsEntry("merge.strategy", "deletion-vectors");
     assertThat(sinks.get("mergesink-iceberg")).containsEntry("write.mode", "upsert").containsEntry("table.format", "iceberg")
         .containsEntry("table.name.format", "iceberg/${source.table}");
   }
@@ -115,6 +124,23 @@ class DeployFilesTest {
     assertThat(strings(s3.path("volumes"))).contains("s3:" + basedir);
     assertThat(compose().path("services").path("connect").path("depends_on").has("s3")).isTrue();
     assertThat(compose().path("volumes").has("s3")).isTrue();
+  }
+
+  /** The Azure sink reaches the compose file's Azurite, whose one-shot service creates the sink's container with its SAS token. */
+  @Test
+  void theAzureSinkMatchesTheComposeAzuriteService() throws IOException {
+    Map<String, String> sink = connectorFiles(SINK_CLASS).get("mergesink-azure");
+    AzureLocation root = AzureLocation.parse(sink.get("table.root"));
+    java.net.URI endpoint = java.net.URI.create(sink.get(AzureStoreOptions.ENDPOINT));
+    assertThat(endpoint.getHost()).isEqualTo("azurite");
+    assertThat(endpoint.getPath()).isEqualTo("/" + root.account());
+    JsonNode azurite = compose().path("services").path("azurite");
+    assertThat(strings(azurite.path("command"))).contains(String.valueOf(endpoint.getPort()));
+    String containerUrl = compose().path("services").path("azure-container").path("environment").path("AZURE_CONTAINER_URL").asText();
+    assertThat(containerUrl).isEqualTo(sink.get(AzureStoreOptions.ENDPOINT) + "/" + root.container() + "?restype=container&"
+        + sink.get(AzureStoreOptions.SAS_TOKEN));
+    assertThat(compose().path("services").path("connect").path("depends_on").has("azure-container")).isTrue();
+    assertThat(compose().path("volumes").has("azurite")).isTrue();
   }
 
   @Test
@@ -159,7 +185,7 @@ class DeployFilesTest {
     String mountPoint = volumes.stream().filter(volume -> volume.startsWith("tables:")).findFirst().orElseThrow()
         .split(":")[1];
     connectorFiles(SINK_CLASS).forEach((name, sink) -> {
-      if (!Storages.isS3(sink.get("table.root"))) {
+      if (!Storages.isS3(sink.get("table.root")) && !Storages.isAzure(sink.get("table.root"))) {
         assertThat(sink.get("table.root")).as("table.root of %s", name).isEqualTo(mountPoint);
       }
     });

@@ -9,9 +9,12 @@ import static io.mergesink.ingest.config.WriteOptions.*;
 
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.Storages;
+import io.mergesink.core.storage.azure.AzureContainerCheck;
+import io.mergesink.core.storage.azure.AzureOptions;
 import io.mergesink.core.storage.s3.S3BucketCheck;
 import io.mergesink.core.storage.s3.S3Options;
 import io.mergesink.core.table.TableProperties;
+import io.mergesink.ingest.config.AzureStoreOptions;
 import io.mergesink.ingest.config.S3StoreOptions;
 import io.mergesink.ingest.config.TableMergeStrategy;
 import io.mergesink.ingest.options.DeleteMode;
@@ -41,7 +44,7 @@ import org.apache.kafka.common.config.ConfigValue;
  *   <li>A local {@code table.root} must be absolute and, if it exists, a writable directory;
  *       otherwise its nearest existing ancestor must be a writable directory (so it can be
  *       created).
- *   <li>A {@code table.root} scheme without a storage whose commits are atomic (abfs:, gs:, …) is
+ *   <li>A {@code table.root} scheme without a storage whose commits are atomic (gs:, abfs:, …) is
  *       refused, naming the scheme and why.
  *   <li>An S3 root ({@code s3://}, {@code s3a://}) is probed with the S3 options ({@link S3BucketCheck}):
  *       endpoint reachable, bucket there, region right, credentials accepted, writes allowed,
@@ -49,6 +52,9 @@ import org.apache.kafka.common.config.ConfigValue;
  *       secret come together; {@code hadoop.fs.s3a.*} settings, which S3 tables do not use, are
  *       named with the option to use instead. {@code hdfs://} roots are checked when the task
  *       opens them.
+ *   <li>An Azure root ({@code abfss://}, {@code wasbs://}) is probed likewise with the Azure options
+ *       ({@link AzureContainerCheck}): endpoint reachable, container there, credentials accepted,
+ *       writes allowed, conditional writes honoured. An account key and a SAS token are not both set.
  *   <li>{@code txn.app.id} must be set when the configuration has no connector {@code name}.
  *   <li>{@code upsert.order.by} applies to keyed tables ({@code write.mode=upsert} or {@code history}),
  *       {@code delete.mode=soft} to {@code write.mode=upsert} only.
@@ -75,6 +81,7 @@ public final class ConfigValidation {
     checkPrimaryKey(values);
     checkTableRoot(values);
     checkS3(props, values);
+    checkAzure(props, values);
     checkTxnAppId(props, values);
     checkChangeSemantics(values);
   }
@@ -264,6 +271,37 @@ public final class ConfigValidation {
       case REGION -> S3StoreOptions.REGION;
       case ENDPOINT -> S3StoreOptions.ENDPOINT;
       case CREDENTIALS -> S3StoreOptions.ACCESS_KEY_ID;
+    }).addErrorMessage(problem.message()));
+  }
+
+  private static void checkAzure(Map<String, String> props, Map<String, ConfigValue> values) {
+    if (!valid(values, TABLE_ROOT) || values.get(TABLE_ROOT).value() == null
+        || !Storages.isAzure(values.get(TABLE_ROOT).value().toString().trim())) {
+      return;
+    }
+    String root = values.get(TABLE_ROOT).value().toString().trim();
+    if (!props.getOrDefault(AzureStoreOptions.ACCOUNT_KEY, "").isBlank()
+        && !props.getOrDefault(AzureStoreOptions.SAS_TOKEN, "").isBlank()) {
+      values.get(AzureStoreOptions.SAS_TOKEN).addErrorMessage("set " + AzureStoreOptions.ACCOUNT_KEY + " or "
+          + AzureStoreOptions.SAS_TOKEN + ", not both");
+      return;
+    }
+    if (!valid(values, AzureStoreOptions.ACCOUNT_KEY, AzureStoreOptions.SAS_TOKEN, AzureStoreOptions.ENDPOINT,
+        AzureStoreOptions.BLOCK_SIZE, AzureStoreOptions.REQUEST_TIMEOUT_MS, AzureStoreOptions.RETRIES)
+        || !values.get(TABLE_ROOT).errorMessages().isEmpty()) {
+      return;
+    }
+    AzureOptions options;
+    try {
+      options = new MergeSinkConfig(props).storageOptions().azure();
+    } catch (ConfigException e) {
+      return; // another option's own error, reported next to it
+    }
+    AzureContainerCheck.problem(root, options).ifPresent(problem -> values.get(switch (problem.subject()) {
+      case ROOT -> TABLE_ROOT;
+      case ENDPOINT -> AzureStoreOptions.ENDPOINT;
+      case CREDENTIALS -> options.credentials() instanceof AzureOptions.SasToken ? AzureStoreOptions.SAS_TOKEN
+          : AzureStoreOptions.ACCOUNT_KEY;
     }).addErrorMessage(problem.message()));
   }
 

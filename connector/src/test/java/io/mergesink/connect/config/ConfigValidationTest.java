@@ -70,10 +70,14 @@ class ConfigValidationTest {
     assertThat(errors(props).get("table.root")).singleElement().asString().contains("is a relative path");
     props.put("table.root", "file:" + dir.resolve("a/b"));
     assertThat(errors(props)).isEmpty();
-    props.put("table.root", "abfss://lake@account.dfs.core.windows.net/tables");
+    props.put("table.root", "gs://lake/tables");
     assertThat(errors(props).get("table.root")).singleElement().asString()
-        .startsWith("table root abfss://lake@account.dfs.core.windows.net/tables: scheme 'abfss' is not supported: "
+        .startsWith("table root gs://lake/tables: scheme 'gs' is not supported: "
             + "MergeSink commits need an atomic put-if-absent");
+    props.put("table.root", "abfs://lake@account.dfs.core.windows.net/tables");
+    assertThat(errors(props).get("table.root")).singleElement().asString()
+        .startsWith("table root abfs://lake@account.dfs.core.windows.net/tables: scheme 'abfs' is not supported: "
+            + "abfs:// means plain HTTP; use abfss://");
     props.put("table.root", "");
     assertThat(errors(props).get("table.root")).singleElement().asString().contains("String must be non-empty");
   }

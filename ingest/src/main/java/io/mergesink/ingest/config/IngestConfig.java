@@ -32,7 +32,7 @@ import org.apache.kafka.common.config.ConfigException;
 /**
  * The engine's options parsed and validated, one by one: names, types, defaults, validators and
  * documentation come from the option classes of this package ({@link TableOptions},
- * {@link S3StoreOptions}, {@link WriteOptions}, {@link DecodingOptions}, {@link CommitOptions},
+ * {@link S3StoreOptions}, {@link AzureStoreOptions}, {@link WriteOptions}, {@link DecodingOptions}, {@link CommitOptions},
  * {@link FileOptions}, {@link PassThroughOptions}); {@link #ingestOptions()} makes the engine's
  * {@link IngestOptions} of them. Front ends use it as it is (Kafka Streams) or extend it with what only
  * they know (the Kafka Connect connector's name and task).
@@ -57,6 +57,7 @@ public class IngestConfig extends AbstractConfig {
     ConfigDef def = new ConfigDef();
     TableOptions.define(def);
     S3StoreOptions.define(def);
+    AzureStoreOptions.define(def);
     WriteOptions.define(def);
     DecodingOptions.define(def);
     CommitOptions.define(def);
@@ -229,9 +230,9 @@ public class IngestConfig extends AbstractConfig {
     return stringsWithPrefix(TABLE_PROPERTIES_PREFIX);
   }
 
-  /** Where tables are stored and how to reach it: the {@code hadoop.*} settings (HDFS) and the S3 options. */
+  /** Where tables are stored and how to reach it: the {@code hadoop.*} settings (HDFS), the S3 and the Azure options. */
   public StorageOptions storageOptions() {
-    return new StorageOptions(hadoopProperties(), S3StoreOptions.options(this));
+    return new StorageOptions(hadoopProperties(), S3StoreOptions.options(this), AzureStoreOptions.options(this));
   }
 
   /** {@code hadoop.*} without the prefix. */

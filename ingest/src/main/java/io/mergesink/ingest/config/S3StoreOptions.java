@@ -2,16 +2,13 @@ package io.mergesink.ingest.config;
 
 import io.mergesink.core.storage.s3.S3Options;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.Locale;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 
 /**
@@ -39,7 +36,7 @@ public final class S3StoreOptions {
         .doc("Region of the bucket, e.g. eu-west-1. Empty: the worker's AWS_REGION or profile region, or "
             + S3Options.DEFAULT_REGION + " with " + ENDPOINT + ".")
         .define();
-    s3.option(ENDPOINT, Type.STRING).defaultValue("").validator(new EndpointValidator()).importance(Importance.MEDIUM)
+    s3.option(ENDPOINT, Type.STRING).defaultValue("").validator(new HttpUrlValidator("http://minio:9000")).importance(Importance.MEDIUM)
         .width(Width.LONG).displayName("S3 endpoint")
         .doc("URL of an S3-compatible store (MinIO, Ceph, S3Proxy), e.g. http://minio:9000; empty for AWS S3. The "
             + "store must support conditional writes (If-None-Match: *), which validation checks.")
@@ -94,30 +91,5 @@ public final class S3StoreOptions {
       options = options.withCredentials(keyId, secret == null ? "" : secret.value());
     }
     return options;
-  }
-
-  /** Accepts empty or an absolute http(s) URL. */
-  private static final class EndpointValidator implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(String name, Object value) {
-      String text = value == null ? "" : value.toString().trim();
-      if (text.isEmpty()) {
-        return;
-      }
-      try {
-        URI uri = new URI(text);
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
-          throw new ConfigException(name, value, "expected an http:// or https:// URL with a host, e.g. http://minio:9000");
-        }
-      } catch (URISyntaxException e) {
-        throw new ConfigException(name, value, "not a URL: " + e.getMessage());
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "empty, or an http(s) URL";
-    }
   }
 }

@@ -28,10 +28,12 @@ public final class TableOptions {
     tables.option(TABLE_ROOT, Type.STRING).validator(new ConfigDef.NonEmptyString()).importance(Importance.HIGH)
         .width(Width.LONG).displayName("Table root")
         .doc("Directory under which every table lives: a local or POSIX path (/data/lake, file:/data/lake), "
-            + "hdfs://namenode/lake, or s3://bucket/lake (s3a:// is the same). Each table is the directory "
-            + TABLE_ROOT + "/<" + TABLE_NAME_FORMAT + ">. Other schemes (abfs, abfss, gs, wasb, ...) are refused: "
-            + "MergeSink commits need an atomic put-if-absent, proven only for these. Local paths must be writable "
-            + "or creatable by the Connect worker; S3 is configured in the " + S3StoreOptions.GROUP + " group, HDFS with "
+            + "hdfs://namenode/lake, s3://bucket/lake (s3a:// is the same), or Azure Blob Storage / ADLS Gen2 as "
+            + "abfss://container@account.dfs.core.windows.net/lake or wasbs://container@account.blob.core.windows.net/lake. "
+            + "Each table is the directory " + TABLE_ROOT + "/<" + TABLE_NAME_FORMAT + ">. Other schemes (gs, and "
+            + "abfs and wasb, which mean plain HTTP, ...) are refused: MergeSink commits need an atomic put-if-absent, "
+            + "proven only for these. Local paths must be writable or creatable by the Connect worker; S3 is configured "
+            + "in the " + S3StoreOptions.GROUP + " group, Azure in the " + AzureStoreOptions.GROUP + " group, HDFS with "
             + PassThroughOptions.HADOOP_PREFIX + "* properties.")
         .define();
     tables.option(TABLE_NAME_FORMAT, Type.STRING).defaultValue(TABLE_NAME_FORMAT_DEFAULT)

@@ -241,7 +241,7 @@ public final class TableAudit {
    */
   public static List<String> missingFiles(String root) {
     List<String> missing = new ArrayList<>();
-    try (Storage storage = Storages.forRoot(root, new StorageOptions(Map.of(), Storages.isS3(root) ? TestS3.s3Options()
+    try (Storage storage = Storages.forRoot(root, StorageOptions.defaults().withS3(Storages.isS3(root) ? TestS3.s3Options()
         : S3Options.defaults()))) {
       Snapshot snapshot = new SnapshotLoader(storage).latest(root);
       Set<String> checked = new HashSet<>();

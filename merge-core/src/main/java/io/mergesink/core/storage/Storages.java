@@ -1,5 +1,7 @@
 package io.mergesink.core.storage;
 
+import io.mergesink.core.storage.azure.AzureLocation;
+import io.mergesink.core.storage.azure.AzureStorage;
 import io.mergesink.core.storage.s3.S3Storage;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -18,8 +20,9 @@ import org.apache.hadoop.conf.Configuration;
  *   <li>{@code hdfs://}: {@link HadoopStorage} (rename of a complete temporary file, which HDFS refuses
  *       atomically when the target exists);
  *   <li>{@code s3://}, {@code s3a://}: {@link S3Storage} (PutObject with {@code If-None-Match: *});
+ *   <li>{@code abfss://}, {@code wasbs://}: {@link AzureStorage} (Put Blob with {@code If-None-Match: *});
  *   <li>a scheme a {@link StorageProvider} on the class path serves: its storage;
- *   <li>anything else (abfs, abfss, gs, wasb, ...): refused, {@link UnsupportedStorageException}.
+ *   <li>anything else (gs, abfs and wasb, which mean plain HTTP, ...): refused, {@link UnsupportedStorageException}.
  * </ul>
  */
 public final class Storages {
@@ -47,6 +50,9 @@ public final class Storages {
     if (scheme.equals("s3") || scheme.equals("s3a")) {
       return S3Storage.create(options.s3());
     }
+    if (AzureLocation.serves(scheme)) {
+      return AzureStorage.create(root, options.azure());
+    }
     return provider(scheme).map(p -> p.create(root, options)).orElseThrow(() -> unsupported(root, scheme));
   }
 
@@ -58,7 +64,8 @@ public final class Storages {
   /** Why tables cannot live under {@code root}, in one line; empty when a storage serves its scheme. */
   public static Optional<String> unsupportedReason(String root) {
     String scheme = scheme(root);
-    if (scheme == null || scheme.equals(FILE) || scheme.equals(HDFS) || isS3(root) || provider(scheme).isPresent()) {
+    if (scheme == null || scheme.equals(FILE) || scheme.equals(HDFS) || isS3(root) || isAzure(root)
+        || provider(scheme).isPresent()) {
       return Optional.empty();
     }
     return Optional.of(unsupported(root, scheme).getMessage());
@@ -68,6 +75,11 @@ public final class Storages {
   public static boolean isS3(String root) {
     String scheme = scheme(root);
     return "s3".equals(scheme) || "s3a".equals(scheme);
+  }
+
+  /** Whether {@code root} is an {@code abfss://} or {@code wasbs://} URI. */
+  public static boolean isAzure(String root) {
+    return AzureLocation.serves(scheme(root));
   }
 
   /** The bucket of an {@code s3://} or {@code s3a://} root. */
@@ -93,9 +105,13 @@ public final class Storages {
   }
 
   private static UnsupportedStorageException unsupported(String root, String scheme) {
+    if (scheme.equals("abfs") || scheme.equals("wasb")) {
+      return new UnsupportedStorageException(root, scheme, scheme + ":// means plain HTTP; use " + scheme + "s:// "
+          + "(MergeSink reaches Azure over HTTPS, or an emulator at azure.endpoint)");
+    }
     return new UnsupportedStorageException(root, scheme, "MergeSink commits need an atomic put-if-absent, proven "
-        + "here only for local and POSIX paths, hdfs:// and s3:// / s3a://; on this file system two writers of one "
-        + "table version could both succeed and one commit would be lost");
+        + "here only for local and POSIX paths, hdfs://, s3:// / s3a:// and abfss:// / wasbs://; on this file system "
+        + "two writers of one table version could both succeed and one commit would be lost");
   }
 
   private static Optional<StorageProvider> provider(String scheme) {

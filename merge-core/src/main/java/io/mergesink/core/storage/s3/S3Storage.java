@@ -1,6 +1,7 @@
 package io.mergesink.core.storage.s3;
 
 import io.mergesink.core.storage.PendingFile;
+import io.mergesink.core.storage.RangedInputFile;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.RequestKind;
 import io.mergesink.core.storage.Storage;
@@ -32,7 +33,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *       same key was in flight) is retried;
  *   <li>data, deletion vector and other files: streamed, a multipart upload for files larger than
  *       one part ({@link S3OutputStream}), aborted on failure;
- *   <li>Parquet and deletion vectors: ranged GETs ({@link S3InputFile}, {@link #readRange});
+ *   <li>Parquet and deletion vectors: ranged GETs ({@link RangedInputFile}, {@link #readRange});
  *   <li>listings: ListObjectsV2 from a start key ({@code StartAfter}), page by page.
  * </ul>
  * S3 has no directories: {@link #mkdirs} makes no request, a "directory" is a key prefix ending in
@@ -96,38 +97,7 @@ public final class S3Storage implements Storage {
    */
   @Override
   public PendingFile createPending(String path) {
-    S3OutputStream out = new S3OutputStream(requests, S3Location.parse(path), partSizeBytes);
-    return new PendingFile() {
-      private boolean published;
-
-      @Override
-      public OutputStream stream() {
-        return new java.io.FilterOutputStream(out) {
-          @Override
-          public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-          }
-
-          @Override
-          public void close() {
-            // the content is published by publish(), not by closing the stream
-          }
-        };
-      }
-
-      @Override
-      public boolean publish() throws IOException {
-        published = true;
-        return out.finish(true);
-      }
-
-      @Override
-      public void close() {
-        if (!published) {
-          out.abort();
-        }
-      }
-    };
+    return new S3OutputStream(requests, S3Location.parse(path), partSizeBytes).pending();
   }
 
   @Override
@@ -256,7 +226,18 @@ public final class S3Storage implements Storage {
 
   @Override
   public InputFile parquetInput(String path) {
-    return new S3InputFile(this, S3Location.parse(path));
+    S3Location location = S3Location.parse(path);
+    return new RangedInputFile(location.toString(), new RangedInputFile.Ranges() {
+      @Override
+      public long length() throws IOException {
+        return S3Storage.this.length(location);
+      }
+
+      @Override
+      public byte[] read(long offset, int length) throws IOException {
+        return range(location, offset, length, RequestKind.RANGED_GET);
+      }
+    });
   }
 
   @Override

@@ -11,17 +11,16 @@ import io.mergesink.core.storage.RequestKind;
 import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.table.TableSpec;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.core.testing.RandomMerges;
 import io.mergesink.core.testing.TestS3;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
 import io.mergesink.core.writer.TableWriter;
 import io.mergesink.core.writer.WriterOptions;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,27 +55,7 @@ class S3TableTest {
   void deletionVectorMergesOnS3ReadBackWithKernelFromS3() throws Exception {
     DeltaTable table = create("merges", MergeStrategy.DELETION_VECTORS);
     TableWriter writer = table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withCheckpointInterval(5));
-    Map<Long, Row> model = new HashMap<>();
-    Random random = new Random(12);
-    for (int commit = 1; commit <= 12; commit++) {
-      ChangeSet.Builder changes = ChangeSet.builder();
-      java.util.Set<Long> touched = new java.util.HashSet<>();
-      for (int i = 0; i < 40; i++) {
-        long id = random.nextInt(100);
-        if (!touched.add(id)) {
-          continue;
-        }
-        if (random.nextInt(5) == 0) {
-          changes.delete(Row.of(id));
-          model.remove(id);
-        } else {
-          Row row = Row.of(id, "v" + commit);
-          changes.upsert(row);
-          model.put(id, row);
-        }
-      }
-      writer.commit(changes.txn(APP, writer.snapshot().txnVersion(APP), commit).build());
-    }
+    Map<Long, Row> model = RandomMerges.commit(writer, APP, 12, 12);
 
     assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrderElementsOf(model.values());
     assertThat(KernelTables.txnVersion(table.root(), APP)).contains(12L);

@@ -1,6 +1,5 @@
-package io.mergesink.core.storage.s3;
+package io.mergesink.core.storage;
 
-import io.mergesink.core.storage.RequestKind;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -8,28 +7,38 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
 /**
- * An S3 object as a Parquet {@link InputFile}, read by ranged GETs: the footer with one request
- * (the first read near the end fetches the file's last {@value #TAIL_BYTES} bytes), a column chunk
- * with one request of exactly its bytes, small reads elsewhere with a {@value #READAHEAD_BYTES}
- * bytes window. The length comes from one HEAD, on first use.
+ * An object in an object store as a Parquet {@link InputFile}, read by ranged requests: the footer
+ * with one request (the first read near the end fetches the file's last {@value #TAIL_BYTES}
+ * bytes), a column chunk with one request of exactly its bytes, small reads elsewhere with a
+ * {@value #READAHEAD_BYTES} bytes window. The length comes from one metadata lookup, on first use.
  */
-final class S3InputFile implements InputFile {
+public final class RangedInputFile implements InputFile {
   static final int TAIL_BYTES = 64 * 1024;
   static final int READAHEAD_BYTES = 64 * 1024;
 
-  private final S3Storage storage;
-  private final S3Location location;
+  /** The requests of one object: S3's HeadObject and ranged GetObject, Azure's Get Blob Properties and ranged Get Blob. */
+  public interface Ranges {
+    /** The object's size in bytes (one metadata request). */
+    long length() throws IOException;
+
+    /** Exactly {@code length} bytes at {@code offset}, in one request; fails when the object ends before. */
+    byte[] read(long offset, int length) throws IOException;
+  }
+
+  private final String location;
+  private final Ranges ranges;
   private long length = -1;
 
-  S3InputFile(S3Storage storage, S3Location location) {
-    this.storage = storage;
+  /** @param location the object's path, for messages */
+  public RangedInputFile(String location, Ranges ranges) {
     this.location = location;
+    this.ranges = ranges;
   }
 
   @Override
   public long getLength() throws IOException {
     if (length < 0) {
-      length = storage.length(location);
+      length = ranges.length();
     }
     return length;
   }
@@ -41,10 +50,10 @@ final class S3InputFile implements InputFile {
 
   @Override
   public String toString() {
-    return location.toString();
+    return location;
   }
 
-  /** Reads through a window of the object, refilled by one ranged GET when a read leaves it. */
+  /** Reads through a window of the object, refilled by one ranged request when a read leaves it. */
   private final class RangedStream extends SeekableInputStream {
     private final long fileLength;
     private long position;
@@ -105,7 +114,7 @@ final class S3InputFile implements InputFile {
         System.arraycopy(window, (int) (position - windowStart), bytes, off, len);
       } else if (len > READAHEAD_BYTES) {
         // a column chunk: exactly its bytes, straight into the caller's array
-        byte[] range = storage.range(location, position, len, RequestKind.RANGED_GET);
+        byte[] range = ranges.read(position, len);
         System.arraycopy(range, 0, bytes, off, len);
       } else {
         ensureWindow(len);
@@ -151,7 +160,7 @@ final class S3InputFile implements InputFile {
         start = Math.max(0, fileLength - TAIL_BYTES);
         end = fileLength;
       }
-      window = storage.range(location, start, (int) (end - start), RequestKind.RANGED_GET);
+      window = ranges.read(start, (int) (end - start));
       windowStart = start;
     }
 
