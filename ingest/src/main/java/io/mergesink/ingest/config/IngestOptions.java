@@ -110,7 +110,7 @@ public record IngestOptions(
     Objects.requireNonNull(changeSemantics, "changeSemantics");
     Objects.requireNonNull(iceberg, "iceberg");
     if (tableFormat == TableFormatName.ICEBERG) {
-      checkIcebergSupports(writeMode, mergeStrategy, partitionFields, changeSemantics);
+      checkIcebergSupports(mergeStrategy, partitionFields);
     }
     if (writeMode == WriteMode.APPEND && changeSemantics.merges()) {
       throw new IllegalArgumentException("upsert.order.by and delete.mode apply to keyed tables (write.mode=upsert or history;"
@@ -151,19 +151,16 @@ public record IngestOptions(
   }
 
   /**
-   * What Iceberg tables take (docs/iceberg.md, "What Iceberg tables take"): upsert and append tables in
-   * Kafka order, with deletion vectors or position deletes.
+   * What Iceberg tables take (docs/iceberg.md, "What Iceberg tables take"): upsert, history and append
+   * tables, with deletion vectors or position deletes.
    */
-  private static void checkIcebergSupports(WriteMode writeMode, MergeStrategy mergeStrategy, List<PartitionField> partitionFields,
-      ChangeSemantics changeSemantics) {
-    String refused = writeMode == WriteMode.HISTORY ? "write.mode=history"
-        : mergeStrategy == MergeStrategy.COPY_ON_WRITE ? "merge.strategy=copy-on-write"
-        : changeSemantics.merges() ? "upsert.order.by and delete.mode=soft"
+  private static void checkIcebergSupports(MergeStrategy mergeStrategy, List<PartitionField> partitionFields) {
+    String refused = mergeStrategy == MergeStrategy.COPY_ON_WRITE ? "merge.strategy=copy-on-write"
         : !partitionFields.isEmpty() ? "partition.fields (tables are created unpartitioned; existing partitioned tables are written)"
         : null;
     if (refused != null) {
-      throw new IllegalArgumentException("table.format=iceberg does not take " + refused + " yet: Iceberg tables are written as"
-          + " upsert (deletion vectors) or append tables in Kafka order");
+      throw new IllegalArgumentException("table.format=iceberg does not take " + refused + " yet: Iceberg tables mark the rows they"
+          + " replace with deletion vectors or position deletes");
     }
   }
 

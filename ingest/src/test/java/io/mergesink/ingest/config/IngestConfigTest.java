@@ -1,6 +1,7 @@
 package io.mergesink.ingest.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.merge.MergeStrategy;
@@ -174,12 +175,21 @@ class IngestConfigTest {
   }
 
   @Test
+  void icebergTablesTakeHistoryOrderingBySourcePositionAndSoftDeletes() {
+    List<Map<String, String>> taken = List.of(Map.of("write.mode", "history"), Map.of("write.mode", "history",
+        "upsert.order.by", "source.lsn"), Map.of("upsert.order.by", "source.lsn"), Map.of("delete.mode", "soft"));
+    taken.forEach(options -> {
+      Map<String, String> props = minimal();
+      props.put("table.format", "iceberg");
+      props.putAll(options);
+      assertThatCode(() -> new IngestConfig(props).ingestOptions()).as(options.toString()).doesNotThrowAnyException();
+    });
+  }
+
+  @Test
   void icebergTablesRefuseWhatTheyDoNotTakeNamingTheOption() {
     Map<String, Map<String, String>> refused = Map.of(
-        "write.mode=history", Map.of("write.mode", "history"),
         "merge.strategy=copy-on-write", Map.of("merge.strategy", "copy-on-write"),
-        "upsert.order.by", Map.of("upsert.order.by", "source.lsn"),
-        "delete.mode=soft", Map.of("delete.mode", "soft"),
         "partition.fields", Map.of("partition.fields", "region"));
     refused.forEach((named, options) -> {
       Map<String, String> props = minimal();

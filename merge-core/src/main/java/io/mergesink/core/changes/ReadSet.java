@@ -38,6 +38,11 @@ public final class ReadSet {
     this.filesInScope = filesInScope == null ? null : Map.copyOf(filesInScope);
   }
 
+  /** The version of the table the rows were read at. */
+  public long version() {
+    return version;
+  }
+
   /**
    * Checks that the rows read are where they were in {@code snapshot}, whose state {@code index}
    * holds (synced to it).

@@ -1,6 +1,8 @@
 package io.mergesink.ingest.format.iceberg;
 
+import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.core.table.PrimaryKeyProperty;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.format.FormatTable;
 import io.mergesink.ingest.format.NewTable;
@@ -33,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * Iceberg tables in a catalog (docs/iceberg.md): a table name {@code a/b/t} is table {@code t} in
  * namespace {@code a.b}, a name without a directory is in {@code iceberg.tables.default-namespace}.
  * Tables are created as format version 3 (deletion vectors) unless {@code table.properties.format-version}
- * says otherwise, with the primary key as their identifier fields.
+ * says otherwise, with the primary key as their identifier fields; history tables, which hold several
+ * rows per key, with none, and their key in the table property {@link PrimaryKeyProperty#PROPERTY}.
  */
 public final class IcebergFormat implements TableFormat {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergFormat.class);
@@ -102,9 +105,15 @@ public final class IcebergFormat implements TableFormat {
     Map<String, String> properties = new HashMap<>(spec.properties());
     properties.putIfAbsent(TableProperties.FORMAT_VERSION, DEFAULT_FORMAT_VERSION);
     properties.putIfAbsent(TableProperties.PARQUET_COMPRESSION, options.parquetCompression().configName());
+    List<String> identifierFields = spec.keyColumns();
+    if (CurrentRowColumn.of(spec.properties()).isPresent()) {
+      // a history table holds several rows per key: no identifier fields, the key in a property
+      properties.putAll(PrimaryKeyProperty.toProperty(spec.keyColumns()));
+      identifierFields = List.of();
+    }
     Table table;
     try {
-      table = catalog.buildTable(identifier, IcebergSchemas.toIceberg(spec.schema(), spec.keyColumns())).withProperties(properties).create();
+      table = catalog.buildTable(identifier, IcebergSchemas.toIceberg(spec.schema(), identifierFields)).withProperties(properties).create();
       LOG.info("Created Iceberg table {} at {} with schema {}", identifier, table.location(), table.schema());
     } catch (AlreadyExistsException e) {
       table = catalog.loadTable(identifier);
