@@ -7,7 +7,6 @@ import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.config.IngestOptions;
-import io.mergesink.ingest.config.TableFormatName;
 import io.mergesink.ingest.decode.LogicalTypes;
 import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.options.ChangeSemantics;
@@ -16,6 +15,7 @@ import io.mergesink.ingest.options.PartitionField;
 import io.mergesink.ingest.options.UpsertOrder;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
+import io.mergesink.ingest.testing.Landing;
 import io.mergesink.ingest.testing.SequencedRecords;
 import io.mergesink.ingest.testing.SinkTables;
 import java.nio.file.Path;
@@ -58,21 +58,6 @@ class OrderedIngestTest {
   private final AtomicLong skipped = new AtomicLong();
   /** The format of the table the test wrote, whose reader reads it back. */
   private SinkTables format = SinkTables.DELTA;
-
-  /** Where the changes land: Delta tables under either strategy, or Iceberg tables (deletion vectors). */
-  enum Landing {
-    DELETION_VECTORS(SinkTables.DELTA, MergeStrategy.DELETION_VECTORS),
-    COPY_ON_WRITE(SinkTables.DELTA, MergeStrategy.COPY_ON_WRITE),
-    ICEBERG(SinkTables.ICEBERG, MergeStrategy.DELETION_VECTORS);
-
-    final SinkTables format;
-    final MergeStrategy strategy;
-
-    Landing(SinkTables format, MergeStrategy strategy) {
-      this.format = format;
-      this.strategy = strategy;
-    }
-  }
 
   static Stream<Arguments> cases() {
     List<Arguments> cases = new ArrayList<>();
@@ -262,9 +247,8 @@ class OrderedIngestTest {
 
   private IngestOptions options(Landing landing, String order, DeleteMode deleteMode) {
     format = landing.format;
-    return IngestOptions.builder(dir.toString(), "sink").commitInterval(Duration.ZERO).mergeStrategy(landing.strategy)
-        .tableFormat(landing.format == SinkTables.ICEBERG ? TableFormatName.ICEBERG : TableFormatName.DELTA)
-        .tableNameFormat("${topic}").compaction(false, 0.25, 2)
+    return landing.apply(IngestOptions.builder(dir.toString(), "sink")).commitInterval(Duration.ZERO)
+        .compaction(false, 0.25, 2)
         .changeSemantics(new ChangeSemantics(UpsertOrder.parse(order), deleteMode, ChangeSemantics.DEFAULT_DELETED_KEYS_MAX))
         .build();
   }

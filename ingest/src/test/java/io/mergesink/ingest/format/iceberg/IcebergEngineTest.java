@@ -18,27 +18,16 @@ import io.mergesink.localconnect.debezium.DebeziumTable;
 import io.mergesink.localconnect.debezium.SourceField;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.IcebergTables;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericFileWriterFactory;
-import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.DataWriter;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Types;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
@@ -138,7 +127,7 @@ class IcebergEngineTest {
       upserts(first, 0, 0, 9, "v");
       first.flush();
     }
-    rewriteEveryDataFile(table());
+    IcebergTables.rewriteEveryDataFile(table());
 
     try (IngestEngine second = engine(Map.of())) {
       assertThat(second.open(List.of(P0))).containsExactly(Map.entry(P0, 10L));
@@ -158,7 +147,7 @@ class IcebergEngineTest {
       engine.open(List.of(P0));
       upserts(engine, 0, 0, 9, "v");
       engine.flush();
-      rewriteEveryDataFile(table()); // the engine planned nothing on it yet: its next commit is validated against it
+      IcebergTables.rewriteEveryDataFile(table()); // the engine planned nothing on it yet: its next commit is validated against it
       upserts(engine, 0, 10, 13, "w");
       delete(engine, 0, 14, 2);
       engine.flush();
@@ -304,31 +293,6 @@ class IcebergEngineTest {
     Struct key = events.key(row.get("id"));
     return new KafkaRecord(P0, offset, ChangeRecords.TOPIC, offset, events.keySchema(), key, events.envelopeSchema(),
         events.create(row, offset), RecordHeaders.NONE);
-  }
-
-  /** What a compaction of another engine does: every live row rewritten into one new data file, without MergeSink's summary. */
-  private static void rewriteEveryDataFile(Table table) throws IOException {
-    Set<DataFile> oldFiles = new HashSet<>();
-    Set<DeleteFile> oldDeletes = new HashSet<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      tasks.forEach(task -> {
-        oldFiles.add(task.file());
-        oldDeletes.addAll(task.deletes());
-      });
-    }
-    OutputFileFactory outputs = OutputFileFactory.builderFor(table, 9, 9).format(FileFormat.PARQUET).build();
-    DataWriter<Record> writer = new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET).build()
-        .newDataWriter(outputs.newOutputFile(), table.spec(), null);
-    try (writer) {
-      for (Row row : IcebergTables.readRows(table)) {
-        GenericRecord record = GenericRecord.create(table.schema());
-        for (int i = 0; i < row.size(); i++) {
-          record.set(i, row.get(i));
-        }
-        writer.write(record);
-      }
-    }
-    table.newRewrite().rewriteFiles(oldFiles, oldDeletes, Set.of(writer.toDataFile()), Set.of()).commit();
   }
 
   private Table table() {
