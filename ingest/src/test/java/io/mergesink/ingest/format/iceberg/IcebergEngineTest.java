@@ -9,7 +9,10 @@ import io.mergesink.ingest.IngestEngine;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.config.TableFormatName;
 import io.mergesink.ingest.metrics.IngestMetrics;
+import io.mergesink.ingest.options.ChangeSemantics;
+import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.SchemaEvolution;
+import io.mergesink.ingest.options.UpsertOrder;
 import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
@@ -18,11 +21,15 @@ import io.mergesink.localconnect.debezium.DebeziumTable;
 import io.mergesink.localconnect.debezium.SourceField;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.IcebergTables;
+import io.mergesink.ingest.testing.SequencedRecords;
+import io.mergesink.ingest.testing.SinkTables;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
@@ -34,12 +41,15 @@ import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The engine end to end on Iceberg tables in a Hadoop catalog, read back with Iceberg's generic
  * reader: upserts marked in deletion vectors (v3) or position delete files (v2), never equality
  * deletes; positions recovered from snapshot summaries, also across snapshots of other engines;
- * zombies fenced; two writers' positions carried forward.
+ * zombies fenced; two writers' positions carried forward; history tables, ordering by a source
+ * position and soft deletes, decided against the table's rows.
  */
 class IcebergEngineTest {
   private static final String TABLE = "customers";
@@ -287,6 +297,68 @@ class IcebergEngineTest {
     assertThat(table.schema().findType("email")).isEqualTo(Types.StringType.get());
     assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrder(Row.of(1L, 5L, null), Row.of(2L, 5_000_000_000L, "b@example.com"),
         Row.of(3L, 7L, "c@example.com"));
+  }
+
+  @Test
+  void aHistoryTableClosesTheCurrentVersionAtAChangeOrADeleteAndAReinsertOpensANewOne() throws Exception {
+    IngestOptions options = IngestOptions.builder(dir.toString(), "sink").tableFormat(TableFormatName.ICEBERG)
+        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).writeMode(WriteMode.HISTORY).build();
+    try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
+      engine.open(List.of(P0));
+      engine.accept(ChangeRecords.upsert(0, 0, TABLE, 1, "ada"));
+      engine.accept(ChangeRecords.upsert(0, 1, TABLE, 2, "bob"));
+      engine.flush();
+      engine.accept(ChangeRecords.upsert(0, 2, TABLE, 1, "ada lovelace"));
+      engine.accept(ChangeRecords.delete(0, 3, TABLE, 2));
+      engine.flush();
+      engine.accept(ChangeRecords.upsert(0, 4, TABLE, 2, "bob again"));
+      engine.flush();
+    }
+    assertThat(SinkTables.ICEBERG.readRows(table().location())).containsExactlyInAnyOrder(
+        Row.of(1L, "ada", 0L, 2_000L, false),
+        Row.of(1L, "ada lovelace", 2_000L, null, true),
+        Row.of(2L, "bob", 1_000L, 3_000L, false),
+        Row.of(2L, "bob again", 4_000L, null, true));
+    assertThat(table().schema().identifierFieldIds()).as("several rows per key").isEmpty();
+  }
+
+  /**
+   * Ordered by {@code source.lsn}: an older change delivered after a newer one loses, and so does a
+   * delete ordered before the row it would delete; a change ordered after a delete loses to it. With
+   * soft deletes the deleted row stays, flagged, with its delete's source time.
+   */
+  @ParameterizedTest
+  @EnumSource(value = DeleteMode.class, names = {"HARD", "SOFT"})
+  void orderedBySourcePositionAnOlderChangeOrDeleteArrivingLaterLoses(DeleteMode deletes) throws Exception {
+    IngestOptions options = IngestOptions.builder(dir.toString(), "sink").tableFormat(TableFormatName.ICEBERG)
+        .commitInterval(Duration.ZERO).compaction(false, 0.25, 10)
+        .changeSemantics(new ChangeSemantics(UpsertOrder.parse("source.lsn"), deletes, ChangeSemantics.DEFAULT_DELETED_KEYS_MAX)).build();
+    try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
+      engine.open(List.of(new KafkaPartition(SequencedRecords.TOPIC, 0)));
+      engine.seeksApplied();
+      engine.accept(SequencedRecords.upsert(0, 0, "c", 1, "newest", 2, 200, 2_000));
+      engine.accept(SequencedRecords.upsert(0, 1, "c", 2, "two", 1, 300, 3_000));
+      engine.flush();
+      engine.accept(SequencedRecords.delete(0, 2, 2, 400, 4_000));
+      engine.accept(SequencedRecords.upsert(0, 3, "u", 1, "older", 1, 100, 1_000));
+      engine.accept(SequencedRecords.delete(0, 4, 1, 150, 1_500));
+      engine.flush();
+      engine.accept(SequencedRecords.upsert(0, 5, "u", 2, "before the delete", 2, 350, 3_500));
+      engine.accept(SequencedRecords.upsert(0, 6, "c", 3, "three", 1, 500, 5_000));
+      engine.flush();
+    }
+    String path = SinkTables.ICEBERG.location(dir.toString(), SequencedRecords.TOPIC);
+    List<String> columns = SinkTables.ICEBERG.schema(path).fieldNames();
+    Map<Long, List<Object>> rows = new TreeMap<>();
+    for (Row row : SinkTables.ICEBERG.readRows(path)) {
+      assertThat(rows.put((Long) row.get(0), Arrays.asList(row.get(1), row.get(columns.indexOf(UpsertOrder.LSN_COLUMN)),
+          deletes == DeleteMode.SOFT ? row.get(columns.indexOf("__deleted")) : false))).as("one row per key").isNull();
+    }
+    Map<Long, List<Object>> expected = new TreeMap<>(Map.of(1L, List.of("newest", 200L, false), 3L, List.of("three", 500L, false)));
+    if (deletes == DeleteMode.SOFT) {
+      expected.put(2L, List.of("two", 400L, true));
+    }
+    assertThat(rows).isEqualTo(expected);
   }
 
   private static KafkaRecord event(DebeziumTable events, long offset, Struct row) {
