@@ -116,6 +116,7 @@ final class IcebergWriter {
     NewRows written = write(rows);
     for (int attempt = 1; ; attempt++) {
       checkDecidedUnder(aligned);
+      aligned.checkTags(table.location(), committedVersion(), tagsBySequence());
       Attempt planned = plan(aligned, keyed);
       try {
         planned.commit(written.files());
@@ -371,6 +372,33 @@ final class IcebergWriter {
       deletes.deleteFiles().forEach(file -> table.io().deleteFile(file.location()));
       deletes = new DeleteWriteResult(List.of());
     }
+  }
+
+  /**
+   * The tags of the current ancestry's snapshots by sequence number (the version), as their
+   * summaries carry them ({@link SnapshotPositions#TAG_PREFIX}).
+   */
+  private ChangeSet.TagReader tagsBySequence() {
+    Map<Long, Map<String, String>> tags = new HashMap<>();
+    return version -> tags.computeIfAbsent(version, this::tagsOf);
+  }
+
+  private Map<String, String> tagsOf(long sequenceNumber) {
+    for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
+      if (snapshot.sequenceNumber() == sequenceNumber) {
+        Map<String, String> tags = new HashMap<>();
+        snapshot.summary().forEach((key, value) -> {
+          if (key.startsWith(SnapshotPositions.TAG_PREFIX)) {
+            tags.put(key.substring(SnapshotPositions.TAG_PREFIX.length()), value);
+          }
+        });
+        return tags;
+      }
+      if (snapshot.sequenceNumber() < sequenceNumber) {
+        break;
+      }
+    }
+    return Map.of();
   }
 
   private void checkDecidedUnder(ChangeSet changes) throws MovedRowsException {
