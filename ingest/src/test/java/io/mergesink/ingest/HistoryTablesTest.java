@@ -17,6 +17,7 @@ import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.IcebergTables;
+import io.mergesink.ingest.testing.Landing;
 import io.mergesink.ingest.testing.SinkTables;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -115,10 +116,11 @@ class HistoryTablesTest {
     assertThat(currentPerKey.values()).as("current rows per key").allMatch(count -> count == 1);
   }
 
-  @Test
-  void aChangeClosesTheCurrentRowADeleteClosesItAndAReinsertOpensANewVersion() throws Exception {
+  @ParameterizedTest
+  @EnumSource(value = Landing.class, names = {"DELETION_VECTORS", "ICEBERG"})
+  void aChangeClosesTheCurrentRowADeleteClosesItAndAReinsertOpensANewVersion(Landing landing) throws Exception {
     Path root = dir.resolve("story");
-    try (IngestEngine engine = engine(root, MergeStrategy.DELETION_VECTORS)) {
+    try (IngestEngine engine = landing == Landing.ICEBERG ? icebergEngine(root) : engine(root, MergeStrategy.DELETION_VECTORS)) {
       engine.open(List.of(P0));
       engine.accept(ChangeRecords.upsert(0, 0, TABLE, 1, "ada"));
       engine.accept(ChangeRecords.upsert(0, 1, TABLE, 2, "bob"));
@@ -129,7 +131,7 @@ class HistoryTablesTest {
       engine.accept(ChangeRecords.upsert(0, 4, TABLE, 2, "bob again"));
       engine.flush();
     }
-    assertThat(KernelTables.readRows(root.resolve(TABLE).toString())).containsExactlyInAnyOrder(
+    assertThat(landing.format.readRows(landing.format.location(root.toString(), TABLE))).containsExactlyInAnyOrder(
         Row.of(1L, "ada", 0L, 2_000L, false),
         Row.of(1L, "ada lovelace", 2_000L, null, true),
         Row.of(2L, "bob", 1_000L, 3_000L, false),

@@ -23,10 +23,11 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
     if (layout == Layout.APPEND && mode != Mode.PLAIN) {
       throw new IllegalArgumentException("append tables take no CDC mode (the sink refuses them there), got " + mode);
     }
-    if (format != Format.DELTA && (layout == Layout.COPY_ON_WRITE || compaction != Compaction.OFF || mode != Mode.PLAIN
+    if (format != Format.DELTA && (layout == Layout.COPY_ON_WRITE || compaction != Compaction.OFF || mode == Mode.CHANGE_FEED
         || store != Store.LOCAL)) {
-      throw new IllegalArgumentException("Iceberg tables are plain upsert (deletion vectors) or append tables, not compacted by"
-          + " the sink, in the Hadoop catalog on local disk; got " + layout + ", " + compaction + ", " + mode + ", " + store);
+      throw new IllegalArgumentException("Iceberg cells are upsert (deletion vectors) or append tables, not compacted by the sink,"
+          + " without a Change Data Feed, in the Hadoop catalog on local disk; got " + layout + ", " + compaction + ", " + mode + ", "
+          + store);
     }
     if (format == Format.ICEBERG_V2 && layout != Layout.DELETION_VECTORS) {
       throw new IllegalArgumentException("format-version 2 differs from 3 only in how upserts mark rows deleted; got " + layout);

@@ -48,8 +48,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The engine end to end on Iceberg tables in a Hadoop catalog, read back with Iceberg's generic
  * reader: upserts marked in deletion vectors (v3) or position delete files (v2), never equality
  * deletes; positions recovered from snapshot summaries, also across snapshots of other engines;
- * zombies fenced; two writers' positions carried forward; history tables, ordering by a source
- * position and soft deletes, decided against the table's rows.
+ * zombies fenced; two writers' positions carried forward; ordering by a source position with hard
+ * and soft deletes, decided against the table's rows (history tables: {@code HistoryTablesTest}).
  */
 class IcebergEngineTest {
   private static final String TABLE = "customers";
@@ -297,29 +297,6 @@ class IcebergEngineTest {
     assertThat(table.schema().findType("email")).isEqualTo(Types.StringType.get());
     assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrder(Row.of(1L, 5L, null), Row.of(2L, 5_000_000_000L, "b@example.com"),
         Row.of(3L, 7L, "c@example.com"));
-  }
-
-  @Test
-  void aHistoryTableClosesTheCurrentVersionAtAChangeOrADeleteAndAReinsertOpensANewOne() throws Exception {
-    IngestOptions options = IngestOptions.builder(dir.toString(), "sink").tableFormat(TableFormatName.ICEBERG)
-        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).writeMode(WriteMode.HISTORY).build();
-    try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
-      engine.open(List.of(P0));
-      engine.accept(ChangeRecords.upsert(0, 0, TABLE, 1, "ada"));
-      engine.accept(ChangeRecords.upsert(0, 1, TABLE, 2, "bob"));
-      engine.flush();
-      engine.accept(ChangeRecords.upsert(0, 2, TABLE, 1, "ada lovelace"));
-      engine.accept(ChangeRecords.delete(0, 3, TABLE, 2));
-      engine.flush();
-      engine.accept(ChangeRecords.upsert(0, 4, TABLE, 2, "bob again"));
-      engine.flush();
-    }
-    assertThat(SinkTables.ICEBERG.readRows(table().location())).containsExactlyInAnyOrder(
-        Row.of(1L, "ada", 0L, 2_000L, false),
-        Row.of(1L, "ada lovelace", 2_000L, null, true),
-        Row.of(2L, "bob", 1_000L, 3_000L, false),
-        Row.of(2L, "bob again", 4_000L, null, true));
-    assertThat(table().schema().identifierFieldIds()).as("several rows per key").isEmpty();
   }
 
   /**
