@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.testing.KernelTables;
 import io.mergesink.core.types.StructType;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.metrics.IngestMetrics;
@@ -17,8 +16,10 @@ import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
 import io.mergesink.ingest.testing.GatedStorage;
 import io.mergesink.ingest.testing.HeldCommit;
+import io.mergesink.ingest.testing.Landing;
 import io.mergesink.ingest.testing.RacingFlushes;
 import io.mergesink.ingest.testing.SequencedRecords;
+import io.mergesink.ingest.testing.SinkTables;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,14 +38,16 @@ import org.junit.jupiter.params.provider.CsvSource;
  * by {@code source.lsn} with {@code lookup.scope=table}, changing the same keys. A change set is
  * decided from the keys it looked up and the sequences it read; when the other task's commit
  * changed one of them first, it is decided again on the table as it is then (docs/design.md,
- * "Ordering and soft deletes"). Read back with Delta Kernel: each key holds its newest change by
- * sequence, whichever task committed last.
+ * "Ordering and soft deletes"). Read back with Delta Kernel (or Iceberg's generic reader): each
+ * key holds its newest change by sequence, whichever task committed last.
  */
 class ConcurrentOrderedUpsertTest {
   private static final String TABLE = "items";
   private static final String SEQUENCE = UpsertOrder.parse("source.lsn").column();
 
   @org.junit.jupiter.api.io.TempDir Path dir;
+  /** The format of the table the test wrote, whose reader reads it back. */
+  private SinkTables format = SinkTables.DELTA;
 
   @AfterEach
   void openTheGate() {
@@ -89,13 +92,15 @@ class ConcurrentOrderedUpsertTest {
    * task's older change of such a key is inserted.
    */
   @ParameterizedTest
-  @CsvSource({"DELETION_VECTORS, HARD", "COPY_ON_WRITE, HARD", "DELETION_VECTORS, SOFT", "COPY_ON_WRITE, SOFT"})
-  void twoTasksRacingChangesOfTheSameKeysLeaveTheNewestBySequence(MergeStrategy strategy, DeleteMode deletes) throws Exception {
+  @CsvSource({"DELETION_VECTORS, HARD", "COPY_ON_WRITE, HARD", "DELETION_VECTORS, SOFT", "COPY_ON_WRITE, SOFT", "ICEBERG, HARD",
+      "ICEBERG, SOFT"})
+  void twoTasksRacingChangesOfTheSameKeysLeaveTheNewestBySequence(Landing landing, DeleteMode deletes) throws Exception {
     String root = dir.toString();
-    Random random = new Random(7310554128881L + strategy.ordinal() * 2L + deletes.ordinal());
+    Random random = new Random(7310554128881L + landing.strategy.ordinal() * 2L + deletes.ordinal());
     List<KafkaRecord> stream = new ArrayList<>();
-    try (IngestEngine first = engine(root, strategy, deletes, 0, new AtomicLong());
-        IngestEngine second = engine(root, strategy, deletes, 1, new AtomicLong());
+    format = landing.format;
+    try (IngestEngine first = engine(root, landing, deletes, 0, new AtomicLong());
+        IngestEngine second = engine(root, landing, deletes, 1, new AtomicLong());
         RacingFlushes race = new RacingFlushes(first, second)) {
       IngestEngine[] engines = {first, second};
       long offset = 0;
@@ -137,8 +142,13 @@ class ConcurrentOrderedUpsertTest {
   }
 
   private IngestEngine engine(String root, MergeStrategy strategy, DeleteMode deletes, int partition, AtomicLong skipped) {
-    IngestOptions options = IngestOptions.builder(root, "sink").tableNameFormat("${source.table}")
-        .writeMode(WriteMode.UPSERT).mergeStrategy(strategy).commitInterval(Duration.ZERO).lookupScope(LookupScope.TABLE)
+    return engine(root, strategy == MergeStrategy.COPY_ON_WRITE ? Landing.COPY_ON_WRITE : Landing.DELETION_VECTORS, deletes, partition,
+        skipped);
+  }
+
+  private IngestEngine engine(String root, Landing landing, DeleteMode deletes, int partition, AtomicLong skipped) {
+    IngestOptions options = landing.apply(IngestOptions.builder(root, "sink")).tableNameFormat("${source.table}")
+        .writeMode(WriteMode.UPSERT).commitInterval(Duration.ZERO).lookupScope(LookupScope.TABLE)
         .changeSemantics(new ChangeSemantics(UpsertOrder.parse("source.lsn"), deletes, ChangeSemantics.DEFAULT_DELETED_KEYS_MAX))
         .build();
     IngestEngine engine = new IngestEngine(options, new IngestMetrics() {
@@ -154,11 +164,11 @@ class ConcurrentOrderedUpsertTest {
 
   /** id → "name@sequence" of each row, "deleted@sequence" of a soft-deleted one; one row per key. */
   private Map<Long, String> table() {
-    String path = dir.resolve(TABLE).toString();
-    StructType schema = KernelTables.schema(path);
+    String path = format.location(dir.toString(), TABLE);
+    StructType schema = format.schema(path);
     int deleted = schema.indexOf("__deleted");
     Map<Long, String> rows = new TreeMap<>();
-    for (Row row : KernelTables.readRows(path)) {
+    for (Row row : format.readRows(path)) {
       long id = (Long) row.get(schema.indexOf("id"));
       String state = deleted >= 0 && Boolean.TRUE.equals(row.get(deleted)) ? "deleted" : (String) row.get(schema.indexOf("name"));
       assertThat(rows.put(id, state + "@" + row.get(schema.indexOf(SEQUENCE)))).as("key %d in one row", id).isNull();

@@ -9,12 +9,16 @@ import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.ingest.config.IngestOptions;
+import io.mergesink.ingest.config.TableFormatName;
 import io.mergesink.ingest.decode.LogicalTypes;
 import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
 import io.mergesink.ingest.testing.ChangeRecords;
+import io.mergesink.ingest.testing.IcebergTables;
+import io.mergesink.ingest.testing.Landing;
+import io.mergesink.ingest.testing.SinkTables;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +26,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.apache.iceberg.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,9 +36,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * History tables ({@code write.mode=history}) through the engine on real Delta tables, read back
- * with Delta Kernel and compared with a model of SCD type 2: random upserts, TOASTed updates,
- * deletes, re-inserts, truncates and primary-key changes, several per key per flush, engines that crash and get the
- * stream again from an older offset; under both landings, with compaction running.
+ * with Delta Kernel, and on Iceberg tables, read back with Iceberg's generic reader; compared with
+ * a model of SCD type 2: random upserts, TOASTed updates, deletes, re-inserts, truncates and
+ * primary-key changes, several per key per flush, engines that crash and get the stream again from
+ * an older offset; under both landings (Delta), with compaction running.
  */
 class HistoryTablesTest {
   private static final KafkaPartition P0 = new KafkaPartition(ChangeRecords.TOPIC, 0);
@@ -46,52 +53,74 @@ class HistoryTablesTest {
   void theTableHoldsEveryVersionOfEveryKeyAndOneCurrentRowPerKeyAcrossCrashesAndReplays(MergeStrategy strategy) throws Exception {
     for (long seed = 1; seed <= 4; seed++) {
       Path root = dir.resolve(strategy.configName() + "-" + seed);
-      Random random = new Random(seed);
-      List<KafkaRecord> stream = new ArrayList<>();
-      Model model = new Model();
-      long delivered = 0;
-      IngestEngine engine = engine(root, strategy);
-      engine.open(List.of(P0));
-      for (int step = 0; step < 160; step++) {
-        int dice = random.nextInt(100);
-        if (dice < 8) {
-          engine.flush();
-        } else if (dice < 11) {
-          // a crash: the buffered changes are lost, the next engine resumes from the table and gets part of what landed again
-          engine.close();
-          IngestEngine next = engine(root, strategy);
-          long resume = next.open(List.of(P0)).getOrDefault(P0, 0L);
-          next.seeksApplied();
-          for (long offset = Math.max(0, resume - random.nextInt(6)); offset < delivered; offset++) {
-            next.accept(stream.get((int) offset));
-          }
-          engine = next;
-        } else {
-          for (KafkaRecord record : model.next(random, stream.size())) {
-            stream.add(record);
-            engine.accept(record);
-            delivered++;
-          }
-        }
-      }
-      engine.flush();
-      assertThat(engine.committedOffsets()).containsExactly(Map.entry(P0, (long) stream.size()));
-      engine.close();
-
       String path = root.resolve(TABLE).toString();
-      List<Row> rows = KernelTables.readRows(path);
-      assertThat(rows).as("seed %d", seed).containsExactlyInAnyOrderElementsOf(model.versions());
-      Map<Object, Long> currentPerKey = rows.stream().filter(row -> Boolean.TRUE.equals(row.get(4)))
-          .collect(Collectors.groupingBy(row -> row.get(0), Collectors.counting()));
-      assertThat(currentPerKey.values()).as("current rows per key").allMatch(count -> count == 1);
+      holdsEveryVersion(seed, () -> engine(root, strategy), SinkTables.DELTA, path);
       assertThat(KernelTables.properties(path)).containsEntry(CurrentRowColumn.PROPERTY, "__current");
     }
   }
 
   @Test
-  void aChangeClosesTheCurrentRowADeleteClosesItAndAReinsertOpensANewVersion() throws Exception {
+  void anIcebergHistoryTableHoldsEveryVersionOfEveryKeyAndOneCurrentRowPerKeyAcrossCrashesAndReplays() throws Exception {
+    for (long seed = 1; seed <= 2; seed++) {
+      Path root = dir.resolve("iceberg-" + seed);
+      String path = SinkTables.ICEBERG.location(root.toString(), TABLE);
+      holdsEveryVersion(seed, () -> icebergEngine(root), SinkTables.ICEBERG, path);
+      Table table = IcebergTables.load(path);
+      assertThat(table.properties()).containsEntry(CurrentRowColumn.PROPERTY, "__current");
+      assertThat(table.schema().identifierFieldIds()).as("several rows per key: no identifier fields").isEmpty();
+      assertThat(IcebergTables.hasEqualityDeletes(table)).isFalse();
+    }
+  }
+
+  /**
+   * Runs the random stream of {@code seed} through engines (crashing some, which replay part of it)
+   * and compares the table at {@code path}, read with {@code format}'s reader, with the model.
+   */
+  private static void holdsEveryVersion(long seed, Supplier<IngestEngine> engines, SinkTables format, String path) throws Exception {
+    Random random = new Random(seed);
+    List<KafkaRecord> stream = new ArrayList<>();
+    Model model = new Model();
+    long delivered = 0;
+    IngestEngine engine = engines.get();
+    engine.open(List.of(P0));
+    for (int step = 0; step < 160; step++) {
+      int dice = random.nextInt(100);
+      if (dice < 8) {
+        engine.flush();
+      } else if (dice < 11) {
+        // a crash: the buffered changes are lost, the next engine resumes from the table and gets part of what landed again
+        engine.close();
+        IngestEngine next = engines.get();
+        long resume = next.open(List.of(P0)).getOrDefault(P0, 0L);
+        next.seeksApplied();
+        for (long offset = Math.max(0, resume - random.nextInt(6)); offset < delivered; offset++) {
+          next.accept(stream.get((int) offset));
+        }
+        engine = next;
+      } else {
+        for (KafkaRecord record : model.next(random, stream.size())) {
+          stream.add(record);
+          engine.accept(record);
+          delivered++;
+        }
+      }
+    }
+    engine.flush();
+    assertThat(engine.committedOffsets()).containsExactly(Map.entry(P0, (long) stream.size()));
+    engine.close();
+
+    List<Row> rows = format.readRows(path);
+    assertThat(rows).as("seed %d", seed).containsExactlyInAnyOrderElementsOf(model.versions());
+    Map<Object, Long> currentPerKey = rows.stream().filter(row -> Boolean.TRUE.equals(row.get(4)))
+        .collect(Collectors.groupingBy(row -> row.get(0), Collectors.counting()));
+    assertThat(currentPerKey.values()).as("current rows per key").allMatch(count -> count == 1);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Landing.class, names = {"DELETION_VECTORS", "ICEBERG"})
+  void aChangeClosesTheCurrentRowADeleteClosesItAndAReinsertOpensANewVersion(Landing landing) throws Exception {
     Path root = dir.resolve("story");
-    try (IngestEngine engine = engine(root, MergeStrategy.DELETION_VECTORS)) {
+    try (IngestEngine engine = landing == Landing.ICEBERG ? icebergEngine(root) : engine(root, MergeStrategy.DELETION_VECTORS)) {
       engine.open(List.of(P0));
       engine.accept(ChangeRecords.upsert(0, 0, TABLE, 1, "ada"));
       engine.accept(ChangeRecords.upsert(0, 1, TABLE, 2, "bob"));
@@ -102,7 +131,7 @@ class HistoryTablesTest {
       engine.accept(ChangeRecords.upsert(0, 4, TABLE, 2, "bob again"));
       engine.flush();
     }
-    assertThat(KernelTables.readRows(root.resolve(TABLE).toString())).containsExactlyInAnyOrder(
+    assertThat(landing.format.readRows(landing.format.location(root.toString(), TABLE))).containsExactlyInAnyOrder(
         Row.of(1L, "ada", 0L, 2_000L, false),
         Row.of(1L, "ada lovelace", 2_000L, null, true),
         Row.of(2L, "bob", 1_000L, 3_000L, false),
@@ -171,6 +200,13 @@ class HistoryTablesTest {
 
   private static IngestEngine engine(Path root, MergeStrategy strategy) {
     return engine(root, WriteMode.HISTORY, strategy);
+  }
+
+  private static IngestEngine icebergEngine(Path root) {
+    IngestOptions options = IngestOptions.builder(root.toString(), "sink").tableFormat(TableFormatName.ICEBERG)
+        .tableNameFormat("${source.table}").writeMode(WriteMode.HISTORY).truncateEnabled(true).commitInterval(Duration.ZERO)
+        .compaction(true, 0.25, 2).build();
+    return new IngestEngine(options, new IngestMetrics() {});
   }
 
   private static IngestEngine engine(Path root, WriteMode mode, MergeStrategy strategy) {

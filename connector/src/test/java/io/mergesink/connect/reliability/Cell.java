@@ -23,8 +23,8 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
     if (layout == Layout.APPEND && mode != Mode.PLAIN) {
       throw new IllegalArgumentException("append tables take no CDC mode (the sink refuses them there), got " + mode);
     }
-    if (format != Format.DELTA && (compaction != Compaction.OFF || mode != Mode.PLAIN || store != Store.LOCAL)) {
-      throw new IllegalArgumentException("Iceberg cells are plain upsert or append tables, not compacted by the sink, in the"
+    if (format != Format.DELTA && (compaction != Compaction.OFF || mode == Mode.CHANGE_FEED || store != Store.LOCAL)) {
+      throw new IllegalArgumentException("Iceberg cells are not compacted by the sink, have no Change Data Feed and live in the"
           + " Hadoop catalog on local disk; got " + compaction + ", " + mode + ", " + store);
     }
     if (format == Format.ICEBERG_V2 && layout != Layout.DELETION_VECTORS) {

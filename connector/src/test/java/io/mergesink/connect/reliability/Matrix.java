@@ -71,7 +71,8 @@ final class Matrix {
 
   /**
    * The Iceberg cells: upserts in deletion vectors (format version 3) and in position delete files
-   * (version 2), and appends; plain, not compacted, on local disk (the Hadoop catalog). No Iceberg
+   * (version 2), a history table ordered by {@code source.lsn}, and appends; not compacted, on local
+   * disk (the Hadoop catalog). No Iceberg
    * cell on S3: the sink's default Hadoop catalog writes through Hadoop's file systems, not the
    * sink's S3 storage, so an S3 cell needs another catalog. Under {@code ci} a few single-case
    * scenarios name one of them among their CI cells.
@@ -80,6 +81,7 @@ final class Matrix {
       Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS),
       Cell.iceberg(Format.ICEBERG_V2, Layout.DELETION_VECTORS),
       Cell.iceberg(Format.ICEBERG, Layout.COPY_ON_WRITE),
+      Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS).in(Mode.HISTORY_ORDERED),
       Cell.iceberg(Format.ICEBERG, Layout.APPEND));
 
   private Matrix() {}

@@ -42,15 +42,6 @@ class PartitionGrowthIT {
     return Matrix.across(List.of(Case.of("2 → 6 partitions", 2, 6), Case.of("2 → 3 partitions", 2, 3)));
   }
 
-  /**
-   * The growths where changes of a key from different partitions land in source order: every cell
-   * but Iceberg's keyed ones, which keep Kafka order (docs/iceberg.md, "What Iceberg tables take").
-   */
-  static Stream<Arguments> orderedGrowths() {
-    return Matrix.across(List.of(Case.of("2 → 6 partitions", 2, 6), Case.of("2 → 3 partitions", 2, 3)).stream()
-        .map(growth -> growth.onlyIn(cell -> cell.isDelta() || cell.isAppend())).toList());
-  }
-
   @ParameterizedTest(name = "[{0}] {1}", allowZeroInvocations = true)
   @MethodSource("growths")
   void keysRehashedAfterGrowthKeepOneLiveRow(Cell cell, String name, int from, int to) {
@@ -80,7 +71,7 @@ class PartitionGrowthIT {
   }
 
   @ParameterizedTest(name = "[{0}] {1}", allowZeroInvocations = true)
-  @MethodSource("orderedGrowths")
+  @MethodSource("growths")
   void keysRehashedWhileTheirOldPartitionsLagLandInSourceOrder(Cell cell, String name, int from, int to) {
     long seed = Workloads.seed("partition growth while lagging " + name + " [" + cell + "]");
     Random random = new Random(seed);

@@ -111,9 +111,6 @@ public record IngestOptions(
     tableProperties = Map.copyOf(tableProperties);
     Objects.requireNonNull(changeSemantics, "changeSemantics");
     Objects.requireNonNull(iceberg, "iceberg");
-    if (tableFormat == TableFormatName.ICEBERG) {
-      checkIcebergSupports(writeMode, changeSemantics);
-    }
     checkPartitionFields(tableFormat, partitionFields);
     if (writeMode == WriteMode.APPEND && changeSemantics.merges()) {
       throw new IllegalArgumentException("upsert.order.by and delete.mode apply to keyed tables (write.mode=upsert or history;"
@@ -151,20 +148,6 @@ public record IngestOptions(
     // checked here rather than when the first table is written (fields are not set yet: no accessors)
     decoderOptions(primaryKeyMode, primaryKeyFields, deleteEnabled, truncateEnabled, unavailableValuePlaceholder, writeMode,
         appendDeleteImage);
-  }
-
-  /**
-   * What Iceberg tables take (docs/iceberg.md, "What Iceberg tables take"): upsert and append tables in
-   * Kafka order, with deletion vectors, position deletes or copy-on-write.
-   */
-  private static void checkIcebergSupports(WriteMode writeMode, ChangeSemantics changeSemantics) {
-    String refused = writeMode == WriteMode.HISTORY ? "write.mode=history"
-        : changeSemantics.merges() ? "upsert.order.by and delete.mode=soft"
-        : null;
-    if (refused != null) {
-      throw new IllegalArgumentException("table.format=iceberg does not take " + refused + " yet: Iceberg tables are written as"
-          + " upsert (deletion vectors) or append tables in Kafka order");
-    }
   }
 
   /** Computed partition columns are Delta generated columns, transforms Iceberg's partition transforms. */

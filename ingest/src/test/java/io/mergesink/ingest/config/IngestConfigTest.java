@@ -1,6 +1,7 @@
 package io.mergesink.ingest.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mergesink.core.merge.MergeStrategy;
@@ -179,17 +180,14 @@ class IngestConfigTest {
   }
 
   @Test
-  void icebergTablesRefuseWhatTheyDoNotTakeNamingTheOption() {
-    Map<String, Map<String, String>> refused = Map.of(
-        "write.mode=history", Map.of("write.mode", "history"),
-        "upsert.order.by", Map.of("upsert.order.by", "source.lsn"),
-        "delete.mode=soft", Map.of("delete.mode", "soft"));
-    refused.forEach((named, options) -> {
+  void icebergTablesTakeHistoryOrderingBySourcePositionAndSoftDeletes() {
+    List<Map<String, String>> taken = List.of(Map.of("write.mode", "history"), Map.of("write.mode", "history",
+        "upsert.order.by", "source.lsn"), Map.of("upsert.order.by", "source.lsn"), Map.of("delete.mode", "soft"));
+    taken.forEach(options -> {
       Map<String, String> props = minimal();
       props.put("table.format", "iceberg");
       props.putAll(options);
-      assertThatThrownBy(() -> new IngestConfig(props).ingestOptions()).as(named).isInstanceOf(ConfigException.class)
-          .hasMessageContaining("table.format=iceberg").hasMessageContaining(named);
+      assertThatCode(() -> new IngestConfig(props).ingestOptions()).as(options.toString()).doesNotThrowAnyException();
     });
   }
 

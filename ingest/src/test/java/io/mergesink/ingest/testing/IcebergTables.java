@@ -5,22 +5,30 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
 
 /**
  * Iceberg tables of a Hadoop catalog read with Iceberg's own generic reader (deletes applied): the
@@ -110,5 +118,32 @@ public final class IcebergTables {
       throw new UncheckedIOException(e);
     }
     return ids;
+  }
+
+  /** What a compaction of another engine does: every live row rewritten into one new data file, without MergeSink's summary. */
+  public static void rewriteEveryDataFile(Table table) throws IOException {
+    Set<DataFile> oldFiles = new HashSet<>();
+    Set<DeleteFile> oldDeletes = new HashSet<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(task -> {
+        oldFiles.add(task.file());
+        oldDeletes.addAll(task.deletes());
+      });
+    }
+    OutputFileFactory outputs = OutputFileFactory.builderFor(table, 9, 9).format(FileFormat.PARQUET).build();
+    DataWriter<Record> writer = new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET).build()
+        .newDataWriter(outputs.newOutputFile(), table.spec(), null);
+    try (writer) {
+      for (Row row : readRows(table)) {
+        GenericRecord record = GenericRecord.create(table.schema());
+        for (int i = 0; i < row.size(); i++) {
+          record.set(i, row.get(i));
+        }
+        writer.write(record);
+      }
+    }
+    // validated from the snapshot read: the deletes of the files it replaces are rewritten with them
+    table.newRewrite().validateFromSnapshot(table.currentSnapshot().snapshotId())
+        .rewriteFiles(oldFiles, oldDeletes, Set.of(writer.toDataFile()), Set.of()).commit();
   }
 }

@@ -225,6 +225,33 @@ public final class ChangeSet {
     List<Action> read(long version) throws IOException;
   }
 
+  /**
+   * Checks that no commit after the one this change set was decided on and up to {@code latest}
+   * carries a tag it must not land after ({@link Builder#decidedBeforeTag}), for a format whose
+   * commits carry their tags by name ({@code tags} gives a commit's, empty when the table does not
+   * know it).
+   *
+   * @throws MovedRowsException such a commit came between: nothing is written, decide again
+   */
+  public void checkTags(String tableRoot, long latest, TagReader tags) throws MovedRowsException {
+    if (tagGuard == null) {
+      return;
+    }
+    for (long version = tagGuard.version() + 1; version <= latest; version++) {
+      String tag = tags.read(version).get(tagGuard.tag());
+      if (tag != null && tagGuard.affects().test(tag)) {
+        throw new MovedRowsException(tableRoot, "the change set was decided at version " + tagGuard.version() + ", and version "
+            + version + " says (" + tagGuard.tag() + ") it changed what the change set was decided from");
+      }
+    }
+  }
+
+  /** Reads the tags of a table's commit, by name. */
+  @FunctionalInterface
+  public interface TagReader {
+    Map<String, String> read(long version);
+  }
+
   /** This change set with other upserts and appends, in the same order (same previous keys), built for {@code schema}. */
   public ChangeSet withRows(List<Row> realignedUpserts, List<Row> realignedAppends, StructType schema) {
     if (realignedUpserts.size() != upserts.size() || realignedAppends.size() != appends.size()) {

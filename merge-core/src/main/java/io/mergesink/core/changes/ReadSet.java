@@ -16,11 +16,14 @@ import java.util.function.Predicate;
 
 /**
  * The live rows a change set was decided from ({@link ChangeSet#decidedFrom()}), read through
- * {@link io.mergesink.core.writer.LiveRows} at one snapshot: per key read, where its live rows were; after a whole-table
- * read, the files in the writer's scope with their deletion vectors. A change set that carries
- * one lands only while those rows are where they were (docs/design.md, "History tables"):
+ * {@link io.mergesink.core.writer.LiveRows} at one version of the table: per key read, where its live rows were
+ * (file and row); after a whole-table read, the files in the writer's scope with the deletes that
+ * apply to them (a Delta deletion vector's id, an Iceberg table's delete files). A change set that
+ * carries one lands only while those rows are where they were (docs/design.md, "History tables"):
  * otherwise a concurrent commit replaced, added or removed one of them, and what the change set
- * closes, deletes or keeps is no longer what the table holds.
+ * closes, deletes or keeps is no longer what the table holds. Each format's writer checks it
+ * against the table it plans on: {@link #check(Snapshot, LiveRowIndex)} for Delta,
+ * {@link #check(String, long, Rows)} for any.
  */
 public final class ReadSet {
   private static final String NO_DV = "";
@@ -35,6 +38,11 @@ public final class ReadSet {
     this.filesInScope = filesInScope == null ? null : Map.copyOf(filesInScope);
   }
 
+  /** The version of the table the rows were read at. */
+  public long version() {
+    return version;
+  }
+
   /**
    * Checks that the rows read are where they were in {@code snapshot}, whose state {@code index}
    * holds (synced to it).
@@ -42,19 +50,48 @@ public final class ReadSet {
    * @throws MovedRowsException a commit since the rows were read changed one of them: nothing is written, decide again
    */
   public void check(Snapshot snapshot, LiveRowIndex index) throws MovedRowsException {
-    if (snapshot.version() == version) {
+    check(snapshot.tableRoot(), snapshot.version(), new Rows() {
+      @Override
+      public Set<RowPosition> positions(Row key) {
+        return ReadSet.positions(index, key);
+      }
+
+      @Override
+      public Map<String, String> filesInScope() {
+        return ReadSet.filesInScope(snapshot, index.scope(snapshot));
+      }
+    });
+  }
+
+  /**
+   * Checks that the rows read are where {@code now}, the table {@code tableRoot} at {@code version},
+   * holds them; nothing when the version is the one read.
+   *
+   * @throws MovedRowsException a commit since the rows were read changed one of them: nothing is written, decide again
+   */
+  public void check(String tableRoot, long version, Rows now) throws MovedRowsException {
+    if (version == this.version) {
       return;
     }
-    if (filesInScope != null && !filesInScope.equals(filesInScope(snapshot, index.scope(snapshot)))) {
-      throw new MovedRowsException(snapshot.tableRoot(), "the change set was decided from every live row at version " + version
-          + ", and the files holding them changed by version " + snapshot.version());
+    if (filesInScope != null && !filesInScope.equals(now.filesInScope())) {
+      throw new MovedRowsException(tableRoot, "the change set was decided from every live row at version " + this.version
+          + ", and the files holding them changed by version " + version);
     }
     for (Map.Entry<Row, Set<RowPosition>> key : keys.entrySet()) {
-      if (!key.getValue().equals(positions(index, key.getKey()))) {
-        throw new MovedRowsException(snapshot.tableRoot(), "the change set was decided from the live rows of key " + key.getKey()
-            + " at version " + version + ", and a commit up to version " + snapshot.version() + " changed them");
+      if (!key.getValue().equals(now.positions(key.getKey()))) {
+        throw new MovedRowsException(tableRoot, "the change set was decided from the live rows of key " + key.getKey()
+            + " at version " + this.version + ", and a commit up to version " + version + " changed them");
       }
     }
+  }
+
+  /** The live rows of a table as its writer's key index holds them at one version. */
+  public interface Rows {
+    /** Where the live rows of {@code key} are; empty when it has none. */
+    Set<RowPosition> positions(Row key);
+
+    /** The files in the writer's scope by path, each with an id of the deletes that apply to it. */
+    Map<String, String> filesInScope();
   }
 
   /** Where the live rows of {@code key} are, as {@code index} holds them. */
@@ -83,7 +120,7 @@ public final class ReadSet {
     return files;
   }
 
-  /** Collects what a {@link io.mergesink.core.writer.LiveRows} view reads. */
+  /** Collects what a {@link io.mergesink.core.writer.LiveRows} view reads, as of the version it reads. */
   public static final class Recorder {
     private final long version;
     private final Map<Row, Set<RowPosition>> keys = new LinkedHashMap<>();
@@ -97,8 +134,18 @@ public final class ReadSet {
       keys.computeIfAbsent(key, k -> positions(index, k));
     }
 
+    /** Records the live rows of {@code key} as {@code rows} holds them, unless it was read before. */
+    public void key(Rows rows, Row key) {
+      keys.computeIfAbsent(key, rows::positions);
+    }
+
     public void wholeScope(Snapshot snapshot, LiveRowIndex index) {
       filesInScope = filesInScope(snapshot, index.scope(snapshot));
+    }
+
+    /** Records that every live row of the scope {@code rows} holds was read. */
+    public void wholeScope(Rows rows) {
+      filesInScope = Map.copyOf(rows.filesInScope());
     }
 
     public ReadSet readSet() {

@@ -33,7 +33,8 @@ import java.util.Objects;
  * <p>A key with several live rows (a table another tool wrote) is one target row to the engine:
  * the clauses see the values of one of them, and an UPDATE or DELETE replaces all of them.
  *
- * <p>The actions are decided against the writer's snapshot. When a key was looked up or a target
+ * <p>The actions are decided against the writer's snapshot (or, with {@link #decide(LiveRows, MergeSpec, List)},
+ * against the live rows of any format's table). When a key was looked up or a target
  * row read, the change set names them ({@link MergeActions#decidedFrom}): it lands only while they
  * are where they were, else it fails with {@link io.mergesink.core.changes.MovedRowsException} and
  * is decided again by the caller (another writer inserted, changed or deleted a row it decided
@@ -90,9 +91,20 @@ public final class MergeInto {
    * @throws InvalidMergeException see {@link #execute}
    */
   public MergeActions decide(MergeSpec spec, List<Row> source) throws IOException {
-    LiveRows live = writer.liveRows();
-    String root = live.snapshot().tableRoot();
-    StructType tableSchema = live.snapshot().schema();
+    return decide(writer.liveRows(), spec, source);
+  }
+
+  /**
+   * Decides the actions for {@code source} against {@code live}, the live rows of any format's
+   * keyed table, without committing them; the actions name what they read
+   * ({@link MergeActions#decidedFrom}), and that format's writer lands them only while it is
+   * where it was.
+   *
+   * @throws InvalidMergeException see {@link #execute}
+   */
+  public static MergeActions decide(LiveRows live, MergeSpec spec, List<Row> source) throws IOException {
+    String root = live.tableRoot();
+    StructType tableSchema = live.schema();
     BoundSpec bound = BoundSpec.bind(root, spec, tableSchema, live.keySchema());
     for (Row row : source) {
       if (row.size() != spec.sourceSchema().size()) {

@@ -24,7 +24,12 @@ public final class PrimaryKeyProperty {
 
   /** The primary key columns recorded in the table's metadata; empty when the table has none. */
   public static List<String> of(Metadata metadata) {
-    String value = metadata.configuration().get(PROPERTY);
+    return of(metadata.configuration());
+  }
+
+  /** The primary key columns recorded in table properties (another format's, which keep the same entry); empty when none. */
+  public static List<String> of(Map<String, String> properties) {
+    String value = properties.get(PROPERTY);
     if (value == null || value.isBlank()) {
       return List.of();
     }

@@ -93,8 +93,8 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
    * A read-only view of the live rows by key as of {@link #snapshot()}, valid until the next commit
    * or refresh; for engines that decide per row before they commit (the MERGE engine).
    */
-  public LiveRows liveRows() {
-    return new LiveRows(storage, snapshot(), index);
+  public DeltaLiveRows liveRows() {
+    return new DeltaLiveRows(storage, snapshot(), index);
   }
 
   /** Keys held by the index. */

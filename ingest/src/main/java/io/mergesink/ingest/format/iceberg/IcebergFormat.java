@@ -1,7 +1,9 @@
 package io.mergesink.ingest.format.iceberg;
 
+import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.core.table.PrimaryKeyProperty;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.format.FormatTable;
 import io.mergesink.ingest.format.NewTable;
@@ -39,10 +41,11 @@ import org.slf4j.LoggerFactory;
  * Iceberg tables in a catalog (docs/iceberg.md): a table name {@code a/b/t} is table {@code t} in
  * namespace {@code a.b}, a name without a directory is in {@code iceberg.tables.default-namespace}.
  * Tables are created as format version 3 (deletion vectors) unless {@code table.properties.format-version}
- * says otherwise, with the primary key as their identifier fields, the partition spec of
- * {@code partition.fields}, and {@code merge.strategy} as their row-level operation modes
- * ({@code write.merge.mode}, {@code write.update.mode}, {@code write.delete.mode}), which the
- * sink follows as Spark does.
+ * says otherwise, with the primary key as their identifier fields (history tables, which hold
+ * several rows per key, with none, and their key in the table property
+ * {@link PrimaryKeyProperty#PROPERTY}), the partition spec of {@code partition.fields}, and
+ * {@code merge.strategy} as their row-level operation modes ({@code write.merge.mode},
+ * {@code write.update.mode}, {@code write.delete.mode}), which the sink follows as Spark does.
  */
 public final class IcebergFormat implements TableFormat {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergFormat.class);
@@ -129,9 +132,15 @@ public final class IcebergFormat implements TableFormat {
       properties.putIfAbsent(TableProperties.UPDATE_MODE, mode);
       properties.putIfAbsent(TableProperties.DELETE_MODE, mode);
     }
+    List<String> identifierFields = spec.keyColumns();
+    if (CurrentRowColumn.of(spec.properties()).isPresent()) {
+      // a history table holds several rows per key: no identifier fields, the key in a property
+      properties.putAll(PrimaryKeyProperty.toProperty(spec.keyColumns()));
+      identifierFields = List.of();
+    }
     Table table;
     try {
-      Schema schema = IcebergSchemas.toIceberg(spec.schema(), spec.keyColumns());
+      Schema schema = IcebergSchemas.toIceberg(spec.schema(), identifierFields);
       table = catalog.buildTable(identifier, schema).withPartitionSpec(partitionSpec(identifier, schema, spec))
           .withProperties(properties).create();
       LOG.info("Created Iceberg table {} at {} with schema {}", identifier, table.location(), table.schema());

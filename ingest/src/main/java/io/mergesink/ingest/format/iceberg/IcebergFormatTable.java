@@ -4,7 +4,9 @@ import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.mergeinto.MergeActions;
+import io.mergesink.core.mergeinto.MergeInto;
 import io.mergesink.core.mergeinto.MergeSpec;
+import io.mergesink.core.table.PrimaryKeyProperty;
 import io.mergesink.core.types.DataType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
@@ -109,10 +111,16 @@ final class IcebergFormatTable implements FormatTable {
     return table.properties();
   }
 
-  /** The identifier fields, in the order of the schema. */
+  /**
+   * The identifier fields, in the order of the schema; in a table without (a history table, several
+   * rows per key) the key of the table property {@link PrimaryKeyProperty#PROPERTY}, if any.
+   */
   @Override
   public List<String> recordedKey() {
     Set<Integer> ids = table.schema().identifierFieldIds();
+    if (ids.isEmpty()) {
+      return PrimaryKeyProperty.of(table.properties());
+    }
     return table.schema().columns().stream().filter(column -> ids.contains(column.fieldId())).map(Types.NestedField::name).toList();
   }
 
@@ -296,21 +304,23 @@ final class IcebergFormatTable implements FormatTable {
     };
   }
 
-  /** Not yet: the MERGE engine reads merge-core's key index; Iceberg tables take change sets in Kafka order. */
+  /** Tables with a key: the writer's key index finds the rows, {@link IcebergLiveRows} reads them. */
   @Override
   public boolean decidesAgainstRows() {
-    return false;
+    return writeKind == WriteKind.BY_KEY;
   }
 
   @Override
   public LiveRows liveRows() {
-    throw new UnsupportedOperationException("Iceberg table " + table.name() + ": history tables are not written in Iceberg");
+    if (writeKind != WriteKind.BY_KEY) {
+      throw new IllegalStateException("Iceberg table " + table.name() + " has no key index: it is written as an append table");
+    }
+    return writer().liveRows();
   }
 
   @Override
-  public MergeActions decide(MergeSpec spec, List<Row> source) {
-    throw new UnsupportedOperationException("Iceberg table " + table.name() + ": ordered upserts and soft deletes are not written in"
-        + " Iceberg; changes land in Kafka order");
+  public MergeActions decide(MergeSpec spec, List<Row> source) throws IOException {
+    return MergeInto.decide(liveRows(), spec, source);
   }
 
   @Override

@@ -1,6 +1,9 @@
 package io.mergesink.ingest.format.iceberg;
 
+import io.mergesink.core.changes.ReadSet;
+import io.mergesink.core.changes.RowPosition;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.index.FileRegistry;
 import io.mergesink.core.index.KeyIndex;
 import io.mergesink.core.index.RowLocation;
@@ -9,11 +12,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
@@ -33,6 +39,10 @@ import org.apache.iceberg.util.SnapshotUtil;
  * files, and it tracks, per data file, the position deletes that apply to it (its deletion vector,
  * or v2 position delete files), which a new deletion vector for the file must merge.
  *
+ * <p>In a table that names a current-row column ({@link CurrentRowColumn}: a history table, which
+ * keeps several versions of a key) only the current rows are live to it; the others are history,
+ * which no key finds.
+ *
  * <p>It follows later snapshots incrementally: files added are read (key columns only), files
  * removed are dropped, and a file whose position deletes another writer changed is read again.
  * Snapshots that add equality deletes (written by other engines), and snapshots it cannot reach
@@ -42,6 +52,8 @@ final class IcebergKeyIndex {
   private final Table table;
   private final List<String> keyColumns;
   private final StructType keySchema;
+  /** The current-row column, or null: every row is live. */
+  private final String currentColumn;
   private final FileRegistry ids = new FileRegistry();
   private final Map<String, TrackedFile> files = new HashMap<>();
   private KeyIndex index;
@@ -50,15 +62,20 @@ final class IcebergKeyIndex {
   /** A data file with the position deletes that apply to it. */
   record TrackedFile(DataFile file, List<DeleteFile> positionDeletes) {}
 
-  private IcebergKeyIndex(Table table, List<String> keyColumns, StructType keySchema) {
+  private IcebergKeyIndex(Table table, List<String> keyColumns, StructType keySchema, Optional<String> currentColumn) {
     this.table = table;
     this.keyColumns = List.copyOf(keyColumns);
     this.keySchema = keySchema;
+    this.currentColumn = currentColumn.orElse(null);
   }
 
-  /** The index of {@code snapshot} (null: an empty table) of {@code table}, keyed by {@code keyColumns}. */
-  static IcebergKeyIndex build(Table table, Snapshot snapshot, List<String> keyColumns, StructType keySchema) {
-    IcebergKeyIndex keys = new IcebergKeyIndex(table, keyColumns, keySchema);
+  /**
+   * The index of {@code snapshot} (null: an empty table) of {@code table}, keyed by {@code keyColumns};
+   * with a {@code currentColumn}, of the rows it says are current.
+   */
+  static IcebergKeyIndex build(Table table, Snapshot snapshot, List<String> keyColumns, StructType keySchema,
+      Optional<String> currentColumn) {
+    IcebergKeyIndex keys = new IcebergKeyIndex(table, keyColumns, keySchema, currentColumn);
     keys.readAll(snapshot);
     return keys;
   }
@@ -76,6 +93,51 @@ final class IcebergKeyIndex {
   /** The tracked data file of {@code location}. */
   TrackedFile file(long location) {
     return files.get(ids.path(RowLocation.fileId(location)));
+  }
+
+  /** The tracked data file at {@code path}; null when the table's snapshot has none there. */
+  TrackedFile file(String path) {
+    return files.get(path);
+  }
+
+  /** The key columns with their types, in key order. */
+  StructType keySchema() {
+    return keySchema;
+  }
+
+  /** The id of the snapshot the index holds, null for an empty table. */
+  Long snapshotId() {
+    return snapshotId;
+  }
+
+  /**
+   * The live rows of the table as the index holds them: where each key's are, and, per data file,
+   * the delete files that apply to it (sorted locations joined by commas); what a change set
+   * decided from them checks ({@link io.mergesink.core.changes.ReadSet}).
+   */
+  ReadSet.Rows rows() {
+    return new ReadSet.Rows() {
+      @Override
+      public Set<RowPosition> positions(Row key) {
+        long location = index.lookup(key);
+        if (location == KeyIndex.NO_LOCATION) {
+          return Set.of();
+        }
+        Set<RowPosition> positions = new HashSet<>();
+        for (long each : location == KeyIndex.MULTIPLE_LOCATIONS ? index.locations(key) : new long[] {location}) {
+          positions.add(new RowPosition(ids.path(RowLocation.fileId(each)), RowLocation.rowIndex(each)));
+        }
+        return positions;
+      }
+
+      @Override
+      public Map<String, String> filesInScope() {
+        Map<String, String> scope = new TreeMap<>();
+        files.forEach((path, tracked) -> scope.put(path,
+            String.join(",", tracked.positionDeletes().stream().map(DeleteFile::location).sorted().toList())));
+        return scope;
+      }
+    };
   }
 
   /** Every tracked data file. */
@@ -134,7 +196,8 @@ final class IcebergKeyIndex {
    * @param deletes the delete files it added (deletion vectors)
    * @param removedDeletes the delete files they replaced
    * @param added the data files it added, and where each new row went
-   * @param addedKeys the keys of the new rows, in the order written
+   * @param addedKeys the keys of the rows written first, in that order: the new live rows (the closed versions of a
+   *     history table written after them are live to no key)
    */
   void landed(Snapshot committed, List<Map.Entry<Row, Long>> deleted, List<DeleteFile> deletes, List<DeleteFile> removedDeletes,
       IcebergWriter.NewRows added, Row[] addedKeys) {
@@ -254,13 +317,20 @@ final class IcebergKeyIndex {
   }
 
   private void readKeys(TrackedFile tracked, List<DeleteFile> deletes) {
-    DataFileRows.Rows rows = DataFileRows.read(table.io(), table.schema(), tracked.file(), deletes, keyColumns);
+    List<String> columns = new ArrayList<>(keyColumns);
+    if (currentColumn != null) {
+      columns.add(currentColumn);
+    }
+    DataFileRows.Rows rows = DataFileRows.read(table.io(), table.schema(), tracked.file(), deletes, columns);
     int id = ids.idOf(tracked.file().location());
     int[] ordinals = rows.ordinals();
     try (CloseableIterable<Record> records = rows.records()) {
       for (Record record : records) {
-        Object[] key = new Object[ordinals.length];
-        for (int i = 0; i < ordinals.length; i++) {
+        if (currentColumn != null && !CurrentRowColumn.isCurrent(record.get(ordinals[keyColumns.size()]))) {
+          continue; // a closed version: history, which no key finds
+        }
+        Object[] key = new Object[keyColumns.size()];
+        for (int i = 0; i < key.length; i++) {
           key[i] = IcebergRows.fromIceberg(table.schema().findType(keyColumns.get(i)), record.get(ordinals[i]));
         }
         index.put(Row.of(key), RowLocation.pack(id, (Long) record.get(rows.position())));

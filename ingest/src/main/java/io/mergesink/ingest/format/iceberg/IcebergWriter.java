@@ -5,11 +5,14 @@ import io.mergesink.core.changes.ChangeSetRealignment;
 import io.mergesink.core.changes.InvalidChangeSetException;
 import io.mergesink.core.changes.KeyedChanges;
 import io.mergesink.core.changes.MovedRowsException;
+import io.mergesink.core.changes.ReadSet;
+import io.mergesink.core.changes.RowPosition;
 import io.mergesink.core.changes.RowValidator;
 import io.mergesink.core.commit.CommitConflictException;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
+import io.mergesink.core.index.CurrentRowColumn;
 import io.mergesink.core.index.KeyIndex;
 import io.mergesink.core.index.RowLocation;
 import io.mergesink.core.merge.MergeCounts;
@@ -24,11 +27,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
@@ -42,6 +45,7 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.DeleteWriteResult;
@@ -85,18 +89,26 @@ final class IcebergWriter {
   IcebergKeyIndex index() {
     if (index == null) {
       StructType schema = IcebergSchemas.fromIceberg(table.schema());
-      index = IcebergKeyIndex.build(table, table.currentSnapshot(), keyColumns, schema.select(keyColumns));
+      index = IcebergKeyIndex.build(table, table.currentSnapshot(), keyColumns, schema.select(keyColumns),
+          CurrentRowColumn.of(table.properties()));
     } else {
       index.follow(table.currentSnapshot());
     }
     return index;
   }
 
+  /** The live rows by key as of the table's current snapshot, valid until the next commit or refresh. */
+  IcebergLiveRows liveRows() {
+    return new IcebergLiveRows(table, index());
+  }
+
   /**
    * Commits {@code changes} with their positions.
    *
    * @throws FencedException a position is not where the change set expects it; nothing was committed
-   * @throws MovedRowsException the table's properties are not those the change set was decided under
+   * @throws MovedRowsException the table's properties are not those the change set was decided under, or a commit
+   *     since it was decided changed the rows it was decided from ({@link ChangeSet#decidedFrom()}) or removed a row
+   *     it removes by position
    * @throws CommitConflictException concurrent commits kept winning
    */
   CommitResult commit(ChangeSet changes) throws IOException, FencedException {
@@ -104,11 +116,13 @@ final class IcebergWriter {
     StructType schema = IcebergSchemas.fromIceberg(table.schema());
     ChangeSet aligned = ChangeSetRealignment.to(table.location(), schema, changes);
     KeyedChanges keyed = keyColumns.isEmpty() ? null
-        : KeyedChanges.of(table.location(), schema, keyColumns.stream().mapToInt(schema::indexOf).toArray(), Optional.empty(), aligned);
-    List<Row> rows = keyed == null ? appendedRows(schema, aligned) : filled(keyed);
+        : KeyedChanges.of(table.location(), schema, keyColumns.stream().mapToInt(schema::indexOf).toArray(),
+            CurrentRowColumn.of(table.properties()), aligned);
+    List<Row> rows = keyed == null ? appendedRows(schema, aligned) : withAppends(filled(keyed), keyed.appends());
     NewRows written = write(rows);
     for (int attempt = 1; ; attempt++) {
       checkDecidedUnder(aligned);
+      aligned.checkTags(table.location(), committedVersion(), tagsBySequence());
       Attempt planned = plan(aligned, keyed);
       try {
         planned.commit(written.files());
@@ -209,18 +223,35 @@ final class IcebergWriter {
     return filled;
   }
 
+  /** The upserts, then the closed versions of a history table: the key index takes the first rows written only. */
+  private static List<Row> withAppends(List<Row> upserts, List<Row> appends) {
+    if (appends.isEmpty()) {
+      return upserts;
+    }
+    List<Row> rows = new ArrayList<>(upserts.size() + appends.size());
+    rows.addAll(upserts);
+    rows.addAll(appends);
+    return rows;
+  }
+
   private static long anyLocation(IcebergKeyIndex keys, Row key) {
     long location = keys.lookup(key);
     return location == KeyIndex.MULTIPLE_LOCATIONS ? keys.locations(key)[0] : location;
   }
 
-  /** Plans the deletes of one attempt against the table's current snapshot. */
-  private Attempt plan(ChangeSet changes, KeyedChanges keyed) {
+  /**
+   * Plans the deletes of one attempt against the table's current snapshot.
+   *
+   * @throws MovedRowsException the rows the change set was decided from, or a row it removes by position, moved
+   */
+  private Attempt plan(ChangeSet changes, KeyedChanges keyed) throws MovedRowsException {
     Snapshot base = table.currentSnapshot();
-    Attempt attempt = new Attempt(base);
+    Attempt attempt = new Attempt(base, changes.decidedFrom().isPresent());
     if (keyed != null) {
       IcebergKeyIndex keys = index();
+      checkDecidedFrom(changes, keys);
       attempt.marks = new PositionMarks(table, keys);
+      markRemovals(changes.removals(), keys, attempt.marks);
       if (changes.truncate()) {
         keys.files().forEach(file -> attempt.removedFiles.add(file.file()));
       } else {
@@ -243,9 +274,60 @@ final class IcebergWriter {
     return attempt;
   }
 
+  /**
+   * A change set decided from live rows lands only while they are where they were, or were only
+   * moved: when every commit since is a rewrite (a compaction, ours or another engine's, which moves
+   * rows and changes none) the rows decided from are the same, and the deletes, planned by key, find
+   * them where they are now.
+   */
+  private void checkDecidedFrom(ChangeSet changes, IcebergKeyIndex keys) throws MovedRowsException {
+    if (changes.decidedFrom().isEmpty()) {
+      return;
+    }
+    ReadSet read = changes.decidedFrom().get();
+    if (!onlyRewritesSince(read.version())) {
+      read.check(table.location(), IcebergLiveRows.version(keys.snapshotId()), keys.rows());
+    }
+  }
+
+  /** Whether the table's current snapshot descends from the snapshot {@code version} names by rewrites only. */
+  private boolean onlyRewritesSince(long version) {
+    for (Snapshot snapshot = table.currentSnapshot(); snapshot != null; ) {
+      if (snapshot.snapshotId() == version) {
+        return true;
+      }
+      if (!DataOperations.REPLACE.equals(snapshot.operation())) {
+        return false;
+      }
+      snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
+    }
+    return false;
+  }
+
+  /**
+   * Marks the rows removed by position (a history table's closed versions).
+   *
+   * @throws MovedRowsException a row's data file is no longer in the table, or the row was deleted since the change set was decided
+   */
+  private void markRemovals(List<RowPosition> removals, IcebergKeyIndex keys, PositionMarks marks) throws MovedRowsException {
+    Map<String, PositionDeleteIndex> deleted = new HashMap<>();
+    for (RowPosition removal : removals) {
+      TrackedFile file = keys.file(removal.path());
+      if (file == null) {
+        throw new MovedRowsException(table.location(), removal, "its data file was rewritten or removed");
+      }
+      if (deleted.computeIfAbsent(removal.path(), keys::deletedPositions).isDeleted(removal.rowIndex())) {
+        throw new MovedRowsException(table.location(), removal, "a commit deleted it");
+      }
+      marks.mark(file, removal.rowIndex());
+    }
+  }
+
   /** One planned commit: what it deletes and the positions it records, on {@code base}. */
   private final class Attempt {
     final Snapshot base;
+    /** Whether the change set was decided from rows: no commit that adds rows or deletes may come between base and it. */
+    final boolean decidedFromRows;
     final List<Map.Entry<Row, Long>> deleted = new ArrayList<>();
     final List<DataFile> removedFiles = new ArrayList<>();
     PositionMarks marks;
@@ -255,8 +337,9 @@ final class IcebergWriter {
     Map<String, String> tags;
     SnapshotPositions.Check check;
 
-    Attempt(Snapshot base) {
+    Attempt(Snapshot base, boolean decidedFromRows) {
       this.base = base;
+      this.decidedFromRows = decidedFromRows;
     }
 
     void mark(IcebergKeyIndex keys, Row key) {
@@ -292,6 +375,10 @@ final class IcebergWriter {
           delta.validateDataFilesExist(marks.dataFiles());
         }
       }
+      if (decidedFromRows) {
+        // a concurrent commit that lands first fails this one; the next attempt checks what it changed (checkDecidedFrom)
+        delta.validateNoConflictingDataFiles().validateNoConflictingDeleteFiles();
+      }
       carried.forEach((id, offset) -> delta.set(SnapshotPositions.PREFIX + id, Long.toString(offset)));
       tags.forEach((name, value) -> delta.set(SnapshotPositions.TAG_PREFIX + name, value));
       delta.validateWith(check).commit();
@@ -310,6 +397,33 @@ final class IcebergWriter {
   private boolean copyOnWrite() {
     String mode = table.properties().get(TableProperties.MERGE_MODE);
     return (mode == null ? defaultMode : RowLevelOperationMode.fromName(mode)) == RowLevelOperationMode.COPY_ON_WRITE;
+  }
+
+  /**
+   * The tags of the current ancestry's snapshots by sequence number (the version), as their
+   * summaries carry them ({@link SnapshotPositions#TAG_PREFIX}).
+   */
+  private ChangeSet.TagReader tagsBySequence() {
+    Map<Long, Map<String, String>> tags = new HashMap<>();
+    return version -> tags.computeIfAbsent(version, this::tagsOf);
+  }
+
+  private Map<String, String> tagsOf(long sequenceNumber) {
+    for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
+      if (snapshot.sequenceNumber() == sequenceNumber) {
+        Map<String, String> tags = new HashMap<>();
+        snapshot.summary().forEach((key, value) -> {
+          if (key.startsWith(SnapshotPositions.TAG_PREFIX)) {
+            tags.put(key.substring(SnapshotPositions.TAG_PREFIX.length()), value);
+          }
+        });
+        return tags;
+      }
+      if (snapshot.sequenceNumber() < sequenceNumber) {
+        break;
+      }
+    }
+    return Map.of();
   }
 
   private void checkDecidedUnder(ChangeSet changes) throws MovedRowsException {

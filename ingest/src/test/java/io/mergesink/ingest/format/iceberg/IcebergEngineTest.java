@@ -9,7 +9,10 @@ import io.mergesink.ingest.IngestEngine;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.config.TableFormatName;
 import io.mergesink.ingest.metrics.IngestMetrics;
+import io.mergesink.ingest.options.ChangeSemantics;
+import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.SchemaEvolution;
+import io.mergesink.ingest.options.UpsertOrder;
 import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
@@ -18,39 +21,35 @@ import io.mergesink.localconnect.debezium.DebeziumTable;
 import io.mergesink.localconnect.debezium.SourceField;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.IcebergTables;
-import java.io.IOException;
+import io.mergesink.ingest.testing.SequencedRecords;
+import io.mergesink.ingest.testing.SinkTables;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericFileWriterFactory;
-import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.DataWriter;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Types;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The engine end to end on Iceberg tables in a Hadoop catalog, read back with Iceberg's generic
  * reader: upserts marked in deletion vectors (v3) or position delete files (v2), never equality
  * deletes; positions recovered from snapshot summaries, also across snapshots of other engines;
- * zombies fenced; two writers' positions carried forward.
+ * zombies fenced; two writers' positions carried forward; ordering by a source position with hard
+ * and soft deletes, decided against the table's rows (history tables: {@code HistoryTablesTest}).
  */
 class IcebergEngineTest {
   private static final String TABLE = "customers";
@@ -138,7 +137,7 @@ class IcebergEngineTest {
       upserts(first, 0, 0, 9, "v");
       first.flush();
     }
-    rewriteEveryDataFile(table());
+    IcebergTables.rewriteEveryDataFile(table());
 
     try (IngestEngine second = engine(Map.of())) {
       assertThat(second.open(List.of(P0))).containsExactly(Map.entry(P0, 10L));
@@ -158,7 +157,7 @@ class IcebergEngineTest {
       engine.open(List.of(P0));
       upserts(engine, 0, 0, 9, "v");
       engine.flush();
-      rewriteEveryDataFile(table()); // the engine planned nothing on it yet: its next commit is validated against it
+      IcebergTables.rewriteEveryDataFile(table()); // the engine planned nothing on it yet: its next commit is validated against it
       upserts(engine, 0, 10, 13, "w");
       delete(engine, 0, 14, 2);
       engine.flush();
@@ -300,35 +299,49 @@ class IcebergEngineTest {
         Row.of(3L, 7L, "c@example.com"));
   }
 
+  /**
+   * Ordered by {@code source.lsn}: an older change delivered after a newer one loses, and so does a
+   * delete ordered before the row it would delete; a change ordered after a delete loses to it. With
+   * soft deletes the deleted row stays, flagged, with its delete's source time.
+   */
+  @ParameterizedTest
+  @EnumSource(value = DeleteMode.class, names = {"HARD", "SOFT"})
+  void orderedBySourcePositionAnOlderChangeOrDeleteArrivingLaterLoses(DeleteMode deletes) throws Exception {
+    IngestOptions options = IngestOptions.builder(dir.toString(), "sink").tableFormat(TableFormatName.ICEBERG)
+        .commitInterval(Duration.ZERO).compaction(false, 0.25, 10)
+        .changeSemantics(new ChangeSemantics(UpsertOrder.parse("source.lsn"), deletes, ChangeSemantics.DEFAULT_DELETED_KEYS_MAX)).build();
+    try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
+      engine.open(List.of(new KafkaPartition(SequencedRecords.TOPIC, 0)));
+      engine.seeksApplied();
+      engine.accept(SequencedRecords.upsert(0, 0, "c", 1, "newest", 2, 200, 2_000));
+      engine.accept(SequencedRecords.upsert(0, 1, "c", 2, "two", 1, 300, 3_000));
+      engine.flush();
+      engine.accept(SequencedRecords.delete(0, 2, 2, 400, 4_000));
+      engine.accept(SequencedRecords.upsert(0, 3, "u", 1, "older", 1, 100, 1_000));
+      engine.accept(SequencedRecords.delete(0, 4, 1, 150, 1_500));
+      engine.flush();
+      engine.accept(SequencedRecords.upsert(0, 5, "u", 2, "before the delete", 2, 350, 3_500));
+      engine.accept(SequencedRecords.upsert(0, 6, "c", 3, "three", 1, 500, 5_000));
+      engine.flush();
+    }
+    String path = SinkTables.ICEBERG.location(dir.toString(), SequencedRecords.TOPIC);
+    List<String> columns = SinkTables.ICEBERG.schema(path).fieldNames();
+    Map<Long, List<Object>> rows = new TreeMap<>();
+    for (Row row : SinkTables.ICEBERG.readRows(path)) {
+      assertThat(rows.put((Long) row.get(0), Arrays.asList(row.get(1), row.get(columns.indexOf(UpsertOrder.LSN_COLUMN)),
+          deletes == DeleteMode.SOFT ? row.get(columns.indexOf("__deleted")) : false))).as("one row per key").isNull();
+    }
+    Map<Long, List<Object>> expected = new TreeMap<>(Map.of(1L, List.of("newest", 200L, false), 3L, List.of("three", 500L, false)));
+    if (deletes == DeleteMode.SOFT) {
+      expected.put(2L, List.of("two", 400L, true));
+    }
+    assertThat(rows).isEqualTo(expected);
+  }
+
   private static KafkaRecord event(DebeziumTable events, long offset, Struct row) {
     Struct key = events.key(row.get("id"));
     return new KafkaRecord(P0, offset, ChangeRecords.TOPIC, offset, events.keySchema(), key, events.envelopeSchema(),
         events.create(row, offset), RecordHeaders.NONE);
-  }
-
-  /** What a compaction of another engine does: every live row rewritten into one new data file, without MergeSink's summary. */
-  private static void rewriteEveryDataFile(Table table) throws IOException {
-    Set<DataFile> oldFiles = new HashSet<>();
-    Set<DeleteFile> oldDeletes = new HashSet<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      tasks.forEach(task -> {
-        oldFiles.add(task.file());
-        oldDeletes.addAll(task.deletes());
-      });
-    }
-    OutputFileFactory outputs = OutputFileFactory.builderFor(table, 9, 9).format(FileFormat.PARQUET).build();
-    DataWriter<Record> writer = new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET).build()
-        .newDataWriter(outputs.newOutputFile(), table.spec(), null);
-    try (writer) {
-      for (Row row : IcebergTables.readRows(table)) {
-        GenericRecord record = GenericRecord.create(table.schema());
-        for (int i = 0; i < row.size(); i++) {
-          record.set(i, row.get(i));
-        }
-        writer.write(record);
-      }
-    }
-    table.newRewrite().rewriteFiles(oldFiles, oldDeletes, Set.of(writer.toDataFile()), Set.of()).commit();
   }
 
   private Table table() {

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +45,7 @@ class RowLineageTest {
     Table table = IcebergTables.load(dir.toString(), "default", TABLE);
     Map<Object, Long> before = IcebergTables.rowIds(table, "id");
     IcebergKeyIndex index = IcebergKeyIndex.build(table, table.currentSnapshot(), List.of("id"),
-        IcebergSchemas.fromIceberg(table.schema()).select(List.of("id")));
+        IcebergSchemas.fromIceberg(table.schema()).select(List.of("id")), Optional.empty());
 
     IcebergCompaction.plan(() -> IcebergTables.load(table.location()), table, index.files(), 0.01, 2, Long.MAX_VALUE, false)
         .orElseThrow().compact();
