@@ -28,10 +28,8 @@ class OwnershipChangeIT {
 
   @TempDir Path tables;
 
-  // in CI also an Iceberg copy-on-write cell: files rewritten by tasks whose partitions move
   static Stream<Cell> cells() {
-    return Matrix.cells(List.of(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF),
-        Cell.iceberg(Cell.Format.ICEBERG, Cell.Layout.COPY_ON_WRITE)), cell -> true);
+    return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF));
   }
 
   @ParameterizedTest(name = "[{0}]", allowZeroInvocations = true)
