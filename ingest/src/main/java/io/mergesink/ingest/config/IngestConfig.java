@@ -62,6 +62,7 @@ public class IngestConfig extends AbstractConfig {
     DecodingOptions.define(def);
     CommitOptions.define(def);
     FileOptions.define(def);
+    CatalogOptions.define(def);
     return def;
   }
 
@@ -219,6 +220,7 @@ public class IngestConfig extends AbstractConfig {
           .changeSemantics(changeSemantics())
           .iceberg(new IcebergOptions(getString(ICEBERG_CATALOG_NAME), stringsWithPrefix(ICEBERG_CATALOG_PREFIX),
               getString(ICEBERG_DEFAULT_NAMESPACE)))
+          .catalog(CatalogOptions.of(this))
           .build();
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());

@@ -6,6 +6,7 @@ import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.core.table.TableProperties;
 import io.mergesink.ingest.decode.DecoderOptions;
 import io.mergesink.ingest.options.AppendTombstones;
+import io.mergesink.ingest.options.CatalogType;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteImage;
 import io.mergesink.ingest.options.DeleteMode;
@@ -59,6 +60,7 @@ import java.util.Optional;
  * @param tableProperties copied into the Delta configuration of tables the engine creates
  * @param changeSemantics ordering by a source sequence and soft deletes (keyed tables only)
  * @param iceberg the catalog of Iceberg tables ({@code table.format=iceberg})
+ * @param catalog where Delta tables are registered by name ({@code catalog.*})
  */
 public record IngestOptions(
     String tableRoot,
@@ -89,7 +91,8 @@ public record IngestOptions(
     int compactionMinSmallFiles,
     Map<String, String> tableProperties,
     ChangeSemantics changeSemantics,
-    IcebergOptions iceberg) {
+    IcebergOptions iceberg,
+    CatalogOptions catalog) {
 
   public IngestOptions {
     Objects.requireNonNull(tableRoot, "tableRoot");
@@ -111,6 +114,11 @@ public record IngestOptions(
     tableProperties = Map.copyOf(tableProperties);
     Objects.requireNonNull(changeSemantics, "changeSemantics");
     Objects.requireNonNull(iceberg, "iceberg");
+    Objects.requireNonNull(catalog, "catalog");
+    if (catalog.type() != CatalogType.NONE && tableFormat != TableFormatName.DELTA) {
+      throw new IllegalArgumentException(CatalogOptions.TYPE + "=" + catalog.type().configName() + " registers Delta tables;"
+          + " Iceberg tables live in their own catalog (iceberg.catalog.*)");
+    }
     checkPartitionFields(tableFormat, partitionFields);
     if (writeMode == WriteMode.APPEND && changeSemantics.merges()) {
       throw new IllegalArgumentException("upsert.order.by and delete.mode apply to keyed tables (write.mode=upsert or history;"
@@ -199,6 +207,7 @@ public record IngestOptions(
     private final String tableRoot;
     private final String txnAppId;
     private IcebergOptions iceberg = IcebergOptions.defaults();
+    private CatalogOptions catalog = CatalogOptions.none();
     private StorageOptions storage = StorageOptions.defaults();
     private TableNameTemplate tableNameFormat = TableNameTemplate.parse(TableOptions.TABLE_NAME_FORMAT_DEFAULT);
     private TableFormatName tableFormat = TableOptions.TABLE_FORMAT_DEFAULT;
@@ -355,13 +364,19 @@ public record IngestOptions(
       return this;
     }
 
+    /** Where Delta tables are registered by name; nowhere by default. */
+    public Builder catalog(CatalogOptions value) {
+      catalog = value;
+      return this;
+    }
+
     public IngestOptions build() {
       return new IngestOptions(tableRoot, storage, tableNameFormat, tableFormat, txnAppId, writeMode, mergeStrategy, primaryKeyMode,
           primaryKeyFields, deleteEnabled, truncateEnabled, appendDeleteImage, appendTombstones, unavailableValuePlaceholder,
           schemaEvolution,
           partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, parquetCompression, fileTargetSizeBytes,
           checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties, changeSemantics,
-          iceberg);
+          iceberg, catalog);
     }
   }
 }

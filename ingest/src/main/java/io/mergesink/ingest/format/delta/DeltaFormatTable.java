@@ -103,6 +103,11 @@ final class DeltaFormatTable implements FormatTable {
   }
 
   @Override
+  public List<String> partitionColumns() {
+    return snapshot.metadata().partitionColumns();
+  }
+
+  @Override
   public Map<String, String> properties() {
     return snapshot.metadata().configuration();
   }
