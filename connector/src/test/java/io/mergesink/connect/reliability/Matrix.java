@@ -28,10 +28,10 @@ import org.junit.jupiter.params.provider.Arguments;
  * besides their local cell ({@link Case#alsoOnS3InCi()}); {@code all} runs every case in every S3
  * cell too.
  *
- * <p>The Iceberg cells ({@link #ICEBERG_CELLS}) are local cells outside the rotation: {@code all} and
- * their labels run every case that applies to them in them; scenarios of Delta's own mechanics (its
- * log and checkpoints under storage faults and crashes, other Delta writers) leave them out with
- * {@link Cell#isDelta()}.
+ * <p>The Iceberg cells ({@link #ICEBERG_CELLS}), on local disk and S3, are outside the rotation:
+ * {@code all} and their labels run every case that applies to them in them; scenarios of Delta's
+ * own mechanics (its log and checkpoints, other Delta writers) leave them out with
+ * {@link Cell#isDelta()}, and crashes and storage faults have cases of Iceberg's own files.
  */
 final class Matrix {
   static final String CELLS_PROPERTY = "reliability.cells";
@@ -71,18 +71,30 @@ final class Matrix {
 
   /**
    * The Iceberg cells: upserts in deletion vectors (format version 3) and in position delete files
-   * (version 2), a history table ordered by {@code source.lsn}, and appends; not compacted, on local
-   * disk (the Hadoop catalog). No Iceberg
-   * cell on S3: the sink's default Hadoop catalog writes through Hadoop's file systems, not the
-   * sink's S3 storage, so an S3 cell needs another catalog. Under {@code ci} a few single-case
-   * scenarios name one of them among their CI cells.
+   * (version 2), copy-on-write, a history table ordered by {@code source.lsn}, appends, and
+   * deletion vectors with compaction forced, on local disk (the Hadoop catalog, or a JDBC catalog
+   * under a fault-injecting root); deletion vectors and position delete files also on S3 (a JDBC
+   * catalog, files through the sink's S3 storage). Under {@code ci} a few single-case scenarios name
+   * one of them among their CI cells, and the cases of {@link #acrossStorages} scenarios meant for
+   * Iceberg run in the rotations {@link #ICEBERG_CI} and {@link #ICEBERG_S3_CI}.
    */
   static final List<Cell> ICEBERG_CELLS = List.of(
       Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS),
       Cell.iceberg(Format.ICEBERG_V2, Layout.DELETION_VECTORS),
       Cell.iceberg(Format.ICEBERG, Layout.COPY_ON_WRITE),
       Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS).in(Mode.HISTORY_ORDERED),
-      Cell.iceberg(Format.ICEBERG, Layout.APPEND));
+      Cell.iceberg(Format.ICEBERG, Layout.APPEND),
+      Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS).compacted(),
+      Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS).onS3(),
+      Cell.iceberg(Format.ICEBERG_V2, Layout.DELETION_VECTORS).onS3());
+
+  /** The local Iceberg cells the Iceberg cases of {@link #acrossStorages} rotate over in CI. */
+  static final List<Cell> ICEBERG_CI = List.of(
+      Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS).compacted(),
+      Cell.iceberg(Format.ICEBERG_V2, Layout.DELETION_VECTORS));
+
+  /** The S3 Iceberg cells the Iceberg cases of {@link #acrossStorages} marked {@link Case#alsoOnS3InCi()} rotate over in CI. */
+  static final List<Cell> ICEBERG_S3_CI = List.of(Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS).onS3());
 
   private Matrix() {}
 
@@ -106,12 +118,18 @@ final class Matrix {
     Case alsoOnS3InCi() {
       return new Case(name, appliesTo, Reach.ALSO_S3_IN_CI, arguments);
     }
+
+    /** This case not in CI: only where cells are chosen ({@code all}, labels). */
+    Case notInCi() {
+      return new Case(name, appliesTo, Reach.NOT_IN_CI, arguments);
+    }
   }
 
   /** Where a case runs in CI. */
   enum Reach {
     LOCAL_IN_CI,
-    ALSO_S3_IN_CI
+    ALSO_S3_IN_CI,
+    NOT_IN_CI
   }
 
   /** The cells of a single-case scenario on local disk: {@code ci} in CI, else the selected local cells. */
@@ -165,7 +183,7 @@ final class Matrix {
    * otherwise every case in every selected cell (local or S3) it applies to.
    */
   static Stream<Arguments> acrossStorages(List<Case> cases) {
-    return arguments(cases, selection(), List.of(CELLS, S3_CELLS));
+    return arguments(cases, selection(), List.of(CELLS, ICEBERG_CI, S3_CELLS, ICEBERG_S3_CI));
   }
 
   /** Arguments of {@code cases} in the {@code selected} cells, or in CI in each of the {@code rotations} the case reaches. */
@@ -178,17 +196,18 @@ final class Matrix {
         selected.get().stream().filter(scenarioCase.appliesTo()).forEach(cells::add);
       } else {
         for (int r = 0; r < rotations.size(); r++) {
-          if (r > 0 && scenarioCase.reach() != Reach.ALSO_S3_IN_CI) { // the rotations after the first are S3 cells
+          List<Cell> candidates = rotations.get(r);
+          if (scenarioCase.reach() == Reach.NOT_IN_CI
+              || candidates.get(0).isOnS3() && scenarioCase.reach() != Reach.ALSO_S3_IN_CI) {
             continue;
           }
-          List<Cell> rotation = rotations.get(r);
-          if (rotation.stream().anyMatch(scenarioCase.appliesTo())) {
-            int at = rotation(rotation, next[r], scenarioCase);
-            cells.add(rotation.get(at));
-            next[r] = (at + 1) % rotation.size();
+          if (candidates.stream().anyMatch(scenarioCase.appliesTo())) {
+            int at = rotation(candidates, next[r], scenarioCase);
+            cells.add(candidates.get(at));
+            next[r] = (at + 1) % candidates.size();
           }
         }
-        if (cells.isEmpty()) {
+        if (cells.isEmpty() && scenarioCase.reach() != Reach.NOT_IN_CI) {
           throw new IllegalArgumentException("case '" + scenarioCase.name() + "' applies to no cell of " + rotations);
         }
       }
@@ -226,8 +245,9 @@ final class Matrix {
       return Optional.empty();
     }
     List<Cell> every = new ArrayList<>(CELLS);
-    every.addAll(ICEBERG_CELLS);
+    every.addAll(ICEBERG_CELLS.stream().filter(cell -> !cell.isOnS3()).toList());
     every.addAll(S3_CELLS);
+    every.addAll(ICEBERG_CELLS.stream().filter(Cell::isOnS3).toList());
     if (value.equals(ALL)) {
       return Optional.of(every);
     }

@@ -4,9 +4,11 @@ import io.mergesink.connect.MergeSinkConnector;
 import io.mergesink.connect.testing.S3SinkOptions;
 import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.storage.Storages;
 import io.mergesink.core.storage.s3.S3Storage;
 import io.mergesink.core.testing.TestS3;
 import io.mergesink.ingest.config.S3StoreOptions;
+import io.mergesink.ingest.testing.IcebergTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -33,7 +35,7 @@ final class Workloads {
    * {@code bufferRecords} records (and at preCommit), with a checkpoint every 4 commits.
    */
   static Map<String, String> config(Cell cell, Path dir, int bufferRecords) {
-    return cell.apply(cell.isOnS3() ? s3Config(s3Root(dir), bufferRecords) : localConfig(dir, bufferRecords));
+    return catalog(cell, cell.apply(cell.isOnS3() ? s3Config(s3Root(dir), bufferRecords) : localConfig(dir, bufferRecords)));
   }
 
   /**
@@ -42,11 +44,26 @@ final class Workloads {
    */
   static Map<String, String> faultyConfig(Cell cell, Path dir, int bufferRecords) {
     if (!cell.isOnS3()) {
-      return cell.apply(faultyConfig(dir, bufferRecords));
+      return catalog(cell, cell.apply(faultyConfig(dir, bufferRecords)));
     }
     Map<String, String> config = s3Config(s3Root(dir), bufferRecords);
     config.put("table.root", FaultyStorage.FAULTY_S3 + config.get("table.root").substring("s3".length()));
-    return cell.apply(config);
+    return catalog(cell, cell.apply(config));
+  }
+
+  /**
+   * {@code config} of an Iceberg cell whose table root is not on a Hadoop file system (S3, a
+   * fault-injecting root) with a JDBC catalog of its own, the root as its warehouse: the Hadoop
+   * catalog's rename commit is refused there. Its tables' files then go through the sink's storage.
+   */
+  private static Map<String, String> catalog(Cell cell, Map<String, String> config) {
+    String root = config.get("table.root");
+    if (cell.isDelta() || Storages.onHadoopFileSystem(root)) {
+      return config;
+    }
+    Map<String, String> catalogued = new HashMap<>(config);
+    catalogued.putAll(IcebergTables.jdbcCatalog(root));
+    return catalogued;
   }
 
   /**
@@ -54,7 +71,7 @@ final class Workloads {
    * reader ({@link Cell#tables()}) and {@link io.mergesink.ingest.testing.TableAudit} open it.
    */
   static String table(Cell cell, Path dir) {
-    return cell.isOnS3() ? s3Root(dir) + "/" + TOPIC : cell.tables().location(dir, TOPIC);
+    return cell.isOnS3() ? cell.tables().location(s3Root(dir), TOPIC) : cell.tables().location(dir, TOPIC);
   }
 
   /** Our own storage for the tables of {@code cell} (for other writers of the table); the caller closes it. */
