@@ -4,14 +4,17 @@ import io.mergesink.core.storage.PendingFile;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.core.storage.Storages;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileInfo;
@@ -166,26 +169,23 @@ public final class StorageFileIO implements SupportsPrefixOperations {
     }
 
     private RuntimeException notFoundOrUnchecked(IOException e) {
-      if (e instanceof java.io.FileNotFoundException || e instanceof java.nio.file.NoSuchFileException) {
+      if (e instanceof FileNotFoundException || e instanceof NoSuchFileException) {
         return new NotFoundException(e, "file %s does not exist", location);
       }
       return new UncheckedIOException("cannot read " + location, e);
     }
   }
 
-  /** The length of a file, looked up on first use. */
-  @FunctionalInterface
-  private interface Length {
-    long get();
-  }
-
-  /** A Parquet stream of the storage as Iceberg's, with ranged reads straight from the storage. */
+  /**
+   * A Parquet stream of the storage as Iceberg's, with ranged reads straight from the storage; the
+   * file's {@code length} is looked up on first use.
+   */
   private final class StorageInputStream extends SeekableInputStream implements RangeReadable {
     private final String location;
     private final org.apache.parquet.io.SeekableInputStream in;
-    private final Length length;
+    private final LongSupplier length;
 
-    StorageInputStream(String location, org.apache.parquet.io.SeekableInputStream in, Length length) {
+    StorageInputStream(String location, org.apache.parquet.io.SeekableInputStream in, LongSupplier length) {
       this.location = location;
       this.in = in;
       this.length = length;
@@ -219,7 +219,7 @@ public final class StorageFileIO implements SupportsPrefixOperations {
 
     @Override
     public int readTail(byte[] buffer, int offset, int len) throws IOException {
-      long fileLength = length.get();
+      long fileLength = length.getAsLong();
       int n = (int) Math.min(len, fileLength);
       readFully(fileLength - n, buffer, offset, n);
       return n;
