@@ -64,7 +64,10 @@ class IcebergCatalogsIT {
         "jdbc.password", LocalPostgres.PASSWORD, "warehouse", warehouse.toUri().toString())));
   }
 
-  /** The warehouse on S3, reached with Iceberg's S3 file IO configured from the connector's own S3 options. */
+  /**
+   * The warehouse on S3, written through the connector's own storage with its own S3 options, read
+   * back with Iceberg's S3 file IO.
+   */
   @Test
   void aJdbcCatalogWithItsWarehouseOnS3() throws Exception {
     TestS3.s3().createBucket("iceberg-lake");
@@ -74,13 +77,39 @@ class IcebergCatalogsIT {
         "iceberg.catalog.warehouse", "s3://iceberg-lake/warehouse", "iceberg.catalog", "s3_lake"));
     Map<String, String> reader = new HashMap<>(Map.of("uri", postgres.jdbcUrl(), "jdbc.user", LocalPostgres.USER,
         "jdbc.password", LocalPostgres.PASSWORD, "warehouse", "s3://iceberg-lake/warehouse"));
-    reader.putAll(Map.of("io-impl", "org.apache.iceberg.aws.s3.S3FileIO", "s3.endpoint", TestS3.s3().endpoint(),
-        "s3.path-style-access", "true", "client.region", LocalS3.REGION, "s3.access-key-id", LocalS3.ACCESS_KEY,
-        "s3.secret-access-key", LocalS3.SECRET_KEY, "http-client.type", "apache"));
+    reader.putAll(s3FileIo());
     landTwiceAndRead(options, catalog("s3_lake", "jdbc", reader));
     try (Stream<Path> objects = Files.walk(TestS3.s3().dataDir().resolve("iceberg-lake"))) {
       assertThat(objects.map(Path::toString)).as("objects of the bucket").anyMatch(object -> object.contains("customers/data/"));
     }
+  }
+
+  /**
+   * A REST catalog whose server keeps the warehouse on S3 (written there with Iceberg's S3 file IO):
+   * the sink writes the tables' files through its own storage, whatever file IO the server names.
+   */
+  @Test
+  void aRestCatalogWithItsWarehouseOnS3() throws Exception {
+    TestS3.s3().createBucket("iceberg-rest-lake");
+    try (RestCatalogServer server = RestCatalogServer.start("rest-s3-backend", postgres.jdbcUrl(), LocalPostgres.USER,
+        LocalPostgres.PASSWORD, "s3://iceberg-rest-lake/warehouse", s3FileIo())) {
+      Map<String, String> options = new HashMap<>(S3SinkOptions.testServer());
+      options.putAll(Map.of("iceberg.catalog.type", "rest", "iceberg.catalog.uri", server.uri(),
+          "iceberg.catalog.warehouse", "s3://iceberg-rest-lake/warehouse"));
+      Map<String, String> reader = new HashMap<>(s3FileIo());
+      reader.put("uri", server.uri());
+      landTwiceAndRead(options, catalog("lake", "rest", reader));
+    }
+    try (Stream<Path> objects = Files.walk(TestS3.s3().dataDir().resolve("iceberg-rest-lake"))) {
+      assertThat(objects.map(Path::toString)).as("objects of the bucket").anyMatch(object -> object.contains("customers/data/"));
+    }
+  }
+
+  /** Iceberg's S3 file IO on the test server: how another engine reads the tables. */
+  private static Map<String, String> s3FileIo() {
+    return Map.of("io-impl", "org.apache.iceberg.aws.s3.S3FileIO", "s3.endpoint", TestS3.s3().endpoint(),
+        "s3.path-style-access", "true", "client.region", LocalS3.REGION, "s3.access-key-id", LocalS3.ACCESS_KEY,
+        "s3.secret-access-key", LocalS3.SECRET_KEY, "http-client.type", "apache");
   }
 
   @Test

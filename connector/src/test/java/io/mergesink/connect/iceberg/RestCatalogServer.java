@@ -64,9 +64,20 @@ final class RestCatalogServer implements AutoCloseable {
    * {@code rest-backend}, beside any other JDBC catalog there), their files under {@code warehouse}.
    */
   static RestCatalogServer start(String jdbcUrl, String user, String password, String warehouse) throws IOException {
+    return start("rest-backend", jdbcUrl, user, password, warehouse, Map.of());
+  }
+
+  /**
+   * {@link #start(String, String, String, String)} with its tables as catalog {@code name} in the
+   * database and more catalog properties (the server's own file IO).
+   */
+  static RestCatalogServer start(String name, String jdbcUrl, String user, String password, String warehouse,
+      Map<String, String> more) throws IOException {
     JdbcCatalog catalog = new JdbcCatalog();
     catalog.setConf(new org.apache.hadoop.conf.Configuration());
-    catalog.initialize("rest-backend", Map.of("uri", jdbcUrl, "jdbc.user", user, "jdbc.password", password, "warehouse", warehouse));
+    Map<String, String> properties = new java.util.HashMap<>(more);
+    properties.putAll(Map.of("uri", jdbcUrl, "jdbc.user", user, "jdbc.password", password, "warehouse", warehouse));
+    catalog.initialize(name, properties);
     return new RestCatalogServer(catalog);
   }
 

@@ -23,9 +23,8 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
     if (layout == Layout.APPEND && mode != Mode.PLAIN) {
       throw new IllegalArgumentException("append tables take no CDC mode (the sink refuses them there), got " + mode);
     }
-    if (format != Format.DELTA && (compaction != Compaction.OFF || mode == Mode.CHANGE_FEED || store != Store.LOCAL)) {
-      throw new IllegalArgumentException("Iceberg cells are not compacted by the sink, have no Change Data Feed and live in the"
-          + " Hadoop catalog on local disk; got " + compaction + ", " + mode + ", " + store);
+    if (format != Format.DELTA && mode == Mode.CHANGE_FEED) {
+      throw new IllegalArgumentException("Iceberg tables have no Change Data Feed, got " + mode);
     }
     if (format == Format.ICEBERG_V2 && layout != Layout.DELETION_VECTORS) {
       throw new IllegalArgumentException("format-version 2 differs from 3 only in how upserts mark rows deleted; got " + layout);
@@ -33,9 +32,12 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
   }
 
   /**
-   * The table format: Delta, or Iceberg in the sink's default Hadoop catalog (table root as its
-   * warehouse), format version 3 (deletion vectors, the sink's default) or 2 (position delete
-   * files, {@code table.properties.format-version=2}).
+   * The table format: Delta, or Iceberg with the table root as its warehouse, format version 3
+   * (deletion vectors, the sink's default) or 2 (position delete files,
+   * {@code table.properties.format-version=2}). An Iceberg table on local disk is in the sink's
+   * default Hadoop catalog; one on S3 or under a fault-injecting root, where Hadoop's rename commit
+   * is refused, in a JDBC catalog of its own ({@link Workloads#config}), written through the sink's
+   * storage.
    */
   enum Format {
     DELTA(SinkTables.DELTA, Map.of()),
@@ -141,6 +143,11 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
   /** A cell of an Iceberg table of {@code format} ({@link Format#ICEBERG} or {@link Format#ICEBERG_V2}), not compacted. */
   static Cell iceberg(Format format, Layout layout) {
     return new Cell(layout, Compaction.OFF, Mode.PLAIN, Store.LOCAL, format);
+  }
+
+  /** This cell with compaction forced. */
+  Cell compacted() {
+    return new Cell(layout, Compaction.FORCED, mode, store, format);
   }
 
   /** This cell with its table written in {@code mode}. */

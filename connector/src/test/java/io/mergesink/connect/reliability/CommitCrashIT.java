@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * operation, nothing more of it runs, a new task instance opens the same partitions and reads to
  * the end. The table must hold what the source says: no row lost, none duplicated, txn versions at
  * the end offsets, every referenced file present. Each crash point runs in the cells of the
- * {@link Matrix} (deletion vector crash points where there are deletion vectors); with compaction
+ * {@link Matrix} (deletion vector crash points where there are deletion vectors; Delta's log steps
+ * in Delta cells, Iceberg's files and metadata in Iceberg cells); with compaction
  * forced, the crash may hit a compaction's commit. The crash hits the storage's operations
  * ({@link FaultyStorage}): a commit is a put-if-absent that either happened or not; a half-written
  * upload is never completed on S3 or Azure, and leaves a partial file on local disk.
@@ -45,9 +46,7 @@ class CommitCrashIT {
   }
 
   static Stream<Arguments> crashPoints() {
-    // Delta cells only: the faults reach the sink's files through its storage (FaultyStorage), which
-    // Iceberg's file IO does not use, and the steps are those of Delta's log and checkpoints
-    return Matrix.acrossStorages(Stream.of(
+    return Matrix.acrossStorages(Stream.concat(Stream.of(
         Case.of("data file half written", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 4, Effect.CRASH)).alsoOnAzureInCi(),
         Case.of("files written, before the log entry", Fault.of(Step.CREATE, FaultPlan.COMMIT, 4, Effect.CRASH)),
         Case.of("log entry half written", Fault.of(Step.WRITE, FaultPlan.COMMIT, 4, Effect.CRASH)).alsoOnS3InCi(),
@@ -61,7 +60,26 @@ class CommitCrashIT {
         Case.of("checkpoint half written", Fault.of(Step.WRITE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)).alsoOnS3InCi(),
         Case.of("checkpoint written, before _last_checkpoint", Fault.of(Step.AFTER_CLOSE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
         Case.of("_last_checkpoint half written", Fault.of(Step.WRITE, "_delta_log/_last_checkpoint$", 1, Effect.CRASH)))
-        .map(scenarioCase -> scenarioCase.onlyIn(Cell::isDelta)).toList());
+        .map(scenarioCase -> scenarioCase.onlyIn(Cell::isDelta)), icebergCrashPoints()).toList());
+  }
+
+  /**
+   * The steps of an Iceberg commit, through the sink's file IO over the faulty storage: data and
+   * delete files, manifests, the manifest list, the metadata file the catalog is then pointed at.
+   */
+  private static Stream<Case> icebergCrashPoints() {
+    return Stream.of(
+        Case.of("Iceberg data file half written", Fault.of(Step.WRITE, FaultPlan.ICEBERG_PARQUET, 4, Effect.CRASH)).notInCi(),
+        Case.in(Cell::writesDeletionVectors, "Iceberg delete file written, before the manifests",
+            Fault.of(Step.AFTER_CLOSE, "/data/[^/]+\\.(puffin|parquet)$", 6, Effect.CRASH)).notInCi(),
+        Case.of("Iceberg manifest half written", Fault.of(Step.WRITE, FaultPlan.ICEBERG_MANIFEST, 3, Effect.CRASH)).notInCi(),
+        Case.of("Iceberg manifest list written", Fault.of(Step.AFTER_CLOSE, FaultPlan.ICEBERG_MANIFEST_LIST, 3, Effect.CRASH))
+            .notInCi(),
+        Case.of("Iceberg metadata file half written", Fault.of(Step.WRITE, FaultPlan.ICEBERG_METADATA, 4, Effect.CRASH))
+            .alsoOnS3InCi(),
+        Case.of("Iceberg metadata file written, before the catalog points at it",
+            Fault.of(Step.AFTER_CLOSE, FaultPlan.ICEBERG_METADATA, 4, Effect.CRASH)).notInCi())
+        .map(scenarioCase -> scenarioCase.onlyIn(cell -> !cell.isDelta()));
   }
 
   @ParameterizedTest(name = "[{0}] crash: {1}", allowZeroInvocations = true)

@@ -61,6 +61,16 @@ final class FaultPlan {
   static final String DV_FILE = "/deletion_vector_[^/]+\\.bin$";
   /** A data file. */
   static final String DATA_FILE = "/part-[^/]+\\.parquet$";
+  /** An Iceberg table's Parquet file: a data file, or in a format version 2 table also a position delete file. */
+  static final String ICEBERG_PARQUET = "/data/[^/]+\\.parquet$";
+  /** An Iceberg deletion vector file (Puffin). */
+  static final String ICEBERG_DV_FILE = "/data/[^/]+\\.puffin$";
+  /** An Iceberg manifest. */
+  static final String ICEBERG_MANIFEST = "/metadata/[^/]+-m\\d+\\.avro$";
+  /** An Iceberg manifest list (one per snapshot). */
+  static final String ICEBERG_MANIFEST_LIST = "/metadata/snap-[^/]+\\.avro$";
+  /** An Iceberg table metadata file: a commit writes it, then the catalog points at it. */
+  static final String ICEBERG_METADATA = "/metadata/[^/]+\\.metadata\\.json$";
   /** The log directory, as a listing names it. */
   static final String LOG_DIRECTORY = "/_delta_log/?$";
 

@@ -48,11 +48,18 @@ class LateOpenIT {
         Cell.iceberg(Cell.Format.ICEBERG, Cell.Layout.APPEND)), cell -> true);
   }
 
-  // Delta cells only: the faults list the Delta log through FaultyStorage
+  // Delta cells list their log, Iceberg cells read their metadata file at open (openFault)
   static Stream<Cell> openFaultCells() {
-    return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED), Cell::isDelta);
+    return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED));
   }
 
+  /** What opening a table reads first: a Delta table lists its log, an Iceberg table reads its current metadata file. */
+  private static Fault openFault(Cell cell) {
+    return cell.isDelta() ? Fault.of(Step.LIST, FaultPlan.LOG_DIRECTORY, 1, Effect.IO_ERROR)
+        : Fault.of(Step.READ, FaultPlan.ICEBERG_METADATA, 1, Effect.IO_ERROR);
+  }
+
+  // Delta cells only: re-reading an Iceberg table whose metadata did not change reads no file
   static Stream<Cell> closeFaultCells() {
     return Matrix.cells(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED), Cell::isDelta);
   }
@@ -117,7 +124,7 @@ class LateOpenIT {
     Map<String, String> config = Workloads.faultyConfig(cell, tables, 100_000);
     landWithoutStoringOffsets(config, log, both, random);
 
-    FaultPlan.add(Fault.of(Step.LIST, FaultPlan.LOG_DIRECTORY, 1, Effect.IO_ERROR).times(3));
+    FaultPlan.add(openFault(cell).times(3));
     TaskDriver next = new TaskDriver("task-B", config, log, new HashMap<>());
     next.open(both);
     assertThat(FaultPlan.fired()).as("open met the storage failure").isNotEmpty();

@@ -29,10 +29,10 @@ import org.junit.jupiter.params.provider.Arguments;
  * In CI a few of those cases run on S3 or Azure besides their local cell ({@link Case#alsoOnS3InCi()},
  * {@link Case#alsoOnAzureInCi()}); {@code all} runs every case in every S3 and Azure cell too.
  *
- * <p>The Iceberg cells ({@link #ICEBERG_CELLS}) are local cells outside the rotation: {@code all} and
- * their labels run every case that applies to them in them; scenarios of Delta's own mechanics (its
- * log and checkpoints under storage faults and crashes, other Delta writers) leave them out with
- * {@link Cell#isDelta()}.
+ * <p>The Iceberg cells ({@link #ICEBERG_CELLS}), on local disk and S3, are outside the rotation:
+ * {@code all} and their labels run every case that applies to them in them; scenarios of Delta's
+ * own mechanics (its log and checkpoints, other Delta writers) leave them out with
+ * {@link Cell#isDelta()}, and crashes and storage faults have cases of Iceberg's own files.
  */
 final class Matrix {
   static final String CELLS_PROPERTY = "reliability.cells";
@@ -79,18 +79,31 @@ final class Matrix {
 
   /**
    * The Iceberg cells: upserts in deletion vectors (format version 3) and in position delete files
-   * (version 2), a history table ordered by {@code source.lsn}, and appends; not compacted, on local
-   * disk (the Hadoop catalog). No Iceberg
-   * cell on S3: the sink's default Hadoop catalog writes through Hadoop's file systems, not the
-   * sink's S3 storage, so an S3 cell needs another catalog. Under {@code ci} a few single-case
-   * scenarios name one of them among their CI cells.
+   * (version 2), copy-on-write, a history table ordered by {@code source.lsn}, appends, and
+   * deletion vectors with compaction forced, on local disk (the Hadoop catalog, or a JDBC catalog
+   * under a fault-injecting root); deletion vectors and position delete files also on S3 (a JDBC
+   * catalog, files through the sink's S3 storage). Under {@code ci} a few single-case scenarios name
+   * one of them among their CI cells, and the cases of {@link #acrossStorages} scenarios meant for
+   * Iceberg run in the rotations {@link #ICEBERG_CI} and {@link #ICEBERG_S3_CI}.
    */
   static final List<Cell> ICEBERG_CELLS = List.of(
       Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS),
       Cell.iceberg(Format.ICEBERG_V2, Layout.DELETION_VECTORS),
       Cell.iceberg(Format.ICEBERG, Layout.COPY_ON_WRITE),
       Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS).in(Mode.HISTORY_ORDERED),
-      Cell.iceberg(Format.ICEBERG, Layout.APPEND));
+      Cell.iceberg(Format.ICEBERG, Layout.APPEND),
+      Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS).compacted(),
+      Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS).onS3(),
+      Cell.iceberg(Format.ICEBERG_V2, Layout.DELETION_VECTORS).onS3());
+
+  /**
+   * The local Iceberg cell of the Iceberg cases of {@link #acrossStorages} in CI: position delete
+   * files, not compacted (a compacted cell's retries take about four times as long).
+   */
+  static final List<Cell> ICEBERG_CI = List.of(Cell.iceberg(Format.ICEBERG_V2, Layout.DELETION_VECTORS));
+
+  /** The S3 Iceberg cells the Iceberg cases of {@link #acrossStorages} marked {@link Case#alsoOnS3InCi()} rotate over in CI. */
+  static final List<Cell> ICEBERG_S3_CI = List.of(Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS).onS3());
 
   private Matrix() {}
 
@@ -119,13 +132,19 @@ final class Matrix {
     Case alsoOnAzureInCi() {
       return new Case(name, appliesTo, Reach.ALSO_AZURE_IN_CI, arguments);
     }
+
+    /** This case not in CI: only where cells are chosen ({@code all}, labels). */
+    Case notInCi() {
+      return new Case(name, appliesTo, Reach.NOT_IN_CI, arguments);
+    }
   }
 
   /** Where a case runs in CI: on local disk, and maybe in one object store. */
   enum Reach {
     LOCAL_IN_CI(Store.LOCAL),
     ALSO_S3_IN_CI(Store.S3),
-    ALSO_AZURE_IN_CI(Store.AZURE);
+    ALSO_AZURE_IN_CI(Store.AZURE),
+    NOT_IN_CI(null);
 
     private final Store also;
 
@@ -134,7 +153,7 @@ final class Matrix {
     }
 
     boolean inCi(Store store) {
-      return store == Store.LOCAL || store == also;
+      return this != NOT_IN_CI && (store == Store.LOCAL || store == also);
     }
   }
 
@@ -190,7 +209,7 @@ final class Matrix {
    * applies to.
    */
   static Stream<Arguments> acrossStorages(List<Case> cases) {
-    return arguments(cases, selection(), List.of(CELLS, S3_CELLS, AZURE_CELLS));
+    return arguments(cases, selection(), List.of(CELLS, ICEBERG_CI, S3_CELLS, ICEBERG_S3_CI, AZURE_CELLS));
   }
 
   /** Arguments of {@code cases} in the {@code selected} cells, or in CI in each of the {@code rotations} the case reaches. */
@@ -213,7 +232,7 @@ final class Matrix {
             next[r] = (at + 1) % rotation.size();
           }
         }
-        if (cells.isEmpty()) {
+        if (cells.isEmpty() && scenarioCase.reach() != Reach.NOT_IN_CI) {
           throw new IllegalArgumentException("case '" + scenarioCase.name() + "' applies to no cell of " + rotations);
         }
       }
@@ -251,8 +270,9 @@ final class Matrix {
       return Optional.empty();
     }
     List<Cell> every = new ArrayList<>(CELLS);
-    every.addAll(ICEBERG_CELLS);
+    every.addAll(ICEBERG_CELLS.stream().filter(cell -> !cell.isOnS3()).toList());
     every.addAll(S3_CELLS);
+    every.addAll(ICEBERG_CELLS.stream().filter(Cell::isOnS3).toList());
     every.addAll(AZURE_CELLS);
     if (value.equals(ALL)) {
       return Optional.of(every);

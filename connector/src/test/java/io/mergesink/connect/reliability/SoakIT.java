@@ -54,7 +54,7 @@ class SoakIT {
 
   static Stream<Cell> cells() {
     // in CI a plain cell and one of each CDC mode, layouts and compaction alternating; Delta cells only:
-    // its storage faults reach the sink's files through FaultyStorage, which Iceberg's file IO does not use
+    // its storage faults aim at Delta's files (data files, deletion vectors, commits, checkpoints)
     return Matrix.cells(List.of(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED),
         Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF).in(Cell.Mode.ORDERED),
         Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF).in(Cell.Mode.SOFT_DELETES),

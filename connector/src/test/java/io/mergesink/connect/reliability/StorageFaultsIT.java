@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Connect redelivers); afterwards the table is complete and every file the log references exists.
  *
  * <p>Each fault runs in the cells of the {@link Matrix} (deletion vector faults where there are
- * deletion vectors).
+ * deletion vectors; Delta's log and checkpoints in Delta cells, Iceberg's files and metadata in
+ * Iceberg cells).
  *
  * <p>Commits and checkpoints are published put-if-absent: written whole under a temporary name,
  * then hard linked on local disk, or on S3 and Azure in one conditional put, so a fault half-way leaves no
@@ -48,9 +49,7 @@ class StorageFaultsIT {
   }
 
   static Stream<Arguments> faults() {
-    // Delta cells only: the faults reach the sink's files through its storage (FaultyStorage), which
-    // Iceberg's file IO does not use, and the steps are those of Delta's log and checkpoints
-    return Matrix.acrossStorages(Stream.of(
+    return Matrix.acrossStorages(Stream.concat(Stream.of(
         Case.of("I/O error creating a data file", Fault.of(Step.CREATE, FaultPlan.DATA_FILE, 3, Effect.IO_ERROR)),
         Case.of("I/O error writing a data file", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 3, Effect.IO_ERROR)).alsoOnS3InCi(),
         Case.of("disk full writing a data file", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 3, Effect.DISK_FULL)),
@@ -70,7 +69,32 @@ class StorageFaultsIT {
         Case.of("disk full creating a checkpoint", Fault.of(Step.CREATE, FaultPlan.CHECKPOINT, 1, Effect.DISK_FULL)),
         Case.of("I/O error after a checkpoint was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.CHECKPOINT, 1, Effect.IO_ERROR)),
         Case.of("disk full writing _last_checkpoint", Fault.of(Step.WRITE, "_delta_log/_last_checkpoint$", 1, Effect.DISK_FULL)))
-        .map(scenarioCase -> scenarioCase.onlyIn(Cell::isDelta)).toList());
+        .map(scenarioCase -> scenarioCase.onlyIn(Cell::isDelta)), icebergFaults()).toList());
+  }
+
+  /**
+   * Faults of Iceberg's files, through the sink's file IO over the faulty storage; under {@code -Psoak}
+   * only (a case takes about 30 s, mostly the task's retries), CI crashes Iceberg commits instead.
+   */
+  private static Stream<Case> icebergFaults() {
+    return Stream.of(
+        Case.of("I/O error writing an Iceberg data file", Fault.of(Step.WRITE, FaultPlan.ICEBERG_PARQUET, 3, Effect.IO_ERROR))
+            .notInCi(),
+        Case.of("I/O error after an Iceberg data file was written",
+            Fault.of(Step.AFTER_CLOSE, FaultPlan.ICEBERG_PARQUET, 3, Effect.IO_ERROR)).notInCi(),
+        Case.in(cell -> cell.writesDeletionVectors() && cell.format() == Cell.Format.ICEBERG,
+            "disk full writing an Iceberg deletion vector", Fault.of(Step.WRITE, FaultPlan.ICEBERG_DV_FILE, 2, Effect.DISK_FULL))
+            .notInCi(),
+        Case.of("I/O error writing an Iceberg manifest", Fault.of(Step.WRITE, FaultPlan.ICEBERG_MANIFEST, 2, Effect.IO_ERROR))
+            .notInCi(),
+        Case.of("I/O error writing an Iceberg metadata file", Fault.of(Step.WRITE, FaultPlan.ICEBERG_METADATA, 3, Effect.IO_ERROR))
+            .notInCi(),
+        Case.of("I/O error after an Iceberg metadata file was written",
+            Fault.of(Step.AFTER_CLOSE, FaultPlan.ICEBERG_METADATA, 3, Effect.IO_ERROR)).notInCi(),
+        Case.of("I/O error reading Iceberg metadata", Fault.of(Step.READ, FaultPlan.ICEBERG_METADATA, 3, Effect.IO_ERROR)).notInCi(),
+        Case.in(cell -> cell.compaction() == Cell.Compaction.FORCED, "I/O error reading an Iceberg data file",
+            Fault.of(Step.READ, FaultPlan.ICEBERG_PARQUET, 2, Effect.IO_ERROR)).notInCi())
+        .map(scenarioCase -> scenarioCase.onlyIn(cell -> !cell.isDelta()));
   }
 
   @ParameterizedTest(name = "[{0}] {1}", allowZeroInvocations = true)

@@ -4,12 +4,14 @@ import io.mergesink.connect.MergeSinkConnector;
 import io.mergesink.connect.testing.S3SinkOptions;
 import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.storage.Storages;
 import io.mergesink.core.storage.azure.AzureStorage;
 import io.mergesink.core.storage.s3.S3Storage;
 import io.mergesink.core.testing.TestAzurite;
 import io.mergesink.core.testing.TestS3;
 import io.mergesink.ingest.config.AzureStoreOptions;
 import io.mergesink.ingest.config.S3StoreOptions;
+import io.mergesink.ingest.testing.IcebergTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,11 +38,11 @@ final class Workloads {
    * it), committing every {@code bufferRecords} records (and at preCommit), with a checkpoint every 4 commits.
    */
   static Map<String, String> config(Cell cell, Path dir, int bufferRecords) {
-    return cell.apply(switch (cell.store()) {
+    return catalog(cell, cell.apply(switch (cell.store()) {
       case LOCAL -> localConfig(dir, bufferRecords);
       case S3 -> s3Config(s3Root(dir), bufferRecords);
       case AZURE -> azureConfig(azureRoot(dir), bufferRecords);
-    });
+    }));
   }
 
   /**
@@ -53,7 +55,22 @@ final class Workloads {
       case S3 -> s3Config(FaultyStorage.FAULTY_S3 + s3Root(dir).substring("s3".length()), bufferRecords);
       case AZURE -> azureConfig(FaultyStorage.FAULTY_AZURE + azureRoot(dir).substring("wasbs".length()), bufferRecords);
     };
-    return cell.apply(config);
+    return catalog(cell, cell.apply(config));
+  }
+
+  /**
+   * {@code config} of an Iceberg cell whose table root is not on a Hadoop file system (S3, a
+   * fault-injecting root) with a JDBC catalog of its own, the root as its warehouse: the Hadoop
+   * catalog's rename commit is refused there. Its tables' files then go through the sink's storage.
+   */
+  private static Map<String, String> catalog(Cell cell, Map<String, String> config) {
+    String root = config.get("table.root");
+    if (cell.isDelta() || Storages.onHadoopFileSystem(root)) {
+      return config;
+    }
+    Map<String, String> catalogued = new HashMap<>(config);
+    catalogued.putAll(IcebergTables.jdbcCatalog(root));
+    return catalogued;
   }
 
   /**
@@ -63,7 +80,7 @@ final class Workloads {
   static String table(Cell cell, Path dir) {
     return switch (cell.store()) {
       case LOCAL -> cell.tables().location(dir, TOPIC);
-      case S3 -> s3Root(dir) + "/" + TOPIC;
+      case S3 -> cell.tables().location(s3Root(dir), TOPIC);
       case AZURE -> azureRoot(dir) + "/" + TOPIC;
     };
   }

@@ -1,8 +1,13 @@
 package io.mergesink.ingest.testing;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.core.storage.StorageOptions;
+import io.mergesink.core.testing.TestS3;
+import io.mergesink.ingest.format.iceberg.StorageFileIO;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -29,13 +35,43 @@ import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.jdbc.JdbcCatalog;
 
 /**
- * Iceberg tables of a Hadoop catalog read with Iceberg's own generic reader (deletes applied): the
- * independent reader of the Iceberg tables the tests write.
+ * Iceberg tables read with Iceberg's own generic reader (deletes applied): the independent reader of
+ * the Iceberg tables the tests write. A table is loaded through the catalog that holds it: the
+ * tests' JDBC catalog of its warehouse ({@link #jdbcCatalog}) when there is one, else the Hadoop
+ * catalog of its directory.
  */
 public final class IcebergTables {
+  /** Where the tests' JDBC catalogs keep their databases, one file per warehouse. */
+  private static final Path CATALOGS = Path.of(System.getProperty("java.io.tmpdir"), "mergesink-iceberg-catalogs");
+  /** The catalog name the sink gives its catalog by default ({@code iceberg.catalog}): a JDBC catalog keeps its tables under it. */
+  private static final String SINK_CATALOG = "iceberg";
+  private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:/*");
+
   private IcebergTables() {}
+
+  /**
+   * The options of a sink whose Iceberg tables under {@code warehouse} (its table root) live in a JDBC
+   * catalog of their own, a SQLite database file named after the warehouse's path, which
+   * {@link #load(String)} finds again from a table's location. The scheme does not count:
+   * {@code faulty:///dir} and {@code /dir}, {@code faulty-s3://b/t} and {@code s3://b/t} share a catalog,
+   * so a table written under a fault-injecting root is read under the real one.
+   */
+  public static Map<String, String> jdbcCatalog(String warehouse) {
+    try {
+      Files.createDirectories(CATALOGS);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return Map.of("iceberg.catalog.type", "jdbc", "iceberg.catalog.uri", "jdbc:sqlite:" + database(warehouse));
+  }
+
+  private static Path database(String warehouse) {
+    String path = SCHEME.matcher(warehouse).replaceFirst("").replaceAll("^/+|/+$", "");
+    return CATALOGS.resolve(path.replaceAll("[^A-Za-z0-9._-]", "_") + ".db");
+  }
 
   /** The table {@code namespace.name} of the Hadoop catalog at {@code warehouse}. */
   public static Table load(String warehouse, String namespace, String name) {
@@ -46,9 +82,27 @@ public final class IcebergTables {
     }
   }
 
-  /** The table of a Hadoop catalog at {@code location} ({@code <warehouse>/<namespace>/<name>}). */
+  /**
+   * The table at {@code location} ({@code <warehouse>/<namespace>/<name>}): through the tests' JDBC
+   * catalog of the warehouse when it has one (its files read through the sink's storage, which
+   * serves the tests' fault-injecting schemes too), else the Hadoop catalog's table there.
+   *
+   * @throws org.apache.iceberg.exceptions.NoSuchTableException the catalog has no such table
+   */
   public static Table load(String location) {
-    return new HadoopTables(new Configuration()).load(location);
+    String[] parts = location.replaceAll("/+$", "").split("/");
+    String warehouse = location.substring(0, location.lastIndexOf(parts[parts.length - 2]) - 1);
+    Path database = database(warehouse);
+    if (!Files.exists(database)) {
+      return new HadoopTables(new Configuration()).load(location);
+    }
+    StorageOptions storage = location.contains("s3://") ? StorageOptions.defaults().withS3(TestS3.s3Options())
+        : StorageOptions.defaults();
+    try (JdbcCatalog catalog = new JdbcCatalog(properties -> new StorageFileIO(storage), null, false)) {
+      catalog.setConf(new Configuration());
+      catalog.initialize(SINK_CATALOG, Map.of("uri", "jdbc:sqlite:" + database, "warehouse", warehouse));
+      return catalog.loadTable(TableIdentifier.of(parts[parts.length - 2], parts[parts.length - 1]));
+    }
   }
 
   /**

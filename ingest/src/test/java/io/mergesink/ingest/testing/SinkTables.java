@@ -28,14 +28,15 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
  * The tables of one {@code table.format} as the tests' independent readers see them: Delta tables
- * through Delta Kernel ({@link KernelTables}), Iceberg tables of the sink's default Hadoop catalog
- * through Iceberg's generic reader ({@link IcebergTables}). Rows come back in the engine's
+ * through Delta Kernel ({@link KernelTables}), Iceberg tables through Iceberg's generic reader
+ * ({@link IcebergTables}). Rows come back in the engine's
  * in-memory representation ({@link DataType}: dates as days, timestamps as microseconds, binary
  * as {@code byte[]}), whichever format holds them, so one comparison serves both. The Iceberg
  * types and values are converted here, independently of the sink's own conversion
@@ -81,8 +82,9 @@ public enum SinkTables {
   },
 
   /**
-   * Iceberg tables at {@code <table.root>/<namespace>/<name>} (the Hadoop catalog's layout), a name
-   * without a directory in namespace {@value #DEFAULT_NAMESPACE}. Iceberg has no byte or short:
+   * Iceberg tables at {@code <table.root>/<namespace>/<name>} (the layout of the Hadoop catalog, and
+   * of a JDBC catalog with the table root as its warehouse), a name without a directory in namespace
+   * {@value #DEFAULT_NAMESPACE}, loaded through the catalog that holds them ({@link IcebergTables#load}). Iceberg has no byte or short:
    * the sink stores them as int ({@link #stored}).
    */
   ICEBERG {
@@ -93,7 +95,11 @@ public enum SinkTables {
 
     @Override
     public boolean exists(String table) {
-      return hasDirectory(table, "metadata") && IcebergTables.load(table).currentSnapshot() != null;
+      try {
+        return hasDirectory(table, "metadata") && IcebergTables.load(table).currentSnapshot() != null;
+      } catch (NoSuchTableException e) {
+        return false;
+      }
     }
 
     @Override
@@ -114,7 +120,7 @@ public enum SinkTables {
 
     @Override
     public Optional<Long> position(String table, String appId) {
-      if (!hasDirectory(table, "metadata")) {
+      if (!exists(table)) {
         return Optional.empty();
       }
       return Optional.ofNullable(IcebergTables.positions(IcebergTables.load(table)).get(appId));

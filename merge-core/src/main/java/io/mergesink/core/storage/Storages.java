@@ -77,6 +77,15 @@ public final class Storages {
     return "s3".equals(scheme) || "s3a".equals(scheme);
   }
 
+  /**
+   * Whether {@code root} is on a file system Hadoop reaches by itself: a local path, {@code file:}
+   * or {@code hdfs://}, where renaming a file is atomic (what Iceberg's Hadoop catalog commits with).
+   */
+  public static boolean onHadoopFileSystem(String root) {
+    String scheme = scheme(root);
+    return scheme == null || scheme.equals(FILE) || scheme.equals(HDFS);
+  }
+
   /** Whether {@code root} is an {@code abfss://} or {@code wasbs://} URI. */
   public static boolean isAzure(String root) {
     return AzureLocation.serves(scheme(root));

@@ -92,10 +92,12 @@ public final class IcebergFormat implements TableFormat {
   }
 
   @Override
-  public Optional<FormatTable> open(String name, List<String> writerKey, Collection<KafkaPartition> partitions) {
+  public Optional<FormatTable> open(String name, List<String> writerKey, Collection<KafkaPartition> partitions)
+      throws IOException {
     try {
       TableIdentifier identifier = identifier(name);
-      return Optional.of(open(catalog.loadTable(identifier), identifier, writerKey));
+      Table table = StorageFailures.<Table, RuntimeException>checked(() -> catalog.loadTable(identifier));
+      return Optional.of(open(table, identifier, writerKey));
     } catch (NoSuchTableException e) {
       return Optional.empty();
     }

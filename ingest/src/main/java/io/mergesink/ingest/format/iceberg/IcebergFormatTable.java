@@ -150,13 +150,16 @@ final class IcebergFormatTable implements FormatTable {
   }
 
   @Override
-  public void refresh() {
-    table.refresh();
+  public void refresh() throws IOException {
+    StorageFailures.<Void, RuntimeException>checked(() -> {
+      table.refresh();
+      return null;
+    });
   }
 
   @Override
-  public void followWriter() {
-    writer();
+  public void followWriter() throws IOException {
+    StorageFailures.<IcebergWriter, RuntimeException>checked(this::writer);
   }
 
   @Override
@@ -311,21 +314,21 @@ final class IcebergFormatTable implements FormatTable {
   }
 
   @Override
-  public LiveRows liveRows() {
+  public LiveRows liveRows() throws IOException {
     if (writeKind != WriteKind.BY_KEY) {
       throw new IllegalStateException("Iceberg table " + table.name() + " has no key index: it is written as an append table");
     }
-    return writer().liveRows();
+    return StorageFailures.<LiveRows, RuntimeException>checked(() -> writer().liveRows());
   }
 
   @Override
   public MergeActions decide(MergeSpec spec, List<Row> source) throws IOException {
-    return MergeInto.decide(liveRows(), spec, source);
+    return StorageFailures.checked(() -> MergeInto.decide(liveRows(), spec, source));
   }
 
   @Override
   public CommitResult commit(ChangeSet changes) throws IOException, FencedException {
-    return writer().commit(changes);
+    return StorageFailures.<CommitResult, FencedException>checked(() -> writer().commit(changes));
   }
 
   /** Rewrites and expiration of the table's files ({@link IcebergCompaction}), for tables with a key; empty before the writer's first commit. */
@@ -354,10 +357,13 @@ final class IcebergFormatTable implements FormatTable {
   }
 
   @Override
-  public boolean reassign(Collection<KafkaPartition> partitions) {
+  public boolean reassign(Collection<KafkaPartition> partitions) throws IOException {
     writer = null;
     try {
-      table.refresh();
+      StorageFailures.<Void, RuntimeException>checked(() -> {
+        table.refresh();
+        return null;
+      });
       return true;
     } catch (NoSuchTableException e) {
       return false;

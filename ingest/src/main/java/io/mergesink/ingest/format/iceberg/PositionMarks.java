@@ -15,6 +15,7 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.GenericFileWriterFactory;
@@ -22,6 +23,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.BaseDVFileWriter;
 import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
+import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.DeleteWriteResult;
@@ -95,7 +97,7 @@ final class PositionMarks {
     for (Map.Entry<String, TreeSet<Long>> marked : positions.entrySet()) {
       DataFile file = files.get(marked.getKey()).file();
       PartitionSpec spec = table.specs().get(file.specId());
-      PositionDeleteWriter<Record> writer = writers.newPositionDeleteWriter(outputs.newOutputFile(spec, file.partition()), spec,
+      PositionDeleteWriter<Record> writer = writers.newPositionDeleteWriter(newFile(outputs, spec, file.partition()), spec,
           file.partition());
       PositionDelete<Record> delete = PositionDelete.create();
       try (writer) {
@@ -162,7 +164,7 @@ final class PositionMarks {
           continue;
         }
         if (writer == null) {
-          writer = writers.newDataWriter(outputs.newOutputFile(spec, file.partition()), spec, file.partition());
+          writer = writers.newDataWriter(newFile(outputs, spec, file.partition()), spec, file.partition());
         }
         writer.write(rows.rewritten(record, schema));
       }
@@ -186,5 +188,14 @@ final class PositionMarks {
       writer.close();
       table.io().deleteFile(writer.toDataFile().location());
     }
+  }
+
+  /**
+   * A new file in {@code partition} of {@code spec}; directly under the data location when the spec
+   * is unpartitioned, as Iceberg's own writers place it (a partition path of an unpartitioned spec is
+   * empty and would put {@code //} into the file's key on an object store).
+   */
+  private static EncryptedOutputFile newFile(OutputFileFactory outputs, PartitionSpec spec, StructLike partition) {
+    return spec.isUnpartitioned() ? outputs.newOutputFile() : outputs.newOutputFile(spec, partition);
   }
 }

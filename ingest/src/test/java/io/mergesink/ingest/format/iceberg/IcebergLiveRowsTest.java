@@ -19,6 +19,7 @@ import io.mergesink.ingest.format.NewTable;
 import io.mergesink.ingest.format.WriteKind;
 import io.mergesink.ingest.testing.IcebergTables;
 import java.nio.file.Path;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Table;
@@ -137,7 +138,7 @@ class IcebergLiveRowsTest {
     return format.create(TABLE, new NewTable(schema, List.of("id"), List.of(), properties, WriteKind.BY_KEY), List.of("id"), List.of());
   }
 
-  private FormatTable open() {
+  private FormatTable open() throws IOException {
     return format.open(TABLE, List.of("id"), List.of()).orElseThrow();
   }
 
