@@ -219,6 +219,7 @@ public class IngestConfig extends AbstractConfig {
           .changeSemantics(changeSemantics())
           .iceberg(new IcebergOptions(getString(ICEBERG_CATALOG_NAME), stringsWithPrefix(ICEBERG_CATALOG_PREFIX),
               getString(ICEBERG_DEFAULT_NAMESPACE)))
+          .paimon(new PaimonOptions(stringsWithPrefix(PAIMON_CATALOG_PREFIX), getString(PAIMON_DATABASE), getInt(PAIMON_BUCKET)))
           .build();
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
