@@ -116,7 +116,7 @@ public record IngestOptions(
     Objects.requireNonNull(paimon, "paimon");
     checkPartitionFields(tableFormat, partitionFields);
     if (tableFormat == TableFormatName.PAIMON) {
-      checkPaimon(writeMode, changeSemantics);
+      checkPaimon(writeMode, changeSemantics, truncateEnabled);
     }
     if (writeMode == WriteMode.APPEND && changeSemantics.merges()) {
       throw new IllegalArgumentException("upsert.order.by and delete.mode apply to keyed tables (write.mode=upsert or history;"
@@ -178,9 +178,14 @@ public record IngestOptions(
   /**
    * What Paimon tables take of the table kinds and change semantics (docs/paimon.md): upsert tables as
    * primary-key tables, append tables as tables without a key; history tables and changes decided
-   * against the table's rows (ordering by a source position, soft deletes) are refused by name.
+   * against the table's rows (ordering by a source position, soft deletes) and truncates are refused
+   * by name.
    */
-  private static void checkPaimon(WriteMode writeMode, ChangeSemantics changeSemantics) {
+  private static void checkPaimon(WriteMode writeMode, ChangeSemantics changeSemantics, boolean truncateEnabled) {
+    if (truncateEnabled) {
+      throw new IllegalArgumentException("truncate.enabled=true is not supported with table.format=paimon (docs/paimon.md): a"
+          + " truncate would be a snapshot of its own, apart from the positions it accounts for");
+    }
     if (writeMode == WriteMode.HISTORY) {
       throw new IllegalArgumentException("write.mode=history is not supported with table.format=paimon (docs/paimon.md): use"
           + " write.mode=upsert (a primary-key table) or write.mode=append");
