@@ -140,9 +140,11 @@ final class PaimonWriter implements AutoCloseable {
               e.getMessage());
           continue;
         }
-        // the change set landed with its positions; a compaction snapshot of the same commit did not: the next writer of
-        // those buckets compacts their level-0 files again
-        LOG.info("Paimon table {}: commit {} landed, its compaction did not ({})", location, id, e.getMessage());
+        // the change set landed with its positions, the compaction of the same commit did not (another writer compacted
+        // the same bucket first): its level-0 rows are not visible to deletion-vector readers until compacted
+        LOG.info("Paimon table {}: commit {} landed, its compaction did not ({}); compacting its buckets again", location, id,
+            e.getMessage());
+        compactAgain(latest, messages);
       }
       follows = lastOwnSnapshot(latest.snapshotManager(), base);
       long version = Math.max(follows, latest.snapshotManager().latestSnapshotId());
@@ -204,6 +206,32 @@ final class PaimonWriter implements AutoCloseable {
     write = table.newWrite(commitUser).withIOManager(io);
     committer = table.newCommit(commitUser);
     follows = baseId;
+  }
+
+  /**
+   * Compacts the buckets of {@code messages} with a new write on the latest snapshot, in a commit
+   * that moves no position; when that loses to another writer too, the next commit of those buckets
+   * compacts them (its lookup compaction takes every level-0 file of a bucket).
+   */
+  private void compactAgain(FileStoreTable latest, List<CommitMessage> messages) throws IOException {
+    long id = ++identifier;
+    open(latest, latest.snapshotManager().latestSnapshot());
+    guard.arm(Map.of(), Map.of());
+    try {
+      for (CommitMessage message : messages) {
+        write.compact(message.partition(), message.bucket(), false);
+      }
+      ManifestCommittable committable = new ManifestCommittable(id);
+      write.prepareCommit(true, id).forEach(committable::addFileCommittable);
+      committer.filterAndCommitMultiple(List.of(committable));
+    } catch (RuntimeException e) {
+      LOG.warn("Paimon table {}: compacting the buckets of commit {} failed too; the next commit of each compacts it", latest.location(),
+          id, e);
+      close();
+    } catch (Exception e) {
+      close();
+      throw new IOException("compacting Paimon table " + latest.location() + " failed", e);
+    }
   }
 
   /** Writes the rows and prepares their commit, waiting for the compaction that moves level 0 up (the deletion vectors). */
