@@ -119,7 +119,7 @@ public final class PaimonFormat implements TableFormat {
     Identifier identifier = identifier(name);
     try {
       catalog.createDatabase(identifier.getDatabaseName(), true);
-      catalog.createTable(identifier, schema(identifier, spec), true);
+      createUnlessCreated(identifier, schema(identifier, spec));
       Table table = catalog.getTable(identifier);
       LOG.info("Paimon table {} at {}: primary key {}, options {}", identifier, ((FileStoreTable) table).location(),
           table.primaryKeys(), table.options());
@@ -127,6 +127,26 @@ public final class PaimonFormat implements TableFormat {
     } catch (Catalog.DatabaseAlreadyExistException | Catalog.TableAlreadyExistException | Catalog.DatabaseNotExistException
         | Catalog.TableNotExistException e) {
       throw new FatalIngestException("cannot create Paimon table " + identifier + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Creates the table unless another writer created it first. A filesystem catalog without lock
+   * notices a writer that created the table meanwhile only when it writes the first schema file,
+   * and says so with an {@link IllegalStateException} (wrapped) rather than
+   * {@link Catalog.TableAlreadyExistException}: then the table exists, and is opened as it is.
+   */
+  private void createUnlessCreated(Identifier identifier, Schema schema) throws Catalog.TableAlreadyExistException,
+      Catalog.DatabaseNotExistException {
+    try {
+      catalog.createTable(identifier, schema, true);
+    } catch (RuntimeException e) {
+      try {
+        catalog.getTable(identifier);
+        LOG.info("Paimon table {} was created by another writer meanwhile", identifier);
+      } catch (Catalog.TableNotExistException notCreated) {
+        throw e;
+      }
     }
   }
 
