@@ -17,9 +17,8 @@ import io.mergesink.ingest.options.SchemaEvolution;
 import io.mergesink.ingest.options.UpsertOrder;
 import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.record.KafkaPartition;
-import io.mergesink.ingest.record.KafkaRecord;
-import io.mergesink.ingest.record.RecordHeaders;
 import io.mergesink.ingest.testing.ChangeRecords;
+import io.mergesink.ingest.testing.KeyedChangeModel;
 import io.mergesink.ingest.testing.PaimonTables;
 import io.mergesink.localconnect.debezium.DebeziumTable;
 import io.mergesink.localconnect.debezium.SourceField;
@@ -28,14 +27,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.Struct;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.BeforeEach;
@@ -59,7 +56,7 @@ class PaimonEngineTest {
   @TempDir Path temp;
   /** The warehouse, created by the first table: the engine starts before it exists. */
   private Path dir;
-  private final Map<Long, Row> model = new ConcurrentHashMap<>();
+  private final KeyedChangeModel changes = new KeyedChangeModel(TABLE);
   private final AtomicInteger fenced = new AtomicInteger();
 
   @BeforeEach
@@ -71,13 +68,13 @@ class PaimonEngineTest {
   void upsertsAndDeletesLandInAPrimaryKeyTableWithDeletionVectorsAndTheReaderSeesEachKeysLatestRow() throws Exception {
     try (IngestEngine engine = engine(Map.of("bucket", "4"))) {
       engine.open(List.of(P0));
-      upserts(engine, 0, 0, 9, "v");
+      changes.upserts(engine, 0, 0, 9, "v");
       engine.flush();
-      upserts(engine, 0, 10, 14, "w");
-      delete(engine, 0, 15, 3);
+      changes.upserts(engine, 0, 10, 14, "w");
+      changes.delete(engine, 0, 15, 3);
       engine.flush();
-      upserts(engine, 0, 16, 18, "x");
-      delete(engine, 0, 19, 4);
+      changes.upserts(engine, 0, 16, 18, "x");
+      changes.delete(engine, 0, 19, 4);
       engine.flush();
     }
     FileStoreTable table = table();
@@ -85,7 +82,7 @@ class PaimonEngineTest {
     assertThat(table.options()).containsEntry("deletion-vectors.enabled", "true").containsEntry("merge-engine", "deduplicate")
         .containsEntry("bucket", "4");
     assertThat(PaimonTables.readRows(table)).as("deletion-vector reads skip level 0: every commit compacted its rows up")
-        .containsExactlyInAnyOrderElementsOf(model.values());
+        .containsExactlyInAnyOrderElementsOf(changes.rows());
     assertThat(PaimonTables.positions(table)).containsExactly(Map.entry(POSITION_0, 19L));
   }
 
@@ -94,13 +91,13 @@ class PaimonEngineTest {
   void aZombieIsFencedAndTheNewOwnerResumesFromTheSnapshotProperties() throws Exception {
     try (IngestEngine zombie = engine(Map.of()); IngestEngine owner = engine(Map.of())) {
       zombie.open(List.of(P0));
-      upserts(zombie, 0, 0, 4, "v");
+      changes.upserts(zombie, 0, 0, 4, "v");
       zombie.flush();
 
       assertThat(owner.open(List.of(P0))).containsExactly(Map.entry(P0, 5L));
       owner.seeksApplied();
       owner.accept(ChangeRecords.upsert(0, 4, TABLE, 0, "replayed"));
-      upserts(owner, 0, 5, 9, "owner");
+      changes.upserts(owner, 0, 5, 9, "owner");
       owner.flush();
       assertThat(owner.committedOffsets()).containsExactly(Map.entry(P0, 10L));
 
@@ -113,7 +110,7 @@ class PaimonEngineTest {
       assertThat(fenced).hasValue(1);
     }
     FileStoreTable table = table();
-    assertThat(PaimonTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(PaimonTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
     assertThat(PaimonTables.positions(table)).containsExactly(Map.entry(POSITION_0, 9L));
   }
 
@@ -124,20 +121,20 @@ class PaimonEngineTest {
     try (IngestEngine a = engine(keepOne); IngestEngine b = engine(keepOne)) {
       a.open(List.of(P0));
       b.open(List.of(P1));
-      b.accept(upsert(1, 0, 100, "b"));
+      b.accept(changes.upsert(1, 0, 100, "b"));
       b.flush();
       for (long round = 0; round < 2; round++) {
-        upserts(a, 0, round * 4, round * 4 + 3, "a" + round); // each commit lands on the other writer's last one
+        changes.upserts(a, 0, round * 4, round * 4 + 3, "a" + round); // each commit lands on the other writer's last one
         a.flush();
       }
-      b.accept(upsert(1, 1, 100, "b2"));
+      b.accept(changes.upsert(1, 1, 100, "b2"));
       b.flush();
-      upserts(a, 0, 8, 13, "a2");
+      changes.upserts(a, 0, 8, 13, "a2");
       a.flush();
     }
     FileStoreTable table = table();
     assertThat(table.snapshotManager().earliestSnapshotId()).as("earlier snapshots expired").isGreaterThan(1L);
-    assertThat(PaimonTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(PaimonTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
     assertThat(PaimonTables.positions(table)).containsOnly(Map.entry(POSITION_0, 13L), Map.entry(POSITION_1, 1L));
   }
 
@@ -160,7 +157,7 @@ class PaimonEngineTest {
         running.add(tasks.submit(() -> {
           try {
             for (long round = 0; round < rounds; round++) {
-              upserts(engine, partition, round * 4, round * 4 + 3, "r" + round);
+              changes.upserts(engine, partition, round * 4, round * 4 + 3, "r" + round);
               together.arriveAndAwaitAdvance();
               engine.flush();
             }
@@ -173,13 +170,13 @@ class PaimonEngineTest {
       for (Future<?> task : running) {
         task.get();
       }
-      a.accept(upsert(0, rounds * 4, 0, "last"));
+      a.accept(changes.upsert(0, rounds * 4, 0, "last"));
       a.flush();
     } finally {
       tasks.shutdownNow();
     }
     FileStoreTable table = table();
-    assertThat(PaimonTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(PaimonTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
     assertThat(PaimonTables.positions(table)).containsOnly(Map.entry(POSITION_0, (long) rounds * 4),
         Map.entry(POSITION_1, (long) rounds * 4 - 1));
   }
@@ -188,7 +185,7 @@ class PaimonEngineTest {
   void aPrimaryKeyChangeTakesTheUnchangedValueFromTheOldKeysRow() throws Exception {
     try (IngestEngine engine = engine(Map.of())) {
       engine.open(List.of(P0));
-      engine.accept(upsert(0, 0, 1, "toasted"));
+      engine.accept(changes.upsert(0, 0, 1, "toasted"));
       engine.flush();
       engine.accept(ChangeRecords.keyChangeDelete(0, 1, TABLE, 1, 7));
       engine.accept(ChangeRecords.keyChangeCreate(0, 2, TABLE, 1, 7));
@@ -207,11 +204,11 @@ class PaimonEngineTest {
     IngestOptions options = options(Map.of()).schemaEvolution(SchemaEvolution.WIDEN_TYPES).build();
     try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
       engine.open(List.of(P0));
-      engine.accept(event(before, 0, before.newRow().put("id", 1L).put("qty", 5)));
-      engine.accept(event(before, 1, before.newRow().put("id", 2L).put("qty", 6)));
+      engine.accept(ChangeRecords.create(before, 0, before.newRow().put("id", 1L).put("qty", 5)));
+      engine.accept(ChangeRecords.create(before, 1, before.newRow().put("id", 2L).put("qty", 6)));
       engine.flush();
-      engine.accept(event(after, 2, after.newRow().put("id", 2L).put("qty", 5_000_000_000L).put("email", "b@example.com")));
-      engine.accept(event(after, 3, after.newRow().put("id", 3L).put("qty", 7L).put("email", "c@example.com")));
+      engine.accept(ChangeRecords.create(after, 2, after.newRow().put("id", 2L).put("qty", 5_000_000_000L).put("email", "b@example.com")));
+      engine.accept(ChangeRecords.create(after, 3, after.newRow().put("id", 3L).put("qty", 7L).put("email", "c@example.com")));
       engine.flush();
     }
     FileStoreTable table = table();
@@ -226,10 +223,10 @@ class PaimonEngineTest {
     IngestOptions options = options(Map.of()).writeMode(WriteMode.APPEND).build();
     try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
       engine.open(List.of(P0));
-      upserts(engine, 0, 0, 5, "v");
+      changes.upserts(engine, 0, 0, 5, "v");
       engine.flush();
-      delete(engine, 0, 6, 1);
-      upserts(engine, 0, 7, 8, "w");
+      changes.delete(engine, 0, 6, 1);
+      changes.upserts(engine, 0, 7, 8, "w");
       engine.flush();
     }
     FileStoreTable table = table();
@@ -248,11 +245,6 @@ class PaimonEngineTest {
         .hasMessageContaining("write.mode=history").hasMessageContaining("table.format=paimon");
   }
 
-  private static KafkaRecord event(DebeziumTable events, long offset, Struct row) {
-    Struct key = events.key(row.get("id"));
-    return new KafkaRecord(P0, offset, ChangeRecords.TOPIC, offset, events.keySchema(), key, events.envelopeSchema(),
-        events.create(row, offset), RecordHeaders.NONE);
-  }
 
   private FileStoreTable table() {
     return PaimonTables.load(dir.toString(), "default", TABLE);
@@ -271,21 +263,5 @@ class PaimonEngineTest {
         fenced.incrementAndGet();
       }
     });
-  }
-
-  private void upserts(IngestEngine engine, int partition, long from, long to, String prefix) {
-    for (long offset = from; offset <= to; offset++) {
-      engine.accept(upsert(partition, offset, offset % 4 + 10L * partition, prefix + offset));
-    }
-  }
-
-  private KafkaRecord upsert(int partition, long offset, long id, String name) {
-    model.put(id, row(id, name));
-    return ChangeRecords.upsert(partition, offset, TABLE, id, name);
-  }
-
-  private void delete(IngestEngine engine, int partition, long offset, long id) {
-    model.remove(id);
-    engine.accept(ChangeRecords.delete(partition, offset, TABLE, id));
   }
 }
