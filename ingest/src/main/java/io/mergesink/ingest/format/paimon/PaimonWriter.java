@@ -4,6 +4,7 @@ import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.changes.ChangeSetRealignment;
 import io.mergesink.core.changes.InvalidChangeSetException;
 import io.mergesink.core.changes.KeyedChanges;
+import io.mergesink.core.changes.MovedRowsException;
 import io.mergesink.core.commit.CommitConflictException;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.paimon.Snapshot;
@@ -87,6 +89,7 @@ final class PaimonWriter implements AutoCloseable {
    * Commits {@code changes} with their positions to {@code latest}, the table as last loaded.
    *
    * @throws FencedException a position is not where the change set expects it; nothing was committed
+   * @throws MovedRowsException the table's options are not those the change set was decided under
    * @throws CommitConflictException concurrent commits kept winning
    */
   CommitResult commit(FileStoreTable latest, ChangeSet changes, CurrentRows current) throws IOException, FencedException {
@@ -94,6 +97,7 @@ final class PaimonWriter implements AutoCloseable {
     String location = latest.location().toString();
     StructType schema = PaimonSchemas.fromPaimon(latest.rowType());
     ChangeSet aligned = ChangeSetRealignment.to(location, schema, changes);
+    checkDecidedUnder(location, latest.options(), aligned);
     if (aligned.truncate() || !aligned.appends().isEmpty() || !aligned.removals().isEmpty()) {
       throw new InvalidChangeSetException(location, "Paimon tables take upserts and deletes only (no truncate, history"
           + " versions or removals by position; docs/paimon.md)");
@@ -151,6 +155,20 @@ final class PaimonWriter implements AutoCloseable {
       long deleted = kinds.stream().filter(kind -> kind == RowKind.DELETE).count();
       MergeCounts counts = new MergeCounts(rows.size() - deleted, deleted, newFiles(messages), 0, 0, 0);
       return new CommitResult(version, counts, attempt, attempt - 1, System.nanoTime() - started, false);
+    }
+  }
+
+  /**
+   * @throws MovedRowsException a table option the change set was decided under has another value
+   *     now (a topic's keys started moving between partitions): nothing is written, decide again
+   */
+  private static void checkDecidedUnder(String location, Map<String, String> options, ChangeSet changes) throws MovedRowsException {
+    for (Map.Entry<String, String> option : changes.decidedUnder().entrySet()) {
+      String now = options.get(option.getKey());
+      if (!Objects.equals(now, option.getValue())) {
+        throw new MovedRowsException(location, "the change set was decided while table option " + option.getKey() + " was "
+            + option.getValue() + ", and it is now " + now);
+      }
     }
   }
 

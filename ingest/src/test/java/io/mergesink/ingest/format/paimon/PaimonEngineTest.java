@@ -182,6 +182,25 @@ class PaimonEngineTest {
   }
 
   @Test
+  void aTopicThatGrewIsRecordedInATableOptionAndAKeyThatMovedPartitionsIsReplacedNotDuplicated() throws Exception {
+    try (IngestEngine before = engine(Map.of())) {
+      before.open(List.of(P0));
+      changes.upserts(before, 0, 0, 3, "v");
+      before.flush();
+    }
+    try (IngestEngine grown = engine(Map.of())) {
+      grown.open(List.of(P0, P1)); // P1 never committed to a table that holds P0's positions: the topic grew
+      grown.seeksApplied();
+      grown.accept(changes.upsert(1, 0, 2, "moved")); // key 2 lives in P0's rows and now comes from P1
+      grown.accept(changes.upsert(0, 4, 3, "stayed"));
+      grown.flush();
+    }
+    FileStoreTable table = table();
+    assertThat(PaimonTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
+    assertThat(table.options()).containsKey("mergesink.lookup.tableScopeTopics");
+  }
+
+  @Test
   void aPrimaryKeyChangeTakesTheUnchangedValueFromTheOldKeysRow() throws Exception {
     try (IngestEngine engine = engine(Map.of())) {
       engine.open(List.of(P0));
