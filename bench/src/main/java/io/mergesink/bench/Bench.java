@@ -25,9 +25,11 @@ public final class Bench {
       case StorageBenchmark.SUITE -> StorageBenchmark.main(args);
       case CdcModesBenchmark.SUITE -> CdcModesBenchmark.main(args);
       case ConverterBenchmark.SUITE -> ConverterBenchmark.main(args);
+      case TablesBenchmark.SUITE -> TablesBenchmark.main(args);
       default -> {
         System.err.println("expected a suite name first (" + MergeCoreBenchmark.SUITE + ", " + E2eBenchmark.SUITE + ", "
             + PeersBenchmark.SUITE + ", " + StorageBenchmark.SUITE + ", " + CdcModesBenchmark.SUITE + ", " + ConverterBenchmark.SUITE + ", "
+            + TablesBenchmark.SUITE + ", "
             + BufferMemory.SUITE + " or " + SinkTaskProfile.SUITE
             + "), found " + Arrays.toString(args));
         System.exit(USAGE_ERROR);

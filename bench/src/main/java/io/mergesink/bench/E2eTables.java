@@ -6,7 +6,6 @@ import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.ownership.FileOwners;
-import io.mergesink.core.ownership.OwnerScope;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
@@ -61,13 +60,13 @@ final class E2eTables {
         .withParquet(ParquetWriteOptions.defaults().withCompression(config.parquetCompression().configName()))
         .withTargetFileSizeBytes(config.fileTargetSizeBytes());
     for (int partition = 0; partition < partitions; partition++) {
-      ChangeSet.Builder rows = ChangeSet.builder();
+      ChangeSet.Builder rows = ChangeSet.builder().owners(FileOwners.of(List.of(topic + ":" + partition)));
       for (long id = partition; id < workload.insertedKeys(); id += partitions) {
         if (workload.isLive(id)) {
           rows.upsert(row(decoder, spec, topic, partition, id, workload.version(id)));
         }
       }
-      TableWriter writer = table.newAppendWriter(options.withOwners(FileOwners.of(List.of(topic + ":" + partition)), OwnerScope.EVERY_FILE));
+      TableWriter writer = table.newAppendWriter(options);
       BenchTables.commit(writer, rows.build());
     }
   }

@@ -68,7 +68,7 @@ class DeployFilesTest {
   void everySinkFilePassesTheConnectorsValidation(@TempDir Path tables) {
     Map<String, Map<String, String>> sinks = connectorFiles(SINK_CLASS);
     assertThat(sinks).containsOnlyKeys("mergesink-upsert", "mergesink-audit", "mergesink-cow", "mergesink-s3", "mergesink-azure",
-        "mergesink-iceberg", "mergesink-paimon");
+        "mergesink-iceberg", "mergesink-hive", "mergesink-paimon");
 
     sinks.forEach((name, file) -> {
       Map<String, String> props = new HashMap<>(file);
@@ -108,6 +108,18 @@ class DeployFilesTest {
         .containsEntry("table.name.format", "iceberg/${source.table}");
     assertThat(sinks.get("mergesink-paimon")).containsEntry("write.mode", "upsert").containsEntry("table.format", "paimon")
         .containsEntry("table.name.format", "paimon/${source.table}");
+  }
+
+  /** The Hive sink registers its tables in the compose file's metastore, which sees them at the worker's paths. */
+  @Test
+  void theHiveSinkRegistersInTheComposeFilesMetastore() throws IOException {
+    Map<String, String> hive = connectorFiles(SINK_CLASS).get("mergesink-hive");
+    assertThat(hive).containsEntry("catalog.type", "hive").containsEntry("catalog.uri", "thrift://hive-metastore:9083");
+    JsonNode metastore = compose().path("services").path("hive-metastore");
+    assertThat(metastore.path("environment").path("SERVICE_NAME").asText()).isEqualTo("metastore");
+    assertThat(strings(metastore.path("ports"))).contains("9083:9083");
+    assertThat(strings(metastore.path("volumes"))).contains("tables:/data/tables");
+    assertThat(compose().path("services").path("connect").path("depends_on").has("hive-metastore")).isTrue();
   }
 
   /** The S3 sink reaches the compose file's S3 service with its keys, and the service makes the bucket. */

@@ -6,6 +6,7 @@ import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.ingest.align.SchemaMismatchException;
 import io.mergesink.ingest.buffer.BufferLimits;
 import io.mergesink.ingest.buffer.PartitionBuffer;
+import io.mergesink.ingest.catalog.TableRegistry;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
 import io.mergesink.ingest.decode.ChangeEvent;
@@ -75,6 +76,7 @@ public final class IngestEngine implements AutoCloseable {
   private final TableCatalog catalog;
   private final TableFormat format;
   private final BackgroundCompaction compactions;
+  private final TableRegistry registry;
   private final TopicGrowth topicGrowth;
   private final PartitionPositions positions;
   private final Map<KafkaPartition, PartitionBuffer> buffers = new LinkedHashMap<>();
@@ -104,6 +106,7 @@ public final class IngestEngine implements AutoCloseable {
     this.kind = TableKind.of(options.writeMode(), options.changeSemantics(), options.appendTombstones(), metrics);
     this.catalog = new TableCatalog(format, options, kind, positions::partitions);
     this.compactions = new BackgroundCompaction(options.txnAppId());
+    this.registry = TableRegistry.of(options.catalog());
   }
 
   /**
@@ -239,6 +242,7 @@ public final class IngestEngine implements AutoCloseable {
     if (options.compactionEnabled()) {
       compact(flush.committedTables());
     }
+    register(flush.committedTables());
     Map<KafkaPartition, Long> seeks = flush.fenced().isEmpty() ? Map.of() : rewind(flush.fenced());
     Optional<RetriableStorageException> failure = Optional.ofNullable(flush.failure())
         .map(e -> new RetriableStorageException("could not commit to the tables under " + options.tableRoot()
@@ -298,6 +302,7 @@ public final class IngestEngine implements AutoCloseable {
   @Override
   public void close() {
     compactions.close();
+    registry.close();
     format.close();
   }
 
@@ -368,6 +373,21 @@ public final class IngestEngine implements AutoCloseable {
         }
       } catch (IOException | RuntimeException e) {
         LOG.warn("Could not prepare a compaction of table {}; it is retried after the next commit: {}", table, e.toString());
+      }
+    }
+  }
+
+  /** Makes the catalog's entries of the tables just committed match them (a no-op without {@code catalog.type}). */
+  private void register(Set<String> tables) {
+    for (String table : tables) {
+      try {
+        TableSink sink = catalog.existing(table);
+        if (sink != null) {
+          registry.committed(sink.catalogEntry());
+        }
+      } catch (IOException e) {
+        LOG.warn("Could not read table {} to register it in the catalog; it is registered after its next commit: {}", table,
+            e.toString());
       }
     }
   }

@@ -28,6 +28,7 @@ final class ConnectorConfigs {
   private static final String SOURCE_FILE = "config/debezium-postgres-source.json";
   private static final String SINK_FILE = "config/mergesink-upsert.json";
   private static final String S3_SINK_FILE = "config/mergesink-s3.json";
+  private static final String AZURE_SINK_FILE = "config/mergesink-azure.json";
   private static final String ICEBERG_SINK_FILE = "config/mergesink-iceberg.json";
 
   private ConnectorConfigs() {}
@@ -41,7 +42,8 @@ final class ConnectorConfigs {
   }
 
   /**
-   * {@code config/mergesink-upsert.json} (or {@code config/mergesink-s3.json} for an S3 location, or
+   * {@code config/mergesink-upsert.json} (or {@code config/mergesink-s3.json} for an S3 location,
+   * {@code config/mergesink-azure.json} for an Azure one, or
    * {@code config/mergesink-iceberg.json} for Iceberg tables in the demo's catalog) with its tables
    * at {@code location}, reading the {@value #TOPIC_PREFIX} topics, committing every
    * {@value #COMMIT_INTERVAL_MS} ms.
@@ -52,7 +54,8 @@ final class ConnectorConfigs {
       config = load(ICEBERG_SINK_FILE);
       config.putAll(icebergCatalog(location));
     } else {
-      config = load(location.root().startsWith("s3://") ? S3_SINK_FILE : SINK_FILE);
+      config = load(location.root().startsWith("s3://") ? S3_SINK_FILE
+          : location.root().startsWith("abfss://") ? AZURE_SINK_FILE : SINK_FILE);
     }
     config.putAll(location.sinkOptions());
     // public/orders in either format: the Iceberg deploy file routes its tables to a namespace of its own

@@ -2,7 +2,6 @@ package io.mergesink.quickstart;
 
 import io.mergesink.localconnect.LocalConnect;
 import io.mergesink.quickstart.QuickstartOptions.SourceMode;
-import io.mergesink.quickstart.QuickstartOptions.TableStorage;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -52,8 +51,11 @@ final class Demo {
     Path tableDir = options.tableDir().toAbsolutePath().normalize();
     createDirectories(tableDir);
     SourceMode mode = options.source().resolve();
-    try (TableLocation location = options.storage() == TableStorage.S3 ? TableLocation.s3(tableDir)
-        : TableLocation.local(tableDir)) {
+    try (TableLocation location = switch (options.storage()) {
+      case LOCAL -> TableLocation.local(tableDir);
+      case S3 -> TableLocation.s3(tableDir);
+      case AZURE -> TableLocation.azure(tableDir);
+    }) {
       String tablePath = location.table(ConnectorConfigs.ORDERS_TABLE);
       Map<String, String> sinkConfig = ConnectorConfigs.mergeSink(location, options.format());
       try (TableReader reader = reader(location, sinkConfig)) {
@@ -72,7 +74,7 @@ final class Demo {
             return runWith(connect, source, location, sinkConfig, reader);
           } finally {
             progress.line("Kafka and Connect stopped" + (mode == SourceMode.POSTGRES ? "; stopping PostgreSQL" : "")
-                + (options.storage() == TableStorage.S3 ? "; stopping the S3 server" : ""));
+                + (location.serverName().isEmpty() ? "" : "; stopping " + location.serverName()));
           }
         }
       }
@@ -119,7 +121,7 @@ final class Demo {
     TableState state = reader.state().orElse(new TableState(-1, 0, Map.of()));
     DemoResult result = new DemoResult(reader.path(), state, source.sourceRows(), endOffsets, caughtUp);
     new Summary(progress).print(result, source.sourceTableName(), reader,
-        reader.exists() ? reader.sample(SAMPLE_ROWS) : List.of(), location.localCopyOf(ConnectorConfigs.ORDERS_TABLE));
+        reader.exists() ? reader.sample(SAMPLE_ROWS) : List.of(), location);
     return result;
   }
 

@@ -14,7 +14,7 @@ import java.util.Locale;
  * @param rounds how many rounds of changes the workload makes after the initial orders
  * @param roundInterval pause between two rounds (the demo's pace; 0 runs them back to back)
  * @param seed seed of the workload's random choices
- * @param storage where the table lives: the table directory, or an S3 server the demo starts
+ * @param storage where the table lives: the table directory, or an S3 server or Azurite the demo starts
  * @param format the table format the sink writes
  */
 record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration roundInterval, long seed,
@@ -37,17 +37,19 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
       "  --seed N               seed of the workload (default: " + DEFAULT_SEED + ")",
       "  --storage KIND         local (default): the table directory; s3: bucket '" + TableLocation.BUCKET + "' of a",
       "                         local S3 server (S3Proxy) the demo starts, its objects kept as files under",
-      "                         the table directory",
+      "                         the table directory; azure: container '" + TableLocation.BUCKET + "' of a local",
+      "                         Azure Blob service (Azurite, needs Node.js) the demo starts, the table copied",
+      "                         to " + TableLocation.AZURE_COPY_DIR + " in the table directory at the end",
       "  --format FORMAT        delta (default); iceberg: an Iceberg table in a JDBC catalog whose database",
       "                         is the SQLite file " + ICEBERG_CATALOG_FILE + " in the table directory (local storage only)",
       "  --help                 this text",
       "Stop it early with Ctrl-C: it still waits for the sink, prints the summary and keeps the table.");
 
-  /** @throws UsageException for an Iceberg table on S3, which the sink does not write yet */
+  /** @throws UsageException for an Iceberg table in an object store, which the sink does not write yet */
   QuickstartOptions {
-    if (format == TableFormat.ICEBERG && storage == TableStorage.S3) {
+    if (format == TableFormat.ICEBERG && storage != TableStorage.LOCAL) {
       throw new UsageException("--format iceberg takes --storage local only: the sink does not write Iceberg tables "
-          + "on S3 yet");
+          + "in object stores yet");
     }
   }
 
@@ -58,7 +60,7 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
   }
 
   /** Where the table lives. */
-  enum TableStorage { LOCAL, S3 }
+  enum TableStorage { LOCAL, S3, AZURE }
 
   /** The table format the sink writes ({@code table.format}). */
   enum TableFormat { DELTA, ICEBERG }
@@ -94,7 +96,7 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
    * Parses {@code args} ({@code --name value} pairs).
    *
    * @throws UsageException for an unknown option, a missing value, a value of the wrong kind, or
-   *     {@code --format iceberg} with {@code --storage s3}
+   *     {@code --format iceberg} with {@code --storage s3} or {@code azure}
    */
   static QuickstartOptions parse(List<String> args) {
     Path tableDir = DEFAULT_TABLE_DIR;
@@ -136,7 +138,7 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
     try {
       return TableStorage.valueOf(value.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new UsageException("--storage must be local or s3, not '" + value + "'");
+      throw new UsageException("--storage must be local, s3 or azure, not '" + value + "'");
     }
   }
 

@@ -16,11 +16,11 @@ final class Summary {
   }
 
   /**
-   * @param localCopy for a table on the demo's S3 server, the same table as a local directory (the
-   *     server stops with the demo; its objects are plain files); null for a local table
+   * @param location where the table is; for a table in an object store the summary names a local
+   *     copy (the server stops with the demo)
    */
   void print(DemoResult result, String sourceTable, TableReader reader, List<List<String>> sample,
-      java.nio.file.Path localCopy) {
+      TableLocation location) {
     String tableUri = result.table();
     TableState state = result.state();
     String format = reader.format();
@@ -44,12 +44,11 @@ final class Summary {
       table(sample).forEach(line -> progress.plain("  " + line));
     }
     String path = tableUri;
+    java.nio.file.Path localCopy = location.localCopyOf(ConnectorConfigs.ORDERS_TABLE);
     if (localCopy != null) {
       path = localCopy.toString();
       progress.plain("");
-      progress.plain("The demo's S3 server has stopped. It kept every object as a file named by its key, so the");
-      progress.plain("same table is the local directory " + path + " (on S3, readers take the S3 endpoint and keys");
-      progress.plain("of config/mergesink-s3.json, e.g. Spark's fs.s3a.* settings or DuckDB's CREATE SECRET (TYPE s3)).");
+      location.localCopyNote(localCopy).forEach(progress::plain);
     }
     progress.plain("");
     reader.howToRead(path).forEach(progress::plain);

@@ -15,8 +15,12 @@ import io.mergesink.core.storage.s3.S3BucketCheck;
 import io.mergesink.core.storage.s3.S3Options;
 import io.mergesink.core.table.TableProperties;
 import io.mergesink.ingest.config.AzureStoreOptions;
+import io.mergesink.ingest.config.CatalogOptions;
 import io.mergesink.ingest.config.S3StoreOptions;
+import io.mergesink.ingest.config.TableFormatName;
 import io.mergesink.ingest.config.TableMergeStrategy;
+import io.mergesink.ingest.config.TableOptions;
+import io.mergesink.ingest.options.CatalogType;
 import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.NamedOption;
 import io.mergesink.ingest.options.PrimaryKeyMode;
@@ -58,6 +62,9 @@ import org.apache.kafka.common.config.ConfigValue;
  *   <li>{@code txn.app.id} must be set when the configuration has no connector {@code name}.
  *   <li>{@code upsert.order.by} applies to keyed tables ({@code write.mode=upsert} or {@code history}),
  *       {@code delete.mode=soft} to {@code write.mode=upsert} only.
+ *   <li>{@code catalog.type=hive} needs the metastore's {@code thrift://host:port} in
+ *       {@code catalog.uri} and Delta tables ({@code table.format=delta}); the metastore is not
+ *       probed (a catalog that is down never fails a commit).
  *   <li>{@code table.properties.*} must be properties a new table of the configured write mode and
  *       strategy can take ({@link TableProperties}); each refusal is reported on its own option name.
  * </ul>
@@ -82,6 +89,7 @@ public final class ConfigValidation {
     checkTableRoot(values);
     checkS3(props, values);
     checkAzure(props, values);
+    checkCatalog(props, values);
     checkTxnAppId(props, values);
     checkChangeSemantics(values);
   }
@@ -314,6 +322,30 @@ public final class ConfigValidation {
     if ((appId == null || appId.toString().isBlank()) && (name == null || name.isBlank())) {
       values.get(TXN_APP_ID).addErrorMessage(TXN_APP_ID + " must be set when the configuration has no connector "
           + "'name' to default to");
+    }
+  }
+
+  /** {@code catalog.type=hive} takes the metastore's {@code thrift://host:port} and registers Delta tables only. */
+  private static void checkCatalog(Map<String, String> props, Map<String, ConfigValue> values) {
+    if (!valid(values, CatalogOptions.TYPE, CatalogOptions.URI_OPTION, TableOptions.TABLE_FORMAT)) {
+      return;
+    }
+    CatalogType type = NamedOption.parse(CatalogType.class, CatalogOptions.TYPE,
+        props.getOrDefault(CatalogOptions.TYPE, CatalogType.NONE.configName()));
+    if (type == CatalogType.NONE) {
+      return;
+    }
+    String format = props.getOrDefault(TableOptions.TABLE_FORMAT, TableOptions.TABLE_FORMAT_DEFAULT.configName());
+    if (NamedOption.parse(TableFormatName.class, TableOptions.TABLE_FORMAT, format) != TableFormatName.DELTA) {
+      values.get(CatalogOptions.TYPE).addErrorMessage(CatalogOptions.TYPE + " registers Delta tables; Iceberg tables live in"
+          + " their own catalog (iceberg.catalog.*)");
+    }
+    String uri = props.getOrDefault(CatalogOptions.URI_OPTION, "").trim();
+    try {
+      CatalogOptions.hive(new URI(uri));
+    } catch (URISyntaxException | IllegalArgumentException e) {
+      values.get(CatalogOptions.URI_OPTION).addErrorMessage(CatalogOptions.URI_OPTION + " must be the Hive Metastore's"
+          + " thrift://host:port with " + CatalogOptions.TYPE + "=hive, got '" + uri + "'");
     }
   }
 

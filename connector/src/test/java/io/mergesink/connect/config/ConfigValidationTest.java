@@ -43,6 +43,19 @@ class ConfigValidationTest {
   }
 
   @Test
+  void aHiveCatalogNeedsAThriftUriAndDeltaTables() {
+    Map<String, String> props = props();
+    props.put("catalog.type", "hive");
+    assertThat(errors(props).get("catalog.uri")).containsExactly("catalog.uri must be the Hive Metastore's thrift://host:port"
+        + " with catalog.type=hive, got ''");
+    props.put("catalog.uri", "thrift://metastore:9083");
+    assertThat(errors(props)).isEmpty();
+    props.put("table.format", "iceberg");
+    assertThat(errors(props).get("catalog.type")).containsExactly("catalog.type registers Delta tables; Iceberg tables live"
+        + " in their own catalog (iceberg.catalog.*)");
+  }
+
+  @Test
   void recordValueWithoutKeyFieldsIsReportedOnPrimaryKeyFields() {
     Map<String, String> props = props();
     props.put("primary.key.mode", "RECORD_VALUE");

@@ -115,14 +115,23 @@ final class EndToEnd implements AutoCloseable {
 
   /** Registers MergeSink with {@code overrides} of the deploy file's options (see {@link #startSink()}). */
   void startSink(Map<String, String> overrides) {
+    startSink(SINK, tableRoot, overrides);
+  }
+
+  /**
+   * Registers MergeSink as connector {@code name} writing its tables under {@code root}, with
+   * {@code overrides} of the deploy file's options: several sinks land one stream, each as it is
+   * configured.
+   */
+  void startSink(String name, Path root, Map<String, String> overrides) {
     Map<String, String> config = configFile(SINK_FILE);
     assertThat(config).containsEntry("table.name.format", "${source.schema}/${source.table}")
         .containsEntry("write.mode", "upsert");
-    config.put("table.root", tableRoot.toString());
+    config.put("table.root", root.toString());
     config.put("commit.interval.ms", COMMIT_INTERVAL_MS);
     config.putAll(overrides);
     format = SinkTables.of(config);
-    connect.startConnector(SINK, config, Integer.parseInt(config.get("tasks.max")));
+    connect.startConnector(name, config, Integer.parseInt(config.get("tasks.max")));
   }
 
   static String topic(String table) {
@@ -131,12 +140,21 @@ final class EndToEnd implements AutoCloseable {
 
   /** Where {@code table.name.format=${source.schema}/${source.table}} puts the table. */
   String tablePath(String table) {
-    return format.location(tableRoot, SCHEMA + "/" + table);
+    return tablePath(tableRoot, table);
+  }
+
+  /** Where the sink writing under {@code root} puts the table. */
+  String tablePath(Path root, String table) {
+    return format.location(root, SCHEMA + "/" + table);
   }
 
   /** The sink's recorded offset of the table's topic (partition 0), empty before its first commit. */
   Optional<Long> txnVersion(String table) {
-    return format.position(tablePath(table), SINK + ":" + topic(table) + ":0");
+    return txnVersion(SINK, tableRoot, table);
+  }
+
+  private Optional<Long> txnVersion(String sink, Path root, String table) {
+    return format.position(tablePath(root, table), sink + ":" + topic(table) + ":0");
   }
 
   /**
@@ -166,10 +184,15 @@ final class EndToEnd implements AutoCloseable {
   /** {@link #awaitCaughtUp()} for {@code tables}. */
   void awaitCaughtUp(List<String> tables) {
     for (String table : tables) {
-      long last = connect.endOffsets(topic(table)).get(new TopicPartition(topic(table), 0)) - 1;
-      Await.until("txn version " + last + " in " + tablePath(table), CATCH_UP, () -> txnVersion(table),
-          Optional.of(last)::equals);
+      awaitCaughtUp(SINK, tableRoot, table);
     }
+  }
+
+  /** {@link #awaitCaughtUp()} for the table of the sink {@code sink} that writes under {@code root}. */
+  void awaitCaughtUp(String sink, Path root, String table) {
+    long last = connect.endOffsets(topic(table)).get(new TopicPartition(topic(table), 0)) - 1;
+    Await.until("txn version " + last + " in " + tablePath(root, table), CATCH_UP, () -> txnVersion(sink, root, table),
+        Optional.of(last)::equals);
   }
 
   /**

@@ -15,8 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code upsert.order.by=source.lsn} end to end, PostgreSQL → Debezium → Kafka → MergeSink → Delta:
@@ -24,10 +23,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * re-snapshots the table into the same topic ({@code snapshot.mode=initial_only}). Its snapshot
  * reads the table as of its start, but a large table it reads first holds its rows of {@code items}
  * back while the first connector streams newer changes: stale snapshot rows arrive after them (the
- * test checks that they do), and rows deleted meanwhile come back in the snapshot. The Delta table,
- * read by Delta Kernel, must equal PostgreSQL's: with hard deletes, and with soft deletes (its rows
- * not marked deleted; those marked are the keys PostgreSQL deleted), under both strategies. Written
- * as a history table ({@code write.mode=history}), its current rows must equal PostgreSQL's, and
+ * test checks that they do), and rows deleted meanwhile come back in the snapshot. Four sinks take
+ * the one stream, each into a table of its own. Each Delta table, read by Delta Kernel, must equal
+ * PostgreSQL's: with hard deletes, and with soft deletes (its rows not marked deleted; those marked
+ * are the keys PostgreSQL deleted), under both strategies. Written as a history table ({@code write.mode=history}), its current rows must equal PostgreSQL's, and
  * every key's versions, in LSN order and contiguous, the changes of the key Kafka holds, each once
  * (the first delivered of an LSN), sorted by LSN: the stale snapshot rows land where their LSN puts
  * them, not as the newest versions.
@@ -41,9 +40,10 @@ class PostgresOrderedIT {
 
   @TempDir Path tables;
 
-  @ParameterizedTest(name = "{0}, delete.mode={1}")
-  @CsvSource({"deletion-vectors, hard", "copy-on-write, soft", "deletion-vectors, history", "copy-on-write, history"})
-  void aReSnapshotDeliveredAfterNewerChangesLeavesTheTableEqualToPostgres(String strategy, String deleteMode) {
+  @Test
+  void aReSnapshotDeliveredAfterNewerChangesLeavesEveryTableEqualToPostgres() {
+    List<Variant> variants = List.of(new Variant("deletion-vectors", "hard"), new Variant("copy-on-write", "soft"),
+        new Variant("deletion-vectors", "history"), new Variant("copy-on-write", "history"));
     try (EndToEnd e2e = EndToEnd.start(tables)) {
       e2e.postgres().execute("CREATE TABLE items (id bigint PRIMARY KEY, name text, qty integer)",
           "INSERT INTO items SELECT i, 'initial ' || i, i FROM generate_series(1, " + SNAPSHOT_ROWS + ") i",
@@ -54,9 +54,11 @@ class PostgresOrderedIT {
       e2e.connect().startConnector(EndToEnd.SOURCE, source, 1);
       Await.until(SNAPSHOT_ROWS + " snapshot events", LocalConnect.DEFAULT_TIMEOUT,
           () -> topicCount(e2e, EndToEnd.topic(ITEMS)), count -> count >= SNAPSHOT_ROWS);
-      boolean history = deleteMode.equals("history");
-      e2e.startSink(Map.of("upsert.order.by", "source.lsn", "topics.regex", "pg\\.public\\.items", "merge.strategy", strategy,
-          "delete.mode", history ? "hard" : deleteMode, "write.mode", history ? "history" : "upsert"));
+      for (Variant variant : variants) {
+        e2e.startSink(variant.sink(), variant.root(tables), Map.of("upsert.order.by", "source.lsn",
+            "topics.regex", "pg\\.public\\.items", "merge.strategy", variant.strategy(),
+            "delete.mode", variant.history() ? "hard" : variant.deleteMode(), "write.mode", variant.history() ? "history" : "upsert"));
+      }
 
       e2e.postgres().execute("UPDATE items SET name = 'first update', qty = qty + 100 WHERE id % 3 = 0",
           "DELETE FROM items WHERE id % 7 = 0",
@@ -79,30 +81,61 @@ class PostgresOrderedIT {
 
       Await.until("the re-snapshot of items in Kafka", EndToEnd.CATCH_UP, () -> snapshotRows(e2e),
           rows -> rows == SNAPSHOT_ROWS + beforeResnapshot);
-      e2e.awaitCaughtUp(List.of(ITEMS));
+      for (Variant variant : variants) {
+        e2e.awaitCaughtUp(variant.sink(), variant.root(tables), ITEMS);
+      }
 
       List<Struct[]> records = e2e.records(ITEMS, (int) topicCount(e2e, EndToEnd.topic(ITEMS)));
       assertThat(staleAfterNewer(records)).as("re-snapshot rows Kafka delivers after a newer change of their key").isPositive();
-      boolean soft = deleteMode.equals("soft");
-      String path = e2e.tablePath(ITEMS);
-      if (history) {
-        assertHistory(path, records, postgresRows(e2e));
-        assertThat(e2e.deadLetters()).as("records in the dead letter queue").isZero();
-        return;
-      }
-      assertThat(KernelTables.schema(path).fieldNames()).containsExactlyElementsOf(soft
-          ? List.of("id", "name", "qty", "__source_lsn", "__deleted", "__deleted_at") : List.of("id", "name", "qty", "__source_lsn"));
-      Map<Long, List<Object>> delta = deltaRows(path, false);
       Map<Long, List<Object>> postgres = postgresRows(e2e);
-      assertThat(delta).as("Delta table (rows not marked deleted) vs PostgreSQL; the records of the keys that differ: %s",
-          history(records, delta, postgres)).isEqualTo(postgres);
-      if (soft) {
-        List<Long> deleted = records.stream().filter(record -> record[1] != null && "d".equals(record[1].getString("op")))
-            .map(record -> record[0].getInt64("id")).distinct().toList();
-        assertThat(deleted).as("keys PostgreSQL deleted").isNotEmpty().noneMatch(postgres::containsKey);
-        assertThat(deltaRows(path, true).keySet()).as("rows marked deleted").containsExactlyInAnyOrderElementsOf(deleted);
+      for (Variant variant : variants) {
+        String path = e2e.tablePath(variant.root(tables), ITEMS);
+        if (variant.history()) {
+          assertHistory(variant, path, records, postgres);
+        } else {
+          assertCurrentRows(variant, path, records, postgres);
+        }
       }
       assertThat(e2e.deadLetters()).as("records in the dead letter queue").isZero();
+    }
+  }
+
+  /** One sink of the stream: its merge strategy and delete mode ({@code history} for a history table). */
+  private record Variant(String strategy, String deleteMode) {
+    boolean history() {
+      return deleteMode.equals("history");
+    }
+
+    String sink() {
+      return "mergesink-" + strategy + "-" + deleteMode;
+    }
+
+    Path root(Path tables) {
+      return tables.resolve(strategy + "-" + deleteMode);
+    }
+
+    @Override
+    public String toString() {
+      return strategy + ", delete.mode=" + deleteMode;
+    }
+  }
+
+  /**
+   * The table's rows (those not marked deleted) are PostgreSQL's; with soft deletes the rows marked
+   * deleted are the keys PostgreSQL deleted.
+   */
+  private static void assertCurrentRows(Variant variant, String path, List<Struct[]> records, Map<Long, List<Object>> postgres) {
+    boolean soft = variant.deleteMode().equals("soft");
+    assertThat(KernelTables.schema(path).fieldNames()).as("%s: columns", variant).containsExactlyElementsOf(soft
+        ? List.of("id", "name", "qty", "__source_lsn", "__deleted", "__deleted_at") : List.of("id", "name", "qty", "__source_lsn"));
+    Map<Long, List<Object>> delta = deltaRows(path, false);
+    assertThat(delta).as("%s: Delta table (rows not marked deleted) vs PostgreSQL; the records of the keys that differ: %s",
+        variant, history(records, delta, postgres)).isEqualTo(postgres);
+    if (soft) {
+      List<Long> deleted = records.stream().filter(record -> record[1] != null && "d".equals(record[1].getString("op")))
+          .map(record -> record[0].getInt64("id")).distinct().toList();
+      assertThat(deleted).as("keys PostgreSQL deleted").isNotEmpty().noneMatch(postgres::containsKey);
+      assertThat(deltaRows(path, true).keySet()).as("%s: rows marked deleted", variant).containsExactlyInAnyOrderElementsOf(deleted);
     }
   }
 
@@ -112,9 +145,9 @@ class PostgresOrderedIT {
    * before it; only the last may be current) and are the key's changes in Kafka, the first delivered
    * of each LSN, sorted by LSN: (name, qty, LSN, the LSN that ended it).
    */
-  private static void assertHistory(String path, List<Struct[]> records, Map<Long, List<Object>> postgres) {
+  private static void assertHistory(Variant variant, String path, List<Struct[]> records, Map<Long, List<Object>> postgres) {
     StructType schema = KernelTables.schema(path);
-    assertThat(schema.fieldNames()).containsExactly("id", "name", "qty", "__valid_from", "__valid_to", "__current", "__source_lsn",
+    assertThat(schema.fieldNames()).as("%s: columns", variant).containsExactly("id", "name", "qty", "__valid_from", "__valid_to", "__current", "__source_lsn",
         "__valid_to_source_lsn");
     Map<Long, List<List<Object>>> actual = new TreeMap<>();
     Map<Long, List<Object>> current = new TreeMap<>();
@@ -127,7 +160,7 @@ class PostgresOrderedIT {
       actual.computeIfAbsent((Long) row.get(0), id -> new ArrayList<>())
           .add(List.of(row.get(1), row.get(2), row.get(6), String.valueOf(row.get(7)), row.get(5)));
     }
-    assertThat(current).as("current rows vs PostgreSQL").isEqualTo(postgres);
+    assertThat(current).as("%s: current rows vs PostgreSQL", variant).isEqualTo(postgres);
     Map<Long, List<Struct[]>> changes = new TreeMap<>();
     Map<Long, java.util.Set<Long>> seen = new HashMap<>();
     for (Struct[] record : records) {
@@ -159,7 +192,7 @@ class PostgresOrderedIT {
         expected.put(id, versions);
       }
     });
-    assertThat(actual).as("every key's versions in LSN order vs its changes in Kafka, sorted by LSN").isEqualTo(expected);
+    assertThat(actual).as("%s: every key's versions in LSN order vs its changes in Kafka, sorted by LSN", variant).isEqualTo(expected);
   }
 
   private static Map<String, String> sourceConfig(EndToEnd e2e) {

@@ -114,10 +114,18 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
     }
   }
 
-  /** Where the table lives: a local directory, or a bucket of the test S3 server (S3Proxy). */
+  /**
+   * Where the table lives: a local directory, a bucket of the test S3 server (S3Proxy), or a
+   * container of the test Azure Blob service (Azurite); labelled last in a cell's name unless local.
+   */
   enum Store {
     LOCAL,
-    S3
+    S3,
+    AZURE;
+
+    String label() {
+      return name().toLowerCase(Locale.ROOT);
+    }
   }
 
   /** Small files are merged as soon as there are two of them. */
@@ -145,6 +153,11 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
     return new Cell(layout, compaction, mode, Store.S3, format);
   }
 
+  /** This cell with its table on Azure Blob Storage. */
+  Cell onAzure() {
+    return new Cell(layout, compaction, mode, Store.AZURE, format);
+  }
+
   /** Whether the table is a Delta table: scenarios of Delta's own mechanics (its log, its files, other Delta writers) need one. */
   boolean isDelta() {
     return format == Format.DELTA;
@@ -162,6 +175,15 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
 
   boolean isOnS3() {
     return store == Store.S3;
+  }
+
+  boolean isOnAzure() {
+    return store == Store.AZURE;
+  }
+
+  /** Whether the table is on local disk, not in an object store. */
+  boolean isLocal() {
+    return store == Store.LOCAL;
   }
 
   /** Whether the table is an append (audit) table: every event a row, checked by Kafka position. */
@@ -213,12 +235,12 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
   /**
    * The cell's name, as {@code -Dreliability.cells} takes it: {@code copy-on-write/compaction-forced},
    * with the mode after it unless plain ({@code deletion-vectors/compaction-off/history}), and
-   * {@code /s3} last for a table on S3; the format first unless Delta
+   * {@code /s3} or {@code /azure} last for a table in an object store; the format first unless Delta
    * ({@code iceberg-v2/deletion-vectors/compaction-off}).
    */
   String label() {
     return (isDelta() ? "" : format.label() + "/") + layout.label() + "/" + compaction.label()
-        + (isPlain() ? "" : "/" + mode.label()) + (isOnS3() ? "/s3" : "");
+        + (isPlain() ? "" : "/" + mode.label()) + (isLocal() ? "" : "/" + store.label());
   }
 
   /** A name fit for topics, connectors and directories. */

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@link Matrix} (deletion vector crash points where there are deletion vectors); with compaction
  * forced, the crash may hit a compaction's commit. The crash hits the storage's operations
  * ({@link FaultyStorage}): a commit is a put-if-absent that either happened or not; a half-written
- * upload is never completed on S3, and leaves a partial file on local disk.
+ * upload is never completed on S3 or Azure, and leaves a partial file on local disk.
  */
 class CommitCrashIT {
   private static final int PARTITIONS = 4;
@@ -48,7 +48,7 @@ class CommitCrashIT {
     // Delta cells only: the faults reach the sink's files through its storage (FaultyStorage), which
     // Iceberg's file IO does not use, and the steps are those of Delta's log and checkpoints
     return Matrix.acrossStorages(Stream.of(
-        Case.of("data file half written", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 4, Effect.CRASH)),
+        Case.of("data file half written", Fault.of(Step.WRITE, FaultPlan.DATA_FILE, 4, Effect.CRASH)).alsoOnAzureInCi(),
         Case.of("files written, before the log entry", Fault.of(Step.CREATE, FaultPlan.COMMIT, 4, Effect.CRASH)),
         Case.of("log entry half written", Fault.of(Step.WRITE, FaultPlan.COMMIT, 4, Effect.CRASH)).alsoOnS3InCi(),
         Case.of("log entry written, before preCommit", Fault.of(Step.AFTER_CLOSE, FaultPlan.COMMIT, 4, Effect.CRASH))

@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * copy-on-write rewrite of the very files holding keys the sink is about to update (same rows, new
  * files, the old ones removed); and an {@code OPTIMIZE} of the whole table, as Spark or the CLI
  * would run it. The sink re-plans; the table holds what the source says plus the other writer's
- * rows. On local disk and on S3 (the other writer then uses the S3 storage too).
+ * rows. On local disk, S3 and Azure (the other writer then uses the same storage).
  */
 class ConcurrentWriterIT {
   private static final int PARTITIONS = 4;
@@ -68,7 +68,7 @@ class ConcurrentWriterIT {
     sink.runToEnd(1_000, 10);
 
     String root = Workloads.table(cell, tables);
-    try (Storage storage = Workloads.storage(cell)) {
+    try (Storage storage = Workloads.storage(cell, tables)) {
       otherWritersAndTheSink(cell, seed, random, log, sink, storage, root);
     }
   }

@@ -15,17 +15,18 @@ import org.apache.parquet.io.OutputFile;
 
 /**
  * A real storage under a scheme of its own, failing where {@link FaultPlan} says: the local disk
- * ({@code faulty:///dir/...} for {@code /dir/...}, over {@link LocalStorage}) or S3 on the test
- * server ({@code faulty-s3://bucket/...} for {@code s3://bucket/...}). Faults fire at the put of a
+ * ({@code faulty:///dir/...} for {@code /dir/...}, over {@link LocalStorage}), S3 on the test
+ * server ({@code faulty-s3://bucket/...} for {@code s3://bucket/...}) or Azure on the test Azurite
+ * ({@code faulty-azure://container@account.blob.core.windows.net/...} for {@code wasbs://...}). Faults fire at the put of a
  * data file, deletion vector or {@code _last_checkpoint} ({@link #create}), the put-if-absent of a
  * commit ({@link #writeIfAbsent}), the upload and publish of a checkpoint ({@link #createPending}),
  * a listing and a read.
  *
  * <p>What a fault leaves behind is what the real storage leaves. A commit or checkpoint is
- * published put-if-absent in one step (a hard link on local disk, a conditional put on S3): one
+ * published put-if-absent in one step (a hard link on local disk, a conditional put in an object store): one
  * that fails before that step leaves nothing, one that fails after it is there and the writer sees
  * an error. A plain file that fails or "crashes" part-way is never completed: on S3 no object
- * appears (the upload is abandoned unfinished, as a killed process abandons it), on local disk the
+ * appears on S3 or Azure (the upload is abandoned unfinished, as a killed process abandons it), on local disk the
  * bytes written so far stay. The paths the engine sees keep the test scheme: paths in are mapped to
  * the real ones, listed paths back.
  */
@@ -34,13 +35,15 @@ final class FaultyStorage implements Storage {
   static final String FAULTY_LOCAL = "faulty";
   /** The scheme of S3 table roots with faults: {@code faulty-s3://bucket/...} is {@code s3://bucket/...}. */
   static final String FAULTY_S3 = "faulty-s3";
+  /** The scheme of Azure table roots with faults: {@code faulty-azure://container@host/...} is {@code wasbs://container@host/...}. */
+  static final String FAULTY_AZURE = "faulty-azure";
 
   private final Storage real;
-  /** {@code faulty:} or {@code faulty-s3:}. */
+  /** {@code faulty:}, {@code faulty-s3:} or {@code faulty-azure:}. */
   private final String faultyScheme;
-  /** Where the test scheme's paths start: {@code faulty:///} or {@code faulty-s3://}. */
+  /** Where the test scheme's paths start: {@code faulty:///}, {@code faulty-s3://} or {@code faulty-azure://}. */
   private final String faultyRoot;
-  /** Where the real storage's paths start: {@code /} or {@code s3://}. */
+  /** Where the real storage's paths start: {@code /}, {@code s3://} or {@code wasbs://}. */
   private final String realRoot;
   private final Abandoned abandoned;
 
@@ -60,6 +63,11 @@ final class FaultyStorage implements Storage {
   /** {@code s3}, an S3 storage, under {@code faulty-s3://}. */
   static FaultyStorage onS3(Storage s3) {
     return new FaultyStorage(s3, FAULTY_S3 + "://", "s3://", Abandoned.LEFT_OPEN);
+  }
+
+  /** {@code azure}, an Azure storage of {@code wasbs://} roots, under {@code faulty-azure://}. */
+  static FaultyStorage onAzure(Storage azure) {
+    return new FaultyStorage(azure, FAULTY_AZURE + "://", "wasbs://", Abandoned.LEFT_OPEN);
   }
 
   /** Put-if-absent in one step (a conditional put, a hard link): a fault while "writing" means it never happened, nothing is there. */

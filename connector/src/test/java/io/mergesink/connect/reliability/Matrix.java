@@ -4,6 +4,7 @@ import io.mergesink.connect.reliability.Cell.Compaction;
 import io.mergesink.connect.reliability.Cell.Format;
 import io.mergesink.connect.reliability.Cell.Layout;
 import io.mergesink.connect.reliability.Cell.Mode;
+import io.mergesink.connect.reliability.Cell.Store;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,9 +25,9 @@ import org.junit.jupiter.params.provider.Arguments;
  *
  * <p>Cells keep their tables on local disk, and for the scenarios where the storage's commit and
  * failure behaviour matters (crashes, storage faults, zombies, concurrent writers: {@link
- * #acrossStorages}, {@link #cellsOnBothStorages}) also on S3. In CI a few of those cases run on S3
- * besides their local cell ({@link Case#alsoOnS3InCi()}); {@code all} runs every case in every S3
- * cell too.
+ * #acrossStorages}, {@link #cellsOnBothStorages}) also on S3 and on Azure ({@link #AZURE_CELLS}).
+ * In CI a few of those cases run on S3 or Azure besides their local cell ({@link Case#alsoOnS3InCi()},
+ * {@link Case#alsoOnAzureInCi()}); {@code all} runs every case in every S3 and Azure cell too.
  *
  * <p>The Iceberg cells ({@link #ICEBERG_CELLS}) are local cells outside the rotation: {@code all} and
  * their labels run every case that applies to them in them; scenarios of Delta's own mechanics (its
@@ -70,6 +71,13 @@ final class Matrix {
   static final List<Cell> S3_CELLS = CELLS.stream().map(Cell::onS3).toList();
 
   /**
+   * The first lap of the rotation with its tables on Azure (Azurite): every layout and compaction
+   * setting and half the CDC modes. Azure differs from S3 in how it publishes and fails, not in what
+   * the modes write, so one lap covers it.
+   */
+  static final List<Cell> AZURE_CELLS = CELLS.subList(0, LAYOUTS.size()).stream().map(Cell::onAzure).toList();
+
+  /**
    * The Iceberg cells: upserts in deletion vectors (format version 3) and in position delete files
    * (version 2), a history table ordered by {@code source.lsn}, and appends; not compacted, on local
    * disk (the Hadoop catalog). No Iceberg
@@ -106,12 +114,28 @@ final class Matrix {
     Case alsoOnS3InCi() {
       return new Case(name, appliesTo, Reach.ALSO_S3_IN_CI, arguments);
     }
+
+    /** This case in CI also in an Azure cell (of {@link #acrossStorages}' Azure rotation), not only in a local one. */
+    Case alsoOnAzureInCi() {
+      return new Case(name, appliesTo, Reach.ALSO_AZURE_IN_CI, arguments);
+    }
   }
 
-  /** Where a case runs in CI. */
+  /** Where a case runs in CI: on local disk, and maybe in one object store. */
   enum Reach {
-    LOCAL_IN_CI,
-    ALSO_S3_IN_CI
+    LOCAL_IN_CI(Store.LOCAL),
+    ALSO_S3_IN_CI(Store.S3),
+    ALSO_AZURE_IN_CI(Store.AZURE);
+
+    private final Store also;
+
+    Reach(Store also) {
+      this.also = also;
+    }
+
+    boolean inCi(Store store) {
+      return store == Store.LOCAL || store == also;
+    }
   }
 
   /** The cells of a single-case scenario on local disk: {@code ci} in CI, else the selected local cells. */
@@ -127,11 +151,11 @@ final class Matrix {
   /** {@link #cells(Cell, Predicate)} with several CI cells (e.g. one per CDC mode). */
   static Stream<Cell> cells(List<Cell> ci, Predicate<Cell> applies) {
     for (Cell cell : ci) {
-      if (!applies.test(cell) || cell.isOnS3()) {
+      if (!applies.test(cell) || !cell.isLocal()) {
         throw new IllegalArgumentException("the CI cell " + cell + " is not one the scenario applies to");
       }
     }
-    return selection().map(selected -> selected.stream().filter(cell -> !cell.isOnS3()).filter(applies))
+    return selection().map(selected -> selected.stream().filter(Cell::isLocal).filter(applies))
         .orElseGet(ci::stream);
   }
 
@@ -142,7 +166,7 @@ final class Matrix {
 
   /** {@link #cellsOnBothStorages(Cell, Cell)} of a scenario that only means something in cells {@code applies} accepts. */
   static Stream<Cell> cellsOnBothStorages(Cell ci, Cell ciOnS3, Predicate<Cell> applies) {
-    if (ci.isOnS3() || !ciOnS3.isOnS3() || !applies.test(ci) || !applies.test(ciOnS3)) {
+    if (!ci.isLocal() || !ciOnS3.isOnS3() || !applies.test(ci) || !applies.test(ciOnS3)) {
       throw new IllegalArgumentException("expected a local and an S3 CI cell the scenario applies to, got " + ci + " and "
           + ciOnS3);
     }
@@ -155,17 +179,18 @@ final class Matrix {
    * every selected cell it applies to.
    */
   static Stream<Arguments> across(List<Case> cases) {
-    return arguments(cases, selection().map(selected -> selected.stream().filter(cell -> !cell.isOnS3()).toList()),
+    return arguments(cases, selection().map(selected -> selected.stream().filter(Cell::isLocal).toList()),
         List.of(CELLS));
   }
 
   /**
-   * {@link #across} on local disk and S3: in CI each case in its local cell of the rotation, and the
-   * cases marked {@link Case#alsoOnS3InCi()} also in the next cell of a rotation of S3 cells;
-   * otherwise every case in every selected cell (local or S3) it applies to.
+   * {@link #across} on local disk, S3 and Azure: in CI each case in its local cell of the rotation,
+   * and the cases marked {@link Case#alsoOnS3InCi()} ({@link Case#alsoOnAzureInCi()}) also in the
+   * next cell of the rotation of S3 (Azure) cells; otherwise every case in every selected cell it
+   * applies to.
    */
   static Stream<Arguments> acrossStorages(List<Case> cases) {
-    return arguments(cases, selection(), List.of(CELLS, S3_CELLS));
+    return arguments(cases, selection(), List.of(CELLS, S3_CELLS, AZURE_CELLS));
   }
 
   /** Arguments of {@code cases} in the {@code selected} cells, or in CI in each of the {@code rotations} the case reaches. */
@@ -178,10 +203,10 @@ final class Matrix {
         selected.get().stream().filter(scenarioCase.appliesTo()).forEach(cells::add);
       } else {
         for (int r = 0; r < rotations.size(); r++) {
-          if (r > 0 && scenarioCase.reach() != Reach.ALSO_S3_IN_CI) { // the rotations after the first are S3 cells
+          List<Cell> rotation = rotations.get(r);
+          if (!scenarioCase.reach().inCi(rotation.get(0).store())) {
             continue;
           }
-          List<Cell> rotation = rotations.get(r);
           if (rotation.stream().anyMatch(scenarioCase.appliesTo())) {
             int at = rotation(rotation, next[r], scenarioCase);
             cells.add(rotation.get(at));
@@ -228,6 +253,7 @@ final class Matrix {
     List<Cell> every = new ArrayList<>(CELLS);
     every.addAll(ICEBERG_CELLS);
     every.addAll(S3_CELLS);
+    every.addAll(AZURE_CELLS);
     if (value.equals(ALL)) {
       return Optional.of(every);
     }

@@ -28,8 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * deletion vectors).
  *
  * <p>Commits and checkpoints are published put-if-absent: written whole under a temporary name,
- * then hard linked on local disk, or on S3 in one conditional put, so a fault half-way leaves no
- * visible file. The faults hit the storage's operations ({@link FaultyStorage}); on S3 "disk full"
+ * then hard linked on local disk, or on S3 and Azure in one conditional put, so a fault half-way leaves no
+ * visible file. The faults hit the storage's operations ({@link FaultyStorage}); in an object store "disk full"
  * stands for any failed request.
  */
 class StorageFaultsIT {
@@ -61,7 +61,8 @@ class StorageFaultsIT {
             Fault.of(Step.WRITE, FaultPlan.DV_FILE, 2, Effect.IO_ERROR)).alsoOnS3InCi(),
         Case.of("disk full creating a commit", Fault.of(Step.CREATE, FaultPlan.COMMIT, 4, Effect.DISK_FULL)),
         Case.of("I/O error putting a commit", Fault.of(Step.WRITE, FaultPlan.COMMIT, 4, Effect.IO_ERROR)).alsoOnS3InCi(),
-        Case.of("I/O error after a commit was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.COMMIT, 4, Effect.IO_ERROR)),
+        Case.of("I/O error after a commit was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.COMMIT, 4, Effect.IO_ERROR))
+            .alsoOnAzureInCi(),
         Case.of("I/O error listing the log", Fault.of(Step.LIST, FaultPlan.LOG_DIRECTORY, 3, Effect.IO_ERROR)).alsoOnS3InCi(),
         // Compaction reads data files.
         Case.in(cell -> cell.compaction() == Cell.Compaction.FORCED, "I/O error reading a data file",

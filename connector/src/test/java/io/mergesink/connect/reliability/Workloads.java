@@ -4,8 +4,11 @@ import io.mergesink.connect.MergeSinkConnector;
 import io.mergesink.connect.testing.S3SinkOptions;
 import io.mergesink.core.storage.HadoopStorage;
 import io.mergesink.core.storage.Storage;
+import io.mergesink.core.storage.azure.AzureStorage;
 import io.mergesink.core.storage.s3.S3Storage;
+import io.mergesink.core.testing.TestAzurite;
 import io.mergesink.core.testing.TestS3;
+import io.mergesink.ingest.config.AzureStoreOptions;
 import io.mergesink.ingest.config.S3StoreOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,23 +32,27 @@ final class Workloads {
 
   /**
    * The configuration of a sink in {@code cell} writing its tables where the cell keeps them (under
-   * {@code dir}, or in a bucket of the test S3 server named after it), committing every
-   * {@code bufferRecords} records (and at preCommit), with a checkpoint every 4 commits.
+   * {@code dir}, or in a bucket of the test S3 server or a container of the test Azurite named after
+   * it), committing every {@code bufferRecords} records (and at preCommit), with a checkpoint every 4 commits.
    */
   static Map<String, String> config(Cell cell, Path dir, int bufferRecords) {
-    return cell.apply(cell.isOnS3() ? s3Config(s3Root(dir), bufferRecords) : localConfig(dir, bufferRecords));
+    return cell.apply(switch (cell.store()) {
+      case LOCAL -> localConfig(dir, bufferRecords);
+      case S3 -> s3Config(s3Root(dir), bufferRecords);
+      case AZURE -> azureConfig(azureRoot(dir), bufferRecords);
+    });
   }
 
   /**
    * {@link #config} with storage faults where {@link FaultPlan} says: through {@link FaultyStorage}
-   * over the local storage on local disk, over the S3 storage on S3.
+   * over the local storage on local disk, over the S3 or Azure storage in those stores.
    */
   static Map<String, String> faultyConfig(Cell cell, Path dir, int bufferRecords) {
-    if (!cell.isOnS3()) {
-      return cell.apply(faultyConfig(dir, bufferRecords));
-    }
-    Map<String, String> config = s3Config(s3Root(dir), bufferRecords);
-    config.put("table.root", FaultyStorage.FAULTY_S3 + config.get("table.root").substring("s3".length()));
+    Map<String, String> config = switch (cell.store()) {
+      case LOCAL -> faultyConfig(dir, bufferRecords);
+      case S3 -> s3Config(FaultyStorage.FAULTY_S3 + s3Root(dir).substring("s3".length()), bufferRecords);
+      case AZURE -> azureConfig(FaultyStorage.FAULTY_AZURE + azureRoot(dir).substring("wasbs".length()), bufferRecords);
+    };
     return cell.apply(config);
   }
 
@@ -54,12 +61,20 @@ final class Workloads {
    * reader ({@link Cell#tables()}) and {@link io.mergesink.ingest.testing.TableAudit} open it.
    */
   static String table(Cell cell, Path dir) {
-    return cell.isOnS3() ? s3Root(dir) + "/" + TOPIC : cell.tables().location(dir, TOPIC);
+    return switch (cell.store()) {
+      case LOCAL -> cell.tables().location(dir, TOPIC);
+      case S3 -> s3Root(dir) + "/" + TOPIC;
+      case AZURE -> azureRoot(dir) + "/" + TOPIC;
+    };
   }
 
   /** Our own storage for the tables of {@code cell} (for other writers of the table); the caller closes it. */
-  static Storage storage(Cell cell) {
-    return cell.isOnS3() ? S3Storage.create(TestS3.s3Options()) : HadoopStorage.withDefaults();
+  static Storage storage(Cell cell, Path dir) {
+    return switch (cell.store()) {
+      case LOCAL -> HadoopStorage.withDefaults();
+      case S3 -> S3Storage.create(TestS3.s3Options());
+      case AZURE -> AzureStorage.create(azureRoot(dir), TestAzurite.azureOptions());
+    };
   }
 
   /**
@@ -67,9 +82,23 @@ final class Workloads {
    * (so one test's tables never meet another's), created when missing; Delta Kernel reads it through S3A.
    */
   private static String s3Root(Path dir) {
-    String bucket = ("rel-" + dir.getFileName()).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
     TestS3.kernelReadsS3();
-    return TestS3.s3Root(bucket.substring(0, Math.min(bucket.length(), 63)));
+    return TestS3.s3Root(storeName(dir));
+  }
+
+  /**
+   * {@code wasbs://<container>@devstoreaccount1.blob.core.windows.net/tables} on the test Azurite,
+   * the container named after the test's directory, created when missing; Delta Kernel reads it in place.
+   */
+  private static String azureRoot(Path dir) {
+    TestAzurite.kernelReadsAzure();
+    return TestAzurite.azureRoot(storeName(dir));
+  }
+
+  /** A bucket or container name of the test's directory: lower case, letters, digits and dashes, at most 63 characters. */
+  private static String storeName(Path dir) {
+    String name = ("rel-" + dir.getFileName()).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
+    return name.substring(0, Math.min(name.length(), 63));
   }
 
   /** The sink of {@link #localConfig} with its tables under an {@code s3://} root of the test S3 server. */
@@ -77,6 +106,15 @@ final class Workloads {
     Map<String, String> config = sinkConfig(root, bufferRecords);
     config.putAll(S3SinkOptions.testServer());
     config.put(S3StoreOptions.RETRIES, "2");
+    return config;
+  }
+
+  /** The sink of {@link #localConfig} with its tables under a {@code wasbs://} root of the test Azurite. */
+  private static Map<String, String> azureConfig(String root, int bufferRecords) {
+    Map<String, String> config = sinkConfig(root, bufferRecords);
+    config.put(AzureStoreOptions.ENDPOINT, TestAzurite.azurite().accountEndpoint().toString());
+    config.put(AzureStoreOptions.ACCOUNT_KEY, TestAzurite.ACCOUNT_KEY);
+    config.put(AzureStoreOptions.RETRIES, "2");
     return config;
   }
 

@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A zombie task (docs/design.md, "Exactly once"): task A stalls with changes of partition 0 buffered, Connect moves the
  * partition to task B, which commits newer changes of the same keys; when A wakes up, its commit
  * of partition 0 is refused (fenced), its stale changes never reach the table, and once Connect
- * revokes the partition from A, nothing is lost or doubled. On local disk and on S3, where the
- * fencing rests on the conditional put of the commit.
+ * revokes the partition from A, nothing is lost or doubled. On local disk and in the object stores
+ * (S3, Azure), where the fencing rests on the conditional put of the commit.
  */
 class ZombieTaskIT {
   private static final int KEYS = 400;

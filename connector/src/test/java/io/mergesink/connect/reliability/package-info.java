@@ -4,7 +4,7 @@
  * column added mid-stream, a topic that gains partitions, deletes without a before image, abrupt
  * worker stops, a broker restart, bad input and a seeded soak, each in the cells of {@link
  * io.mergesink.connect.reliability.Matrix} (layout × compaction × CDC mode; crashes, storage faults,
- * zombies and concurrent writers also with the table on S3; the scenarios that are not about Delta's
+ * zombies and concurrent writers also with the table on S3 and on Azure; the scenarios that are not about Delta's
  * own mechanics also in Iceberg tables). Each scenario ends with {@link
  * io.mergesink.connect.reliability.MatrixAudit} ({@link io.mergesink.ingest.testing.TableAudit} in
  * the cell): the table read by Delta Kernel (Iceberg's generic reader) holds what {@link io.mergesink.ingest.testing.Expected}

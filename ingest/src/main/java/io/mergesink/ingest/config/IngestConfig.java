@@ -62,6 +62,7 @@ public class IngestConfig extends AbstractConfig {
     DecodingOptions.define(def);
     CommitOptions.define(def);
     FileOptions.define(def);
+    CatalogOptions.define(def);
     return def;
   }
 
@@ -220,6 +221,7 @@ public class IngestConfig extends AbstractConfig {
           .iceberg(new IcebergOptions(getString(ICEBERG_CATALOG_NAME), stringsWithPrefix(ICEBERG_CATALOG_PREFIX),
               getString(ICEBERG_DEFAULT_NAMESPACE)))
           .paimon(new PaimonOptions(stringsWithPrefix(PAIMON_CATALOG_PREFIX), getString(PAIMON_DATABASE), getInt(PAIMON_BUCKET)))
+          .catalog(CatalogOptions.of(this))
           .build();
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());

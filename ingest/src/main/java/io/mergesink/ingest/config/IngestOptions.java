@@ -6,6 +6,7 @@ import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.core.table.TableProperties;
 import io.mergesink.ingest.decode.DecoderOptions;
 import io.mergesink.ingest.options.AppendTombstones;
+import io.mergesink.ingest.options.CatalogType;
 import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteImage;
 import io.mergesink.ingest.options.DeleteMode;
@@ -59,6 +60,7 @@ import java.util.Optional;
  * @param tableProperties copied into the Delta configuration of tables the engine creates
  * @param changeSemantics ordering by a source sequence and soft deletes (keyed tables only)
  * @param iceberg the catalog of Iceberg tables ({@code table.format=iceberg})
+ * @param catalog where Delta tables are registered by name ({@code catalog.*})
  * @param paimon the catalog and buckets of Paimon tables ({@code table.format=paimon})
  */
 public record IngestOptions(
@@ -91,6 +93,7 @@ public record IngestOptions(
     Map<String, String> tableProperties,
     ChangeSemantics changeSemantics,
     IcebergOptions iceberg,
+    CatalogOptions catalog,
     PaimonOptions paimon) {
 
   public IngestOptions {
@@ -114,6 +117,11 @@ public record IngestOptions(
     Objects.requireNonNull(changeSemantics, "changeSemantics");
     Objects.requireNonNull(iceberg, "iceberg");
     Objects.requireNonNull(paimon, "paimon");
+    Objects.requireNonNull(catalog, "catalog");
+    if (catalog.type() != CatalogType.NONE && tableFormat != TableFormatName.DELTA) {
+      throw new IllegalArgumentException(CatalogOptions.TYPE + "=" + catalog.type().configName() + " registers Delta tables;"
+          + " Iceberg tables live in their own catalog (iceberg.catalog.*)");
+    }
     checkPartitionFields(tableFormat, partitionFields);
     if (tableFormat == TableFormatName.PAIMON) {
       checkPaimon(writeMode, changeSemantics, truncateEnabled);
@@ -232,6 +240,7 @@ public record IngestOptions(
     private final String txnAppId;
     private IcebergOptions iceberg = IcebergOptions.defaults();
     private PaimonOptions paimon = PaimonOptions.defaults();
+    private CatalogOptions catalog = CatalogOptions.none();
     private StorageOptions storage = StorageOptions.defaults();
     private TableNameTemplate tableNameFormat = TableNameTemplate.parse(TableOptions.TABLE_NAME_FORMAT_DEFAULT);
     private TableFormatName tableFormat = TableOptions.TABLE_FORMAT_DEFAULT;
@@ -388,6 +397,12 @@ public record IngestOptions(
       return this;
     }
 
+    /** Where Delta tables are registered by name; nowhere by default. */
+    public Builder catalog(CatalogOptions value) {
+      catalog = value;
+      return this;
+    }
+
     /** The catalog and buckets of Paimon tables; a filesystem catalog on the table root and 4 buckets by default. */
     public Builder paimon(PaimonOptions value) {
       paimon = value;
@@ -400,7 +415,7 @@ public record IngestOptions(
           schemaEvolution,
           partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, parquetCompression, fileTargetSizeBytes,
           checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties, changeSemantics,
-          iceberg, paimon);
+          iceberg, catalog, paimon);
     }
   }
 }

@@ -42,6 +42,14 @@ public interface FormatTable {
   /** The table schema, as of the state this table follows. */
   StructType schema();
 
+  /**
+   * The columns whose values name a data file's directory (Delta's partition columns), as of the
+   * state this table follows; formats with hidden partitioning (Iceberg) have none.
+   */
+  default List<String> partitionColumns() {
+    return List.of();
+  }
+
   /** The table properties, as of the state this table follows. */
   Map<String, String> properties();
 

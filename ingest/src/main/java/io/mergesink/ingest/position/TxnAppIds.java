@@ -13,6 +13,21 @@ public record TxnAppIds(String prefix) {
     return topicPrefix(partition.topic()) + partition.partition();
   }
 
+  /**
+   * The topic of the partition app id {@code appId} names: what lies between its last two
+   * {@code :}.
+   *
+   * @throws IllegalArgumentException {@code appId} is not {@code <prefix>:<topic>:<partition>}
+   */
+  public static String topicOf(String appId) {
+    int partitionStart = appId.lastIndexOf(':');
+    int topicStart = partitionStart <= 0 ? -1 : appId.lastIndexOf(':', partitionStart - 1);
+    if (topicStart < 0) {
+      throw new IllegalArgumentException("'" + appId + "' is not a partition's app id, <prefix>:<topic>:<partition>");
+    }
+    return appId.substring(topicStart + 1, partitionStart);
+  }
+
   /** The common start of the app ids of every partition of {@code topic}. */
   public String topicPrefix(String topic) {
     return prefix + ":" + topic + ":";

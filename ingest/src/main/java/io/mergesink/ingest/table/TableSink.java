@@ -16,6 +16,7 @@ import io.mergesink.ingest.align.RowAligner;
 import io.mergesink.ingest.align.SchemaMismatchException;
 import io.mergesink.ingest.buffer.TableChanges;
 import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.catalog.CatalogTable;
 import io.mergesink.ingest.format.FormatTable;
 import io.mergesink.ingest.format.RowScan;
 import io.mergesink.ingest.format.TableScopeTopics;
@@ -191,6 +192,11 @@ public final class TableSink {
   /** The table schema rows are prepared and re-fitted for: that of the latest state this sink read or wrote. */
   public StructType schema() {
     return table.schema();
+  }
+
+  /** The table as a catalog registers it, as of the latest state this sink read or wrote. */
+  public CatalogTable catalogEntry() {
+    return CatalogTable.at(name, table.location(), table.schema(), table.partitionColumns());
   }
 
   /**

@@ -11,9 +11,9 @@ import io.mergesink.core.snapshot.SnapshotLoader;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.core.storage.Storages;
-import io.mergesink.core.storage.s3.S3Options;
 import io.mergesink.core.testing.KernelChangeFeed;
 import io.mergesink.core.testing.KernelTables;
+import io.mergesink.core.testing.TestAzurite;
 import io.mergesink.core.testing.TestS3;
 import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.io.IOException;
@@ -237,12 +237,11 @@ public final class TableAudit {
 
   /**
    * Live data files and deletion vector files of the latest snapshot (our own log replay) that are
-   * missing, looked up through the table's storage (local disk, or S3 on the test server).
+   * missing, looked up through the table's storage (local disk, or S3 or Azure on the test servers).
    */
   public static List<String> missingFiles(String root) {
     List<String> missing = new ArrayList<>();
-    try (Storage storage = Storages.forRoot(root, StorageOptions.defaults().withS3(Storages.isS3(root) ? TestS3.s3Options()
-        : S3Options.defaults()))) {
+    try (Storage storage = Storages.forRoot(root, testServers(root))) {
       Snapshot snapshot = new SnapshotLoader(storage).latest(root);
       Set<String> checked = new HashSet<>();
       for (AddFile add : snapshot.files().values()) {
@@ -262,6 +261,14 @@ public final class TableAudit {
       throw new UncheckedIOException("replaying the log of " + root, e);
     }
     return missing;
+  }
+
+  /** Storage options that reach the test server {@code root} is on, if any. */
+  private static StorageOptions testServers(String root) {
+    if (Storages.isS3(root)) {
+      return StorageOptions.defaults().withS3(TestS3.s3Options());
+    }
+    return Storages.isAzure(root) ? StorageOptions.defaults().withAzure(TestAzurite.azureOptions()) : StorageOptions.defaults();
   }
 
   private static void example(List<String> examples, String example) {

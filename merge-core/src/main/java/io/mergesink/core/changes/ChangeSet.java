@@ -4,6 +4,7 @@ import io.mergesink.core.commit.TxnChange;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.log.Action;
 import io.mergesink.core.log.CommitInfo;
+import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.types.StructType;
 import java.io.IOException;
@@ -68,6 +69,10 @@ import java.util.function.Predicate;
  * <p>At most one change per key: a key in two upserts, two deletes, or an upsert and a delete is
  * rejected by the writer before anything is written.
  *
+ * <p>A change set names the {@code owners} of its rows (docs/design.md, "File ownership"): the files
+ * it adds are tagged with them (rewrites also with the owners of the rows they carry). A change set
+ * that names none is anyone's: its files may hold any key.
+ *
  * <p>A change set may name the {@code rowSchema} its upserts were built for. When the table's schema
  * changed since (another writer added columns), the writer realigns the rows before it plans:
  * columns appended to that schema read as null (docs/design.md, "Schema evolution"). Without a
@@ -86,6 +91,7 @@ public final class ChangeSet {
   private final Map<String, String> decidedUnder;
   private final Map<String, String> commitTags;
   private final TagGuard tagGuard;
+  private final FileOwners owners;
 
   /**
    * A change set decided on the snapshot of {@code version} lands only while no later commit
@@ -95,7 +101,7 @@ public final class ChangeSet {
 
   private ChangeSet(List<Row> upserts, List<Row> deletes, List<Row> appends, List<RowPosition> removals, Map<String, TxnChange> txns,
       boolean truncate, Map<Integer, Row> previousKeys, StructType rowSchema, ReadSet decidedFrom, Map<String, String> decidedUnder,
-      Map<String, String> commitTags, TagGuard tagGuard) {
+      Map<String, String> commitTags, TagGuard tagGuard, FileOwners owners) {
     this.previousKeys = Collections.unmodifiableMap(previousKeys);
     this.upserts = Collections.unmodifiableList(upserts);
     this.deletes = Collections.unmodifiableList(deletes);
@@ -108,6 +114,7 @@ public final class ChangeSet {
     this.decidedUnder = Collections.unmodifiableMap(decidedUnder);
     this.commitTags = Map.copyOf(commitTags);
     this.tagGuard = tagGuard;
+    this.owners = Objects.requireNonNull(owners, "owners");
   }
 
   public static Builder builder() {
@@ -165,6 +172,11 @@ public final class ChangeSet {
   /** Tags for the commit's {@code commitInfo}: what the writer tells later readers of the log (see the class comment). */
   public Map<String, String> commitTags() {
     return commitTags;
+  }
+
+  /** The owners of the change set's rows (see the class comment). */
+  public FileOwners owners() {
+    return owners;
   }
 
   /**
@@ -259,7 +271,13 @@ public final class ChangeSet {
           + upserts.size() + " and " + appends.size());
     }
     return new ChangeSet(realignedUpserts, deletes, realignedAppends, removals, txns, truncate, previousKeys, schema, decidedFrom, decidedUnder,
-        commitTags, tagGuard);
+        commitTags, tagGuard, owners);
+  }
+
+  /** This change set with its rows owned by {@code rowOwners} (see the class comment). */
+  public ChangeSet withOwners(FileOwners rowOwners) {
+    return new ChangeSet(upserts, deletes, appends, removals, txns, truncate, previousKeys, rowSchema, decidedFrom, decidedUnder,
+        commitTags, tagGuard, rowOwners);
   }
 
   public boolean hasRowChanges() {
@@ -287,8 +305,15 @@ public final class ChangeSet {
     private Map<String, String> decidedUnder = new LinkedHashMap<>();
     private Map<String, String> commitTags = new LinkedHashMap<>();
     private TagGuard tagGuard;
+    private FileOwners owners = FileOwners.anyone();
 
     private Builder() {}
+
+    /** The owners of the change set's rows (see the class comment); anyone's unless named. */
+    public Builder owners(FileOwners rowOwners) {
+      owners = Objects.requireNonNull(rowOwners, "rowOwners");
+      return this;
+    }
 
     /**
      * The change set is decided on the snapshot of {@code version} and lands only while no later
@@ -375,7 +400,7 @@ public final class ChangeSet {
 
     public ChangeSet build() {
       ChangeSet changeSet = new ChangeSet(upserts, deletes, appends, removals, txns, truncate, previousKeys, rowSchema, decidedFrom,
-          decidedUnder, commitTags, tagGuard);
+          decidedUnder, commitTags, tagGuard, owners);
       previousKeys = new HashMap<>();
       upserts = new ArrayList<>();
       deletes = new ArrayList<>();
@@ -388,6 +413,7 @@ public final class ChangeSet {
       decidedUnder = new LinkedHashMap<>();
       commitTags = new LinkedHashMap<>();
       tagGuard = null;
+      owners = FileOwners.anyone();
       return changeSet;
     }
   }

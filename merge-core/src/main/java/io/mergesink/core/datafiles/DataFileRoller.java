@@ -25,7 +25,7 @@ import java.util.Map;
  * can point at it without reading the file back.
  *
  * <p>Each file is tagged with the owners of the rows it holds (docs/design.md, "File ownership"): the
- * writer's, and those of every file whose rows were {@linkplain #carryRowsOf carried} into it.
+ * change set's, and those of every file whose rows were {@linkplain #carryRowsOf carried} into it.
  *
  * <p>Each open file buffers its current row group, so a batch spread over many partitions holds
  * that many buffers. Not thread-safe. {@link #finish()} closes the open files; {@link #discard()}

@@ -8,13 +8,12 @@ import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.Storage;
 
 /**
- * Where and how a writer's new data files are written: table root, Parquet options, target size,
- * and the owners of the writer's own rows.
+ * Where and how a writer's new data files are written: table root, Parquet options, target size.
  */
-public record NewFiles(Storage storage, String tableRoot, ParquetWriteOptions parquetOptions, long targetFileSizeBytes, FileOwners owners) {
+public record NewFiles(Storage storage, String tableRoot, ParquetWriteOptions parquetOptions, long targetFileSizeBytes) {
 
-  /** A roller for files of {@code snapshot}'s layout holding changed rows ({@code dataChange=true}), owned by the writer. */
-  public DataFileRoller roller(Snapshot snapshot) {
+  /** A roller for files of {@code snapshot}'s layout holding changed rows ({@code dataChange=true}) of {@code owners}. */
+  public DataFileRoller roller(Snapshot snapshot, FileOwners owners) {
     return new DataFileRoller(storage, tableRoot, DataLayout.of(snapshot),
         MaterializedColumns.of(snapshot.protocol(), snapshot.metadata()).orElse(null), parquetOptions, targetFileSizeBytes, owners, true);
   }

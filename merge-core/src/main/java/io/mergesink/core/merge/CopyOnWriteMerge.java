@@ -65,7 +65,7 @@ public final class CopyOnWriteMerge implements MergeOperation {
         ? UnchangedFiller.fill(storage, snapshot, index, changes)
         : changes.upserts();
     Long[] keptRowIds = ReplacedRowIds.of(storage, snapshot, index, touched, upserts.size());
-    DataFileRoller roller = newFiles.roller(snapshot);
+    DataFileRoller roller = newFiles.roller(snapshot, changes.source().owners());
     LogicalFileReader reader = LogicalFileReader.of(storage, snapshot, List.of());
     MaterializedColumns materialized = MaterializedColumns.of(snapshot.protocol(), snapshot.metadata()).orElse(null);
     try {

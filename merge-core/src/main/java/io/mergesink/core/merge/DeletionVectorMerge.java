@@ -65,7 +65,7 @@ public final class DeletionVectorMerge implements MergeOperation {
         ? UnchangedFiller.fill(storage, snapshot, index, changes)
         : changes.upserts();
     Long[] keptRowIds = ReplacedRowIds.of(storage, snapshot, index, touched, upserts.size());
-    DataFileRoller roller = newFiles.roller(snapshot);
+    DataFileRoller roller = newFiles.roller(snapshot, changes.source().owners());
     List<String> written = new ArrayList<>();
     try {
       for (int i = 0; i < upserts.size(); i++) {

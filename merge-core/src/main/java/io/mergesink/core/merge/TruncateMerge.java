@@ -32,7 +32,7 @@ public final class TruncateMerge implements MergeOperation {
   @Override
   public PlannedMerge plan(Snapshot snapshot, KeyedChanges changes) throws IOException {
     IndexDelta delta = IndexDelta.replacingAll();
-    DataFileRoller roller = newFiles.roller(snapshot);
+    DataFileRoller roller = newFiles.roller(snapshot, changes.source().owners());
     List<Row> inserted = new ArrayList<>(changes.upserts().size());
     try {
       for (int i = 0; i < changes.upserts().size(); i++) {

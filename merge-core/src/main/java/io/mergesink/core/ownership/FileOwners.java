@@ -15,9 +15,9 @@ import java.util.function.Predicate;
  * hold any key). Immutable.
  *
  * <p>The rule every writer keeps: a file's owners name every owner whose rows it holds. A file of
- * new rows is owned by its writer; a file that also carries rows of other files (a copy-on-write
- * rewrite, a compaction) is owned by the union of their owners and its writer's, and by anyone as
- * soon as one of them is.
+ * new rows is owned by the owners of the change set it writes; a file that also carries rows of other
+ * files (a copy-on-write rewrite, a compaction) is owned by the union of their owners and the change
+ * set's, and by anyone as soon as one of them is.
  */
 public final class FileOwners {
   /** The {@code add.tags} key holding a file's owners, comma-separated (the connector's Kafka partitions). */

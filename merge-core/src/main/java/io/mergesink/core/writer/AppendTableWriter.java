@@ -36,7 +36,7 @@ public final class AppendTableWriter implements TableWriter, TableCommits.Plans 
   private final TableCommits commits;
 
   private AppendTableWriter(Storage storage, SnapshotLoader loader, Snapshot snapshot, WriterOptions options) {
-    this.newFiles = new NewFiles(storage, snapshot.tableRoot(), options.parquet(), options.targetFileSizeBytes(), options.owners());
+    this.newFiles = new NewFiles(storage, snapshot.tableRoot(), options.parquet(), options.targetFileSizeBytes());
     this.commits = new TableCommits(storage, loader, snapshot, options);
   }
 
@@ -78,7 +78,7 @@ public final class AppendTableWriter implements TableWriter, TableCommits.Plans 
         throw new InvalidChangeSetException(snapshot.tableRoot(), "row " + row + ": " + problem);
       }
     }
-    DataFileRoller roller = newFiles.roller(snapshot);
+    DataFileRoller roller = newFiles.roller(snapshot, changes.owners());
     try {
       for (Row row : changes.upserts()) {
         roller.write(UnchangedFiller.withNulls(row));

@@ -62,7 +62,7 @@ public final class MergingTableWriter implements TableWriter, TableCommits.Plans
     if (keyOrdinals.length == 0) {
       throw new IllegalArgumentException("table " + snapshot.tableRoot() + ": a merging writer needs key columns, found none");
     }
-    NewFiles newFiles = new NewFiles(storage, snapshot.tableRoot(), options.parquet(), options.targetFileSizeBytes(), options.owners());
+    NewFiles newFiles = new NewFiles(storage, snapshot.tableRoot(), options.parquet(), options.targetFileSizeBytes());
     StructType keySchema = KeyedChanges.keySchema(snapshot.schema(), keyOrdinals);
     LiveRowIndex index = new LiveRowIndex(storage, snapshot.tableRoot(), keySchema.fieldNames(), options.scope());
     index.sync(snapshot);

@@ -2,7 +2,6 @@ package io.mergesink.core.writer;
 
 import io.mergesink.core.commit.CommitHook;
 import io.mergesink.core.merge.MergeStrategy;
-import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.ownership.OwnerScope;
 import io.mergesink.core.parquet.ParquetWriteOptions;
 import java.util.Objects;
@@ -15,9 +14,6 @@ import java.util.Objects;
  * @param parquet compression and page/row-group sizes of new data files
  * @param targetFileSizeBytes a new data file is closed once it reaches this size
  * @param checkpointInterval a checkpoint is written once this many commits followed the last one
- * @param owners the owners of the rows this writer writes (e.g. the Kafka partitions it serves); the
- *     files it adds are tagged with them, rewritten files also with the owners of the rows they carry
- *     (docs/design.md, "File ownership")
  * @param scope the live files whose keys the writer indexes, asked anew for every snapshot it plans
  *     against; the rows of files in scope are the only ones it can replace
  * @param maxCommitAttempts commit attempts lost to concurrent writers before giving up
@@ -28,7 +24,6 @@ public record WriterOptions(
     ParquetWriteOptions parquet,
     long targetFileSizeBytes,
     int checkpointInterval,
-    FileOwners owners,
     OwnerScope scope,
     int maxCommitAttempts,
     CommitHook commitHook) {
@@ -40,7 +35,6 @@ public record WriterOptions(
   public WriterOptions {
     Objects.requireNonNull(strategy, "strategy");
     Objects.requireNonNull(parquet, "parquet");
-    Objects.requireNonNull(owners, "owners");
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(commitHook, "commitHook");
     if (targetFileSizeBytes <= 0 || checkpointInterval <= 0 || maxCommitAttempts <= 0) {
@@ -54,37 +48,36 @@ public record WriterOptions(
   }
 
   /**
-   * Defaults: the given strategy, zstd, 128 MiB files, a checkpoint every 10 commits, no declared
-   * owners (files without an owner tag), every file indexed.
+   * Defaults: the given strategy, zstd, 128 MiB files, a checkpoint every 10 commits, every file
+   * indexed.
    */
   public static WriterOptions defaults(MergeStrategy strategy) {
     return new WriterOptions(strategy, ParquetWriteOptions.defaults(), DEFAULT_TARGET_FILE_SIZE_BYTES, DEFAULT_CHECKPOINT_INTERVAL,
-        FileOwners.anyone(), OwnerScope.EVERY_FILE, DEFAULT_MAX_COMMIT_ATTEMPTS, CommitHook.NONE);
+        OwnerScope.EVERY_FILE, DEFAULT_MAX_COMMIT_ATTEMPTS, CommitHook.NONE);
   }
 
   public WriterOptions withParquet(ParquetWriteOptions value) {
-    return new WriterOptions(strategy, value, targetFileSizeBytes, checkpointInterval, owners, scope, maxCommitAttempts, commitHook);
+    return new WriterOptions(strategy, value, targetFileSizeBytes, checkpointInterval, scope, maxCommitAttempts, commitHook);
   }
 
   public WriterOptions withTargetFileSizeBytes(long value) {
-    return new WriterOptions(strategy, parquet, value, checkpointInterval, owners, scope, maxCommitAttempts, commitHook);
+    return new WriterOptions(strategy, parquet, value, checkpointInterval, scope, maxCommitAttempts, commitHook);
   }
 
   public WriterOptions withCheckpointInterval(int value) {
-    return new WriterOptions(strategy, parquet, targetFileSizeBytes, value, owners, scope, maxCommitAttempts, commitHook);
+    return new WriterOptions(strategy, parquet, targetFileSizeBytes, value, scope, maxCommitAttempts, commitHook);
   }
 
-  /** A writer for the rows of {@code rowOwners} that indexes the files {@code indexScope} covers. */
-  public WriterOptions withOwners(FileOwners rowOwners, OwnerScope indexScope) {
-    return new WriterOptions(strategy, parquet, targetFileSizeBytes, checkpointInterval, rowOwners, indexScope, maxCommitAttempts,
-        commitHook);
+  /** A writer that indexes the files {@code indexScope} covers (docs/design.md, "File ownership"). */
+  public WriterOptions withScope(OwnerScope indexScope) {
+    return new WriterOptions(strategy, parquet, targetFileSizeBytes, checkpointInterval, indexScope, maxCommitAttempts, commitHook);
   }
 
   public WriterOptions withMaxCommitAttempts(int value) {
-    return new WriterOptions(strategy, parquet, targetFileSizeBytes, checkpointInterval, owners, scope, value, commitHook);
+    return new WriterOptions(strategy, parquet, targetFileSizeBytes, checkpointInterval, scope, value, commitHook);
   }
 
   public WriterOptions withCommitHook(CommitHook hook) {
-    return new WriterOptions(strategy, parquet, targetFileSizeBytes, checkpointInterval, owners, scope, maxCommitAttempts, hook);
+    return new WriterOptions(strategy, parquet, targetFileSizeBytes, checkpointInterval, scope, maxCommitAttempts, hook);
   }
 }

@@ -114,10 +114,10 @@ class CompactorTest {
     Map<Long, Row> model = new HashMap<>();
     for (int partition = 0; partition < 2; partition++) {
       FileOwners owners = FileOwners.of(List.of("orders:" + partition));
-      WriterOptions options = WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withOwners(owners, OwnerScope.of(owners));
+      WriterOptions options = WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withScope(OwnerScope.of(owners));
       TableWriter writer = table.newWriter(options);
       for (int round = 1; round <= 12; round++) {
-        ChangeSet.Builder changes = ChangeSet.builder();
+        ChangeSet.Builder changes = ChangeSet.builder().owners(owners);
         for (int i = 0; i < 5; i++) {
           long id = partition * 10_000L + round * 10 + i;
           changes.upsert(Tables.row(id, round));

@@ -248,22 +248,23 @@ class ConcurrentWritersTest {
   void newFilesOfAnotherOwnerAreRetriedOnTop() throws Exception {
     DeltaTable table = newTable(MergeStrategy.DELETION_VECTORS);
     Random random = new Random(14);
-    TableWriter first = table.newWriter(ownedBy("t:0"));
-    TableWriter second = table.newWriter(ownedBy("t:1"));
+    FileOwners zero = FileOwners.of(List.of("t:0"));
+    FileOwners one = FileOwners.of(List.of("t:1"));
+    TableWriter first = table.newWriter(indexing(zero));
+    TableWriter second = table.newWriter(indexing(one));
     Row firsts = MergeModelTest.row(1, 1, random);
     Row seconds = MergeModelTest.row(2, 1, random);
-    first.commit(ChangeSet.builder().upsert(firsts).build());
+    first.commit(ChangeSet.builder().owners(zero).upsert(firsts).build());
 
-    CommitResult result = second.commit(ChangeSet.builder().upsert(seconds).build());
+    CommitResult result = second.commit(ChangeSet.builder().owners(one).upsert(seconds).build());
 
     assertThat(result.replans()).isZero();
     assertThat(result.attempts()).isEqualTo(2);
     assertThat(KernelTables.readRows(table.root())).containsExactlyInAnyOrder(firsts, seconds);
   }
 
-  private static WriterOptions ownedBy(String owner) {
-    FileOwners owners = FileOwners.of(List.of(owner));
-    return WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withOwners(owners, OwnerScope.of(owners));
+  private static WriterOptions indexing(FileOwners owners) {
+    return WriterOptions.defaults(MergeStrategy.DELETION_VECTORS).withScope(OwnerScope.of(owners));
   }
 
   private DeltaTable newTable(MergeStrategy strategy) throws Exception {

@@ -40,12 +40,12 @@ class RewriteOwnershipTest {
     Map<Long, Row> model = new HashMap<>();
     Random random = new Random(11);
     // even keys belong to owner a, odd keys to b; one writer owning both writes them all first
-    commit(writer(table, BOTH), model, random, 0, 1, 2, 3, 4, 5, 6, 7);
+    commit(writer(table, BOTH), BOTH, model, random, 0, 1, 2, 3, 4, 5, 6, 7);
 
-    commit(writer(table, A), model, random, 0, 2);
+    commit(writer(table, A), A, model, random, 0, 2);
     assertThat(ownersOfLiveFiles(table)).as("a's rewrite carried b's rows: the output is b's as well").containsExactly(BOTH);
 
-    commit(writer(table, B), model, random, 1, 3, 5);
+    commit(writer(table, B), B, model, random, 1, 3, 5);
     assertThat(new HashSet<>(KernelTables.readRows(table.root()))).isEqualTo(new HashSet<>(model.values()));
     assertThat(KernelTables.readRows(table.root())).as("one live row per key").hasSize(model.size());
   }
@@ -55,21 +55,21 @@ class RewriteOwnershipTest {
     DeltaTable table = create();
     Map<Long, Row> model = new HashMap<>();
     Random random = new Random(12);
-    commit(table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE)), model, random, 0, 1, 2, 3);
+    commit(table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE)), FileOwners.anyone(), model, random, 0, 1, 2, 3);
 
-    commit(writer(table, A), model, random, 0);
+    commit(writer(table, A), A, model, random, 0);
 
     assertThat(ownersOfLiveFiles(table)).containsExactly(FileOwners.anyone());
-    commit(writer(table, B), model, random, 1);
+    commit(writer(table, B), B, model, random, 1);
     assertThat(KernelTables.readRows(table.root())).hasSize(model.size());
     assertThat(new HashSet<>(KernelTables.readRows(table.root()))).isEqualTo(new HashSet<>(model.values()));
   }
 
   @Test
-  void newRowsAloneAreOwnedByTheirWriter() throws Exception {
+  void newRowsAloneAreOwnedByTheirChangeSetsOwners() throws Exception {
     DeltaTable table = create();
     Map<Long, Row> model = new HashMap<>();
-    commit(writer(table, A), model, new Random(13), 0, 2, 4);
+    commit(writer(table, BOTH), A, model, new Random(13), 0, 2, 4);
     assertThat(ownersOfLiveFiles(table)).containsExactly(A);
   }
 
@@ -80,11 +80,11 @@ class RewriteOwnershipTest {
   }
 
   private static TableWriter writer(DeltaTable table, FileOwners owners) throws Exception {
-    return table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE).withOwners(owners, OwnerScope.of(owners)));
+    return table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE).withScope(OwnerScope.of(owners)));
   }
 
-  private static void commit(TableWriter writer, Map<Long, Row> model, Random random, long... ids) throws Exception {
-    ChangeSet.Builder changes = ChangeSet.builder();
+  private static void commit(TableWriter writer, FileOwners owners, Map<Long, Row> model, Random random, long... ids) throws Exception {
+    ChangeSet.Builder changes = ChangeSet.builder().owners(owners);
     for (long id : ids) {
       Row row = MergeModelTest.row(id, 1 + random.nextInt(100), random);
       changes.upsert(row);

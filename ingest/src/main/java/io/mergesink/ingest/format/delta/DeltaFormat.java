@@ -3,7 +3,6 @@ package io.mergesink.ingest.format.delta;
 import io.mergesink.core.generatedcolumns.GeneratedColumns;
 import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.maintenance.CompactionOptions;
-import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.protocol.ProtocolSupport;
 import io.mergesink.core.snapshot.Snapshot;
 import io.mergesink.core.storage.RequestCounts;
@@ -29,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +47,8 @@ public final class DeltaFormat implements TableFormat {
   private final Storage storage;
   private final CompactionOptions compaction;
   private final int maxDepth;
+  /** The task's partitions as of its latest assignment, which every table it writes shares. */
+  private TaskPartitions taskPartitions;
 
   /**
    * @throws FatalIngestException the root's storage cannot hold tables (a scheme without atomic
@@ -126,17 +128,21 @@ public final class DeltaFormat implements TableFormat {
   private FormatTable open(DeltaTable delta, Snapshot snapshot, List<String> writerKey, Collection<KafkaPartition> partitions) {
     ProtocolSupport.checkWritable(delta.root(), snapshot.protocol(), snapshot.metadata());
     WriteKind writeKind = options.writeMode() == WriteMode.APPEND ? WriteKind.APPEND : WriteKind.BY_KEY;
-    return new DeltaFormatTable(storage, delta, snapshot, this::writerOptions, partitions, compaction, writeKind, writerKey);
+    return new DeltaFormatTable(storage, delta, snapshot, this::taskPartitions, partitions, compaction, writeKind, writerKey);
   }
 
   /**
-   * Writer options for a task holding {@code partitions} (docs/design.md, "File ownership"): the
-   * task's rows are owned by its partitions, and its key index covers the files that may hold rows
-   * of them.
+   * A task holding {@code partitions} (docs/design.md, "File ownership"): its key index covers the
+   * files that may hold rows of them. Built once per assignment and shared by the task's tables.
    */
-  private WriterOptions writerOptions(Collection<KafkaPartition> partitions) {
-    FileOwners owners = PartitionOwners.of(partitions);
-    return DeltaWriteOptions.writer(options).withOwners(owners, PartitionOwners.scope(owners, options.lookupScope()));
+  private synchronized TaskPartitions taskPartitions(Collection<KafkaPartition> partitions) {
+    Set<KafkaPartition> held = Set.copyOf(partitions);
+    if (taskPartitions == null || !held.equals(taskPartitions.partitions())) {
+      WriterOptions writerOptions = DeltaWriteOptions.writer(options).withScope(PartitionOwners.scope(PartitionOwners.of(held),
+          options.lookupScope()));
+      taskPartitions = new TaskPartitions(held, writerOptions);
+    }
+    return taskPartitions;
   }
 
   private TableSpec spec(NewTable spec) {

@@ -12,6 +12,7 @@ import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.mergeinto.MergeActions;
 import io.mergesink.core.mergeinto.MergeInto;
 import io.mergesink.core.mergeinto.MergeSpec;
+import io.mergesink.core.ownership.FileOwners;
 import io.mergesink.core.scan.LogicalFileReader;
 import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.snapshot.Snapshot;
@@ -35,6 +36,7 @@ import io.mergesink.ingest.record.KafkaPartition;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,29 +57,31 @@ final class DeltaFormatTable implements FormatTable {
 
   private final Storage storage;
   private final DeltaTable table;
-  private final Function<Collection<KafkaPartition>, WriterOptions> writerOptionsFor;
+  private final Function<Collection<KafkaPartition>, TaskPartitions> taskPartitionsFor;
   private final CompactionOptions compaction;
   private final WriteKind writeKind;
   private final List<String> writerKey;
-  private WriterOptions writerOptions;
+  private TaskPartitions task;
+  /** The owners of change sets' rows, by the positions they carry (docs/design.md, "File ownership"). */
+  private final Map<Set<String>, FileOwners> rowOwners = new HashMap<>();
   private Snapshot snapshot;
   private TableWriter writer;
   private Generated generated;
 
   /**
-   * @param writerOptionsFor writer options for a task holding the given partitions
+   * @param taskPartitionsFor the task holding the given partitions
    * @param writeKind whether the table takes a keyed writer or an append writer
    * @param writerKey the key for a table that records none; a keyed writer checks a recorded one against it (empty: the
    *     recorded key)
    */
   DeltaFormatTable(Storage storage, DeltaTable table, Snapshot snapshot,
-      Function<Collection<KafkaPartition>, WriterOptions> writerOptionsFor, Collection<KafkaPartition> partitions,
+      Function<Collection<KafkaPartition>, TaskPartitions> taskPartitionsFor, Collection<KafkaPartition> partitions,
       CompactionOptions compaction, WriteKind writeKind, List<String> writerKey) {
     this.storage = storage;
     this.table = table;
     this.snapshot = snapshot;
-    this.writerOptionsFor = writerOptionsFor;
-    this.writerOptions = writerOptionsFor.apply(partitions);
+    this.taskPartitionsFor = taskPartitionsFor;
+    this.task = taskPartitionsFor.apply(partitions);
     this.compaction = compaction;
     this.writeKind = writeKind;
     this.writerKey = List.copyOf(writerKey);
@@ -96,6 +100,11 @@ final class DeltaFormatTable implements FormatTable {
   @Override
   public StructType schema() {
     return snapshot.schema();
+  }
+
+  @Override
+  public List<String> partitionColumns() {
+    return snapshot.metadata().partitionColumns();
   }
 
   @Override
@@ -213,7 +222,8 @@ final class DeltaFormatTable implements FormatTable {
   @Override
   public CommitResult commit(ChangeSet changes) throws IOException, FencedException {
     TableWriter writer = writer();
-    CommitResult result = writer.commit(changes);
+    FileOwners owners = rowOwners.computeIfAbsent(changes.txns().keySet(), appIds -> PartitionOwners.ofChanges(task.partitions(), appIds));
+    CommitResult result = writer.commit(changes.withOwners(owners));
     snapshot = writer.snapshot();
     return result;
   }
@@ -230,6 +240,7 @@ final class DeltaFormatTable implements FormatTable {
       return Optional.empty();
     }
     Snapshot current = writer.snapshot();
+    WriterOptions writerOptions = task.writerOptions();
     CompactionOptions scoped = compaction.withScope(writerOptions.scope().files(current)).withParquet(writerOptions.parquet());
     return Optional.of(() -> new Compactor(storage, scoped).compact(current));
   }
@@ -245,7 +256,8 @@ final class DeltaFormatTable implements FormatTable {
   /** File tags and key-index scope follow the partitions, so the writer (and its key index) is dropped. */
   @Override
   public boolean reassign(Collection<KafkaPartition> partitions) throws IOException {
-    writerOptions = writerOptionsFor.apply(partitions);
+    task = taskPartitionsFor.apply(partitions);
+    rowOwners.clear();
     writer = null;
     try {
       snapshot = table.snapshot();
@@ -257,7 +269,8 @@ final class DeltaFormatTable implements FormatTable {
 
   private TableWriter writer() throws IOException {
     if (writer == null) {
-      writer = writeKind == WriteKind.APPEND ? table.newAppendWriter(writerOptions) : table.newWriter(writerOptions, writerKey);
+      writer = writeKind == WriteKind.APPEND ? table.newAppendWriter(task.writerOptions())
+          : table.newWriter(task.writerOptions(), writerKey);
       snapshot = writer.snapshot();
     }
     return writer;

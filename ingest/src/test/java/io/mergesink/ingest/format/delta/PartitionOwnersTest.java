@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A task's key-index scope (docs/design.md, "File ownership", "Topics that grow"): the files of its
  * partitions, and of every partition of a topic the table lists as grown; every file with
- * {@code lookup.scope=table}.
+ * {@code lookup.scope=table}; and the owners of the rows a task writes: its partitions of the topics
+ * whose changes a table takes, not all of its partitions.
  */
 class PartitionOwnersTest {
   private static final StructType SCHEMA = StructType.of(new StructField("id", PrimitiveType.LONG, false));
@@ -58,6 +59,20 @@ class PartitionOwnersTest {
   void tableLookupCoversEveryFile() {
     OwnerScope scope = PartitionOwners.scope(PartitionOwners.of(List.of(new KafkaPartition("orders", 3))), LookupScope.TABLE);
     assertThat(scope.files(null).test(file("payments:0"))).isTrue();
+  }
+
+  @Test
+  void theRowsOfAChangeSetAreOwnedByTheTasksPartitionsOfTheTopicsItsPositionsAreOf() {
+    List<KafkaPartition> task = List.of(new KafkaPartition("pg.public.orders", 0), new KafkaPartition("pg.public.orders", 1),
+        new KafkaPartition("pg.public.items", 0), new KafkaPartition("pg.public.users", 0));
+
+    assertThat(PartitionOwners.ofChanges(task, List.of("sink:pg.public.orders:1")))
+        .as("every partition of the topic the task holds: the same owners whichever of them had changes")
+        .isEqualTo(FileOwners.of(List.of("pg.public.orders:0", "pg.public.orders:1")));
+    assertThat(PartitionOwners.ofChanges(task, List.of("sink:pg.public.orders:0", "sink:pg.public.items:0")))
+        .isEqualTo(FileOwners.of(List.of("pg.public.orders:0", "pg.public.orders:1", "pg.public.items:0")));
+    assertThat(PartitionOwners.ofChanges(task, List.of())).as("no position: all the task's partitions")
+        .isEqualTo(PartitionOwners.of(task));
   }
 
   private static AddFile file(String owners) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.core.data.Row;
 import io.mergesink.ingest.FlushOutcome;
+import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.ingest.IngestEngine;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.config.TableFormatName;
@@ -39,7 +40,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The engine end to end on Iceberg tables in a Hadoop catalog, read back with Iceberg's generic
@@ -299,13 +300,14 @@ class IcebergEngineTest {
   /**
    * Ordered by {@code source.lsn}: an older change delivered after a newer one loses, and so does a
    * delete ordered before the row it would delete; a change ordered after a delete loses to it. With
-   * soft deletes the deleted row stays, flagged, with its delete's source time.
+   * soft deletes the deleted row stays, flagged, with its delete's source time. Copy-on-write tables
+   * decide the same, and hold no delete file.
    */
-  @ParameterizedTest
-  @EnumSource(value = DeleteMode.class, names = {"HARD", "SOFT"})
-  void orderedBySourcePositionAnOlderChangeOrDeleteArrivingLaterLoses(DeleteMode deletes) throws Exception {
+  @ParameterizedTest(name = "{0} deletes, {1}")
+  @CsvSource({"HARD, DELETION_VECTORS", "SOFT, DELETION_VECTORS", "SOFT, COPY_ON_WRITE"})
+  void orderedBySourcePositionAnOlderChangeOrDeleteArrivingLaterLoses(DeleteMode deletes, MergeStrategy strategy) throws Exception {
     IngestOptions options = IngestOptions.builder(dir.toString(), "sink").tableFormat(TableFormatName.ICEBERG)
-        .commitInterval(Duration.ZERO).compaction(false, 0.25, 10)
+        .mergeStrategy(strategy).commitInterval(Duration.ZERO).compaction(false, 0.25, 10)
         .changeSemantics(new ChangeSemantics(UpsertOrder.parse("source.lsn"), deletes, ChangeSemantics.DEFAULT_DELETED_KEYS_MAX)).build();
     try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
       engine.open(List.of(new KafkaPartition(SequencedRecords.TOPIC, 0)));
@@ -333,6 +335,9 @@ class IcebergEngineTest {
       expected.put(2L, List.of("two", 400L, true));
     }
     assertThat(rows).isEqualTo(expected);
+    if (strategy == MergeStrategy.COPY_ON_WRITE) {
+      assertThat(IcebergTables.liveDeleteFiles(IcebergTables.load(path))).isEmpty();
+    }
   }
 
 
