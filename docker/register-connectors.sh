@@ -8,7 +8,7 @@ set -eu
 
 CONNECT_URL="${CONNECT_URL:-http://connect:8083}"
 CONFIG_DIR="${CONFIG_DIR:-/config}"
-CONNECTORS="${CONNECTORS:-debezium-postgres-source mergesink-upsert mergesink-audit mergesink-cow mergesink-s3 mergesink-azure mergesink-iceberg mergesink-hive}"
+CONNECTORS="${CONNECTORS:-debezium-postgres-source mergesink-upsert mergesink-audit mergesink-cow mergesink-s3 mergesink-azure mergesink-iceberg mergesink-hive mergesink-paimon}"
 
 echo "waiting for the Connect REST API at $CONNECT_URL"
 curl -fsS --retry 90 --retry-delay 2 --retry-all-errors -o /dev/null "$CONNECT_URL/connectors"

@@ -68,7 +68,7 @@ class DeployFilesTest {
   void everySinkFilePassesTheConnectorsValidation(@TempDir Path tables) {
     Map<String, Map<String, String>> sinks = connectorFiles(SINK_CLASS);
     assertThat(sinks).containsOnlyKeys("mergesink-upsert", "mergesink-audit", "mergesink-cow", "mergesink-s3", "mergesink-azure",
-        "mergesink-iceberg", "mergesink-hive");
+        "mergesink-iceberg", "mergesink-hive", "mergesink-paimon");
 
     sinks.forEach((name, file) -> {
       Map<String, String> props = new HashMap<>(file);
@@ -106,6 +106,8 @@ class DeployFilesTest {
         .containsEntry("merge.strategy", "deletion-vectors");
     assertThat(sinks.get("mergesink-iceberg")).containsEntry("write.mode", "upsert").containsEntry("table.format", "iceberg")
         .containsEntry("table.name.format", "iceberg/${source.table}");
+    assertThat(sinks.get("mergesink-paimon")).containsEntry("write.mode", "upsert").containsEntry("table.format", "paimon")
+        .containsEntry("table.name.format", "paimon/${source.table}");
   }
 
   /** The Hive sink registers its tables in the compose file's metastore, which sees them at the worker's paths. */

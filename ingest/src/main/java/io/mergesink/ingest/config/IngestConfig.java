@@ -220,6 +220,7 @@ public class IngestConfig extends AbstractConfig {
           .changeSemantics(changeSemantics())
           .iceberg(new IcebergOptions(getString(ICEBERG_CATALOG_NAME), stringsWithPrefix(ICEBERG_CATALOG_PREFIX),
               getString(ICEBERG_DEFAULT_NAMESPACE)))
+          .paimon(new PaimonOptions(stringsWithPrefix(PAIMON_CATALOG_PREFIX), getString(PAIMON_DATABASE), getInt(PAIMON_BUCKET)))
           .catalog(CatalogOptions.of(this))
           .build();
     } catch (IllegalArgumentException e) {

@@ -61,6 +61,7 @@ import java.util.Optional;
  * @param changeSemantics ordering by a source sequence and soft deletes (keyed tables only)
  * @param iceberg the catalog of Iceberg tables ({@code table.format=iceberg})
  * @param catalog where Delta tables are registered by name ({@code catalog.*})
+ * @param paimon the catalog and buckets of Paimon tables ({@code table.format=paimon})
  */
 public record IngestOptions(
     String tableRoot,
@@ -92,7 +93,8 @@ public record IngestOptions(
     Map<String, String> tableProperties,
     ChangeSemantics changeSemantics,
     IcebergOptions iceberg,
-    CatalogOptions catalog) {
+    CatalogOptions catalog,
+    PaimonOptions paimon) {
 
   public IngestOptions {
     Objects.requireNonNull(tableRoot, "tableRoot");
@@ -114,12 +116,16 @@ public record IngestOptions(
     tableProperties = Map.copyOf(tableProperties);
     Objects.requireNonNull(changeSemantics, "changeSemantics");
     Objects.requireNonNull(iceberg, "iceberg");
+    Objects.requireNonNull(paimon, "paimon");
     Objects.requireNonNull(catalog, "catalog");
     if (catalog.type() != CatalogType.NONE && tableFormat != TableFormatName.DELTA) {
       throw new IllegalArgumentException(CatalogOptions.TYPE + "=" + catalog.type().configName() + " registers Delta tables;"
           + " Iceberg tables live in their own catalog (iceberg.catalog.*)");
     }
     checkPartitionFields(tableFormat, partitionFields);
+    if (tableFormat == TableFormatName.PAIMON) {
+      checkPaimon(writeMode, changeSemantics, truncateEnabled);
+    }
     if (writeMode == WriteMode.APPEND && changeSemantics.merges()) {
       throw new IllegalArgumentException("upsert.order.by and delete.mode apply to keyed tables (write.mode=upsert or history;"
           + " write.mode=append records changes as rows of their own), found " + changeSemantics.orderBy().configValue()
@@ -165,11 +171,37 @@ public record IngestOptions(
         throw new IllegalArgumentException("partition.fields: computed partition column '" + field.column() + "' is a Delta"
             + " generated column; Iceberg tables are partitioned by columns and transforms: " + PartitionTransform.SUPPORTED);
       }
+      if (tableFormat == TableFormatName.PAIMON && (field.expression().isPresent() || field.transform().isPresent())) {
+        throw new IllegalArgumentException("partition.fields: Paimon tables are partitioned by columns; '" + field.column()
+            + "' is computed (a Delta generated column or an Iceberg transform)");
+      }
       if (tableFormat == TableFormatName.DELTA && field.transform().isPresent()) {
         throw new IllegalArgumentException("partition.fields: " + field.transform().get().fieldName(field.column())
             + " is an Iceberg partition transform; Delta tables are partitioned by columns and computed columns"
             + " name=expression (" + GenerationExpression.SUPPORTED + ")");
       }
+    }
+  }
+
+  /**
+   * What Paimon tables take of the table kinds and change semantics (docs/paimon.md): upsert tables as
+   * primary-key tables, append tables as tables without a key; history tables and changes decided
+   * against the table's rows (ordering by a source position, soft deletes) and truncates are refused
+   * by name.
+   */
+  private static void checkPaimon(WriteMode writeMode, ChangeSemantics changeSemantics, boolean truncateEnabled) {
+    if (truncateEnabled) {
+      throw new IllegalArgumentException("truncate.enabled=true is not supported with table.format=paimon (docs/paimon.md): a"
+          + " truncate would be a snapshot of its own, apart from the positions it accounts for");
+    }
+    if (writeMode == WriteMode.HISTORY) {
+      throw new IllegalArgumentException("write.mode=history is not supported with table.format=paimon (docs/paimon.md): use"
+          + " write.mode=upsert (a primary-key table) or write.mode=append");
+    }
+    if (changeSemantics.merges()) {
+      throw new IllegalArgumentException("upsert.order.by=" + changeSemantics.orderBy().configValue() + " and delete.mode="
+          + changeSemantics.deleteMode().configName() + ": with table.format=paimon changes land in Kafka order with hard"
+          + " deletes only (docs/paimon.md); ordering by a source position and soft deletes are not supported yet");
     }
   }
 
@@ -207,6 +239,7 @@ public record IngestOptions(
     private final String tableRoot;
     private final String txnAppId;
     private IcebergOptions iceberg = IcebergOptions.defaults();
+    private PaimonOptions paimon = PaimonOptions.defaults();
     private CatalogOptions catalog = CatalogOptions.none();
     private StorageOptions storage = StorageOptions.defaults();
     private TableNameTemplate tableNameFormat = TableNameTemplate.parse(TableOptions.TABLE_NAME_FORMAT_DEFAULT);
@@ -370,13 +403,19 @@ public record IngestOptions(
       return this;
     }
 
+    /** The catalog and buckets of Paimon tables; a filesystem catalog on the table root and 4 buckets by default. */
+    public Builder paimon(PaimonOptions value) {
+      paimon = value;
+      return this;
+    }
+
     public IngestOptions build() {
       return new IngestOptions(tableRoot, storage, tableNameFormat, tableFormat, txnAppId, writeMode, mergeStrategy, primaryKeyMode,
           primaryKeyFields, deleteEnabled, truncateEnabled, appendDeleteImage, appendTombstones, unavailableValuePlaceholder,
           schemaEvolution,
           partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, parquetCompression, fileTargetSizeBytes,
           checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties, changeSemantics,
-          iceberg, catalog);
+          iceberg, catalog, paimon);
     }
   }
 }

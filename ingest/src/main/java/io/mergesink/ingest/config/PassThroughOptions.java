@@ -11,6 +11,7 @@ public final class PassThroughOptions {
   public static final String TABLE_PROPERTIES_PREFIX = "table.properties.";
   public static final String HADOOP_PREFIX = "hadoop.";
   public static final String ICEBERG_CATALOG_PREFIX = "iceberg.catalog.";
+  public static final String PAIMON_CATALOG_PREFIX = "paimon.catalog.";
 
   /** An option family given by a prefix. */
   public record PrefixOption(String prefix, String group, String doc) {}
@@ -36,7 +37,13 @@ public final class PassThroughOptions {
               + ICEBERG_CATALOG_PREFIX + "type=rest|jdbc|hive|hadoop (default hadoop), " + ICEBERG_CATALOG_PREFIX + "uri, "
               + ICEBERG_CATALOG_PREFIX + "warehouse (default: table.root), " + ICEBERG_CATALOG_PREFIX + "catalog-impl, "
               + ICEBERG_CATALOG_PREFIX + "io-impl, credentials and any other catalog property. The hadoop catalog commits "
-              + "by rename and is refused on s3:// roots."));
+              + "by rename and is refused on s3:// roots."),
+      new PrefixOption(PAIMON_CATALOG_PREFIX, GROUP,
+          "With table.format=paimon: every " + PAIMON_CATALOG_PREFIX + "<key>=<value> is an option, without the prefix, "
+              + "of the Paimon catalog the tables are in: " + PAIMON_CATALOG_PREFIX + "warehouse (default: table.root), "
+              + PAIMON_CATALOG_PREFIX + "metastore (filesystem, the only one supported) and file IO options. With "
+              + "table.format=paimon the " + TABLE_PROPERTIES_PREFIX + "* properties are Paimon table options (bucket, "
+              + "deletion-vectors.enabled, file.format, snapshot.num-retained.min, ...)."));
 
   private PassThroughOptions() {}
 }

@@ -5,7 +5,8 @@ import io.mergesink.ingest.options.NamedOption;
 /** {@code table.format}: the table format the engine writes its tables in. */
 public enum TableFormatName implements NamedOption {
   DELTA("delta"),
-  ICEBERG("iceberg");
+  ICEBERG("iceberg"),
+  PAIMON("paimon");
 
   private final String configName;
 

@@ -20,6 +20,12 @@ public final class TableOptions {
   public static final String ICEBERG_CATALOG_NAME_DEFAULT = "iceberg";
   public static final String ICEBERG_DEFAULT_NAMESPACE = "iceberg.tables.default-namespace";
   public static final String ICEBERG_DEFAULT_NAMESPACE_DEFAULT = "default";
+  public static final String PAIMON_DATABASE = "paimon.tables.default-database";
+  public static final String PAIMON_DATABASE_DEFAULT = "default";
+  public static final String PAIMON_BUCKET = "paimon.bucket";
+  public static final int PAIMON_BUCKET_DEFAULT = 4;
+  /** Paimon's limit on the buckets of a table ({@code bucket}). */
+  public static final int PAIMON_BUCKET_MAX = 1024;
 
   private TableOptions() {}
 
@@ -57,7 +63,8 @@ public final class TableOptions {
         .importance(Importance.LOW).displayName("Table format")
         .doc("The table format of the tables this connector writes and creates under " + TABLE_ROOT + ". delta: "
             + "Delta Lake tables; iceberg: Apache Iceberg tables in the catalog of the "
-            + PassThroughOptions.ICEBERG_CATALOG_PREFIX + "* properties (docs/table-formats.md, docs/iceberg.md).")
+            + PassThroughOptions.ICEBERG_CATALOG_PREFIX + "* properties (docs/table-formats.md, docs/iceberg.md); paimon: "
+            + "Apache Paimon primary-key tables in a filesystem catalog on " + TABLE_ROOT + " (docs/paimon.md).")
         .define();
     tables.option(ICEBERG_CATALOG_NAME, Type.STRING).defaultValue(ICEBERG_CATALOG_NAME_DEFAULT)
         .validator(new ConfigDef.NonEmptyString()).importance(Importance.LOW).displayName("Iceberg catalog name")
@@ -68,6 +75,17 @@ public final class TableOptions {
         .validator(new ConfigDef.NonEmptyString()).importance(Importance.LOW).displayName("Iceberg default namespace")
         .doc("With " + TABLE_FORMAT + "=iceberg: the catalog namespace of tables whose name (" + TABLE_NAME_FORMAT
             + ") has no directory; a name a/b/t is table t in namespace a.b.")
+        .define();
+    tables.option(PAIMON_DATABASE, Type.STRING).defaultValue(PAIMON_DATABASE_DEFAULT)
+        .validator(new ConfigDef.NonEmptyString()).importance(Importance.LOW).displayName("Paimon default database")
+        .doc("With " + TABLE_FORMAT + "=paimon: the database of tables whose name (" + TABLE_NAME_FORMAT
+            + ") has no directory; a name d/t is table t in database d (deeper names are refused: Paimon has one level).")
+        .define();
+    tables.option(PAIMON_BUCKET, Type.INT).defaultValue(PAIMON_BUCKET_DEFAULT).validator(ConfigDef.Range.between(1, PAIMON_BUCKET_MAX))
+        .importance(Importance.LOW).displayName("Paimon buckets")
+        .doc("With " + TABLE_FORMAT + "=paimon: the fixed number of buckets (Paimon's bucket option) of the primary-key "
+            + "tables this connector creates, per partition. Each bucket is one LSM tree; Paimon suggests a bucket per 200 MB "
+            + "to 1 GB of data. A table property table.properties.bucket overrides it; tables that exist keep theirs.")
         .define();
   }
 

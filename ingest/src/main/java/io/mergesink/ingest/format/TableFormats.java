@@ -3,6 +3,7 @@ package io.mergesink.ingest.format;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.format.delta.DeltaFormat;
 import io.mergesink.ingest.format.iceberg.IcebergFormat;
+import io.mergesink.ingest.format.paimon.PaimonFormat;
 
 /** The one place a connector's {@code table.format} becomes a {@link TableFormat}. */
 public final class TableFormats {
@@ -17,6 +18,7 @@ public final class TableFormats {
     return switch (options.tableFormat()) {
       case DELTA -> new DeltaFormat(options);
       case ICEBERG -> new IcebergFormat(options);
+      case PAIMON -> new PaimonFormat(options);
     };
   }
 }

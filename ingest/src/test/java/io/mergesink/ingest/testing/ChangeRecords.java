@@ -32,6 +32,12 @@ public final class ChangeRecords {
     return record(partition, offset, id, envelope(table, "u", null, after, offset));
   }
 
+  /** A create of {@code row} by {@code events}, keyed by its {@code id}, at {@code offset} of partition 0. */
+  public static KafkaRecord create(DebeziumTable events, long offset, Struct row) {
+    return new KafkaRecord(new KafkaPartition(TOPIC, 0), offset, TOPIC, offset, events.keySchema(), events.key(row.get("id")),
+        events.envelopeSchema(), events.create(row, offset), RecordHeaders.NONE);
+  }
+
   /** A delete of {@code id} in {@code table}. */
   public static KafkaRecord delete(int partition, long offset, String table, long id) {
     return record(partition, offset, id, envelope(table, "d", new Struct(ROW).put("id", id), null, offset));

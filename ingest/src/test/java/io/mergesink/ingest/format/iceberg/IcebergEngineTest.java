@@ -16,18 +16,16 @@ import io.mergesink.ingest.options.SchemaEvolution;
 import io.mergesink.ingest.options.UpsertOrder;
 import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.record.KafkaPartition;
-import io.mergesink.ingest.record.KafkaRecord;
-import io.mergesink.ingest.record.RecordHeaders;
 import io.mergesink.localconnect.debezium.DebeziumTable;
 import io.mergesink.localconnect.debezium.SourceField;
 import io.mergesink.ingest.testing.ChangeRecords;
+import io.mergesink.ingest.testing.KeyedChangeModel;
 import io.mergesink.ingest.testing.IcebergTables;
 import io.mergesink.ingest.testing.SequencedRecords;
 import io.mergesink.ingest.testing.SinkTables;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -38,7 +36,6 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.types.Types;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,7 +57,7 @@ class IcebergEngineTest {
   @TempDir Path temp;
   /** The warehouse, created by the first table: the engine starts before it exists. */
   private Path dir;
-  private final Map<Long, Row> model = new HashMap<>();
+  private final KeyedChangeModel changes = new KeyedChangeModel(TABLE);
   private final AtomicInteger fenced = new AtomicInteger();
 
   @BeforeEach
@@ -72,17 +69,17 @@ class IcebergEngineTest {
   void upsertsAndDeletesLandAsDeletionVectorsOnePerDataFileAndTheTableHoldsEachKeysLatestRow() throws Exception {
     try (IngestEngine engine = engine(Map.of())) {
       engine.open(List.of(P0));
-      upserts(engine, 0, 0, 9, "v");
+      changes.upserts(engine, 0, 0, 9, "v");
       engine.flush();
-      upserts(engine, 0, 10, 14, "w");
-      delete(engine, 0, 15, 3);
+      changes.upserts(engine, 0, 10, 14, "w");
+      changes.delete(engine, 0, 15, 3);
       engine.flush();
-      upserts(engine, 0, 16, 18, "x");
-      delete(engine, 0, 19, 4);
+      changes.upserts(engine, 0, 16, 18, "x");
+      changes.delete(engine, 0, 19, 4);
       engine.flush();
     }
     Table table = table();
-    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
     List<DeleteFile> deletes = IcebergTables.liveDeleteFiles(table);
     assertThat(deletes).isNotEmpty().allSatisfy(delete -> {
       assertThat(delete.format()).isEqualTo(FileFormat.PUFFIN);
@@ -99,10 +96,10 @@ class IcebergEngineTest {
         .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).writeMode(WriteMode.APPEND).build();
     try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
       engine.open(List.of(P0));
-      upserts(engine, 0, 0, 5, "v");
+      changes.upserts(engine, 0, 0, 5, "v");
       engine.flush();
-      delete(engine, 0, 6, 1);
-      upserts(engine, 0, 7, 8, "w");
+      changes.delete(engine, 0, 6, 1);
+      changes.upserts(engine, 0, 7, 8, "w");
       engine.flush();
     }
     Table table = table();
@@ -117,14 +114,14 @@ class IcebergEngineTest {
   void aVersion2TableTakesPositionDeleteFiles() throws Exception {
     try (IngestEngine engine = engine(Map.of("format-version", "2"))) {
       engine.open(List.of(P0));
-      upserts(engine, 0, 0, 9, "v");
+      changes.upserts(engine, 0, 0, 9, "v");
       engine.flush();
-      upserts(engine, 0, 10, 14, "w");
-      delete(engine, 0, 15, 1);
+      changes.upserts(engine, 0, 10, 14, "w");
+      changes.delete(engine, 0, 15, 1);
       engine.flush();
     }
     Table table = table();
-    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
     assertThat(IcebergTables.liveDeleteFiles(table)).isNotEmpty().allSatisfy(delete -> {
       assertThat(delete.format()).isEqualTo(FileFormat.PARQUET);
       assertThat(delete.content()).isEqualTo(FileContent.POSITION_DELETES);
@@ -135,7 +132,7 @@ class IcebergEngineTest {
   void anEngineStartedAgainResumesFromTheSnapshotSummaryEvenPastASnapshotOfAnotherEngine() throws Exception {
     try (IngestEngine first = engine(Map.of())) {
       first.open(List.of(P0));
-      upserts(first, 0, 0, 9, "v");
+      changes.upserts(first, 0, 0, 9, "v");
       first.flush();
     }
     IcebergTables.rewriteEveryDataFile(table());
@@ -144,28 +141,28 @@ class IcebergEngineTest {
       assertThat(second.open(List.of(P0))).containsExactly(Map.entry(P0, 10L));
       second.seeksApplied();
       for (long offset = 5; offset <= 14; offset++) {
-        second.accept(offset < 10 ? ChangeRecords.upsert(0, offset, TABLE, offset % 4, "replayed") : upsert(0, offset, offset % 4, "w" + offset));
+        second.accept(offset < 10 ? ChangeRecords.upsert(0, offset, TABLE, offset % 4, "replayed") : changes.upsert(0, offset, offset % 4, "w" + offset));
       }
       second.flush();
       assertThat(second.committedOffsets()).containsExactly(Map.entry(P0, 15L));
     }
-    assertThat(IcebergTables.readRows(table())).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(IcebergTables.readRows(table())).containsExactlyInAnyOrderElementsOf(changes.rows());
   }
 
   @Test
   void aCompactionOfAnotherEngineBetweenTwoFlushesMovesTheRowsAndTheNextFlushMarksThemWhereTheyAre() throws Exception {
     try (IngestEngine engine = engine(Map.of())) {
       engine.open(List.of(P0));
-      upserts(engine, 0, 0, 9, "v");
+      changes.upserts(engine, 0, 0, 9, "v");
       engine.flush();
       IcebergTables.rewriteEveryDataFile(table()); // the engine planned nothing on it yet: its next commit is validated against it
-      upserts(engine, 0, 10, 13, "w");
-      delete(engine, 0, 14, 2);
+      changes.upserts(engine, 0, 10, 13, "w");
+      changes.delete(engine, 0, 14, 2);
       engine.flush();
       assertThat(engine.committedOffsets()).containsExactly(Map.entry(P0, 15L));
     }
     Table table = table();
-    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
     assertThat(IcebergTables.positions(table)).containsExactly(Map.entry("sink:" + ChangeRecords.TOPIC + ":0", 14L));
   }
 
@@ -176,11 +173,11 @@ class IcebergEngineTest {
     try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
       engine.open(List.of(P0));
       for (long offset = 0; offset < 8; offset++) {
-        engine.accept(upsert(0, offset, offset, "v" + offset));
+        engine.accept(changes.upsert(0, offset, offset, "v" + offset));
       }
       engine.flush();
       for (long offset = 8; offset < 11; offset++) {
-        engine.accept(upsert(0, offset, offset - 8, "w" + offset)); // 3 of the first file's 8 rows replaced: worth a rewrite
+        engine.accept(changes.upsert(0, offset, offset - 8, "w" + offset)); // 3 of the first file's 8 rows replaced: worth a rewrite
       }
       engine.flush();
     } // closing waits for the rewrite
@@ -193,29 +190,29 @@ class IcebergEngineTest {
       assertThat(next.open(List.of(P0))).containsExactly(Map.entry(P0, 11L));
       next.seeksApplied();
       for (long offset = 11; offset < 14; offset++) {
-        next.accept(upsert(0, offset, offset - 8, "x" + offset)); // rows that now live in the rewritten file
+        next.accept(changes.upsert(0, offset, offset - 8, "x" + offset)); // rows that now live in the rewritten file
       }
       next.flush();
     }
-    assertThat(IcebergTables.readRows(table())).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(IcebergTables.readRows(table())).containsExactlyInAnyOrderElementsOf(changes.rows());
   }
 
   @Test
   void aTopicThatGrewStaysInKafkaOrderAndAKeyThatMovedPartitionsIsReplacedNotDuplicated() throws Exception {
     try (IngestEngine before = engine(Map.of())) {
       before.open(List.of(P0));
-      upserts(before, 0, 0, 3, "v");
+      changes.upserts(before, 0, 0, 3, "v");
       before.flush();
     }
     try (IngestEngine grown = engine(Map.of())) {
       grown.open(List.of(P0, P1)); // P1 never committed to a table that holds P0's positions: the topic grew
       grown.seeksApplied();
-      grown.accept(upsert(1, 0, 2, "moved")); // key 2 lives in P0's rows and now comes from P1
-      grown.accept(upsert(0, 4, 3, "stayed"));
+      grown.accept(changes.upsert(1, 0, 2, "moved")); // key 2 lives in P0's rows and now comes from P1
+      grown.accept(changes.upsert(0, 4, 3, "stayed"));
       grown.flush();
     }
     Table table = table();
-    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
     assertThat(table.properties()).containsKey("mergesink.lookup.tableScopeTopics");
   }
 
@@ -223,12 +220,12 @@ class IcebergEngineTest {
   void aZombieIsFencedAndTheTableHoldsTheNewOwnersChanges() throws Exception {
     try (IngestEngine zombie = engine(Map.of()); IngestEngine owner = engine(Map.of())) {
       zombie.open(List.of(P0));
-      upserts(zombie, 0, 0, 4, "v");
+      changes.upserts(zombie, 0, 0, 4, "v");
       zombie.flush();
 
       assertThat(owner.open(List.of(P0))).containsExactly(Map.entry(P0, 5L));
       owner.seeksApplied();
-      upserts(owner, 0, 5, 9, "owner");
+      changes.upserts(owner, 0, 5, 9, "owner");
       owner.flush();
 
       for (long offset = 5; offset <= 7; offset++) {
@@ -239,7 +236,7 @@ class IcebergEngineTest {
       assertThat(outcome.seeks()).containsExactly(Map.entry(P0, 10L));
       assertThat(fenced).hasValue(1);
     }
-    assertThat(IcebergTables.readRows(table())).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(IcebergTables.readRows(table())).containsExactlyInAnyOrderElementsOf(changes.rows());
   }
 
   @Test
@@ -247,17 +244,17 @@ class IcebergEngineTest {
     try (IngestEngine a = engine(Map.of()); IngestEngine b = engine(Map.of())) {
       a.open(List.of(P0));
       b.open(List.of(P1));
-      upserts(a, 0, 0, 3, "a");
+      changes.upserts(a, 0, 0, 3, "a");
       a.flush();
-      b.accept(upsert(1, 0, 100, "b"));
+      b.accept(changes.upsert(1, 0, 100, "b"));
       b.flush();
-      upserts(a, 0, 4, 7, "a2"); // planned on the snapshot before b's commit: lands on it, keeping b's position
+      changes.upserts(a, 0, 4, 7, "a2"); // planned on the snapshot before b's commit: lands on it, keeping b's position
       a.flush();
-      b.accept(upsert(1, 1, 100, "b2"));
+      b.accept(changes.upsert(1, 1, 100, "b2"));
       b.flush();
     }
     Table table = table();
-    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(model.values());
+    assertThat(IcebergTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
     assertThat(IcebergTables.positions(table)).containsOnly(Map.entry("sink:" + ChangeRecords.TOPIC + ":0", 7L),
         Map.entry("sink:" + ChangeRecords.TOPIC + ":1", 1L));
   }
@@ -266,7 +263,7 @@ class IcebergEngineTest {
   void aPrimaryKeyChangeTakesTheUnchangedValueFromTheOldKeysRow() throws Exception {
     try (IngestEngine engine = engine(Map.of())) {
       engine.open(List.of(P0));
-      engine.accept(upsert(0, 0, 1, "toasted"));
+      engine.accept(changes.upsert(0, 0, 1, "toasted"));
       engine.flush();
       engine.accept(ChangeRecords.keyChangeDelete(0, 1, TABLE, 1, 7));
       engine.accept(ChangeRecords.keyChangeCreate(0, 2, TABLE, 1, 7));
@@ -286,11 +283,11 @@ class IcebergEngineTest {
         .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).schemaEvolution(SchemaEvolution.WIDEN_TYPES).build();
     try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
       engine.open(List.of(P0));
-      engine.accept(event(before, 0, before.newRow().put("id", 1L).put("qty", 5)));
-      engine.accept(event(before, 1, before.newRow().put("id", 2L).put("qty", 6)));
+      engine.accept(ChangeRecords.create(before, 0, before.newRow().put("id", 1L).put("qty", 5)));
+      engine.accept(ChangeRecords.create(before, 1, before.newRow().put("id", 2L).put("qty", 6)));
       engine.flush();
-      engine.accept(event(after, 2, after.newRow().put("id", 2L).put("qty", 5_000_000_000L).put("email", "b@example.com")));
-      engine.accept(event(after, 3, after.newRow().put("id", 3L).put("qty", 7L).put("email", "c@example.com")));
+      engine.accept(ChangeRecords.create(after, 2, after.newRow().put("id", 2L).put("qty", 5_000_000_000L).put("email", "b@example.com")));
+      engine.accept(ChangeRecords.create(after, 3, after.newRow().put("id", 3L).put("qty", 7L).put("email", "c@example.com")));
       engine.flush();
     }
     Table table = table();
@@ -343,11 +340,6 @@ class IcebergEngineTest {
     }
   }
 
-  private static KafkaRecord event(DebeziumTable events, long offset, Struct row) {
-    Struct key = events.key(row.get("id"));
-    return new KafkaRecord(P0, offset, ChangeRecords.TOPIC, offset, events.keySchema(), key, events.envelopeSchema(),
-        events.create(row, offset), RecordHeaders.NONE);
-  }
 
   private Table table() {
     return IcebergTables.load(dir.toString(), "default", TABLE);
@@ -363,21 +355,5 @@ class IcebergEngineTest {
         fenced.incrementAndGet();
       }
     });
-  }
-
-  private void upserts(IngestEngine engine, int partition, long from, long to, String prefix) {
-    for (long offset = from; offset <= to; offset++) {
-      engine.accept(upsert(partition, offset, offset % 4 + 10L * partition, prefix + offset));
-    }
-  }
-
-  private KafkaRecord upsert(int partition, long offset, long id, String name) {
-    model.put(id, row(id, name));
-    return ChangeRecords.upsert(partition, offset, TABLE, id, name);
-  }
-
-  private void delete(IngestEngine engine, int partition, long offset, long id) {
-    model.remove(id);
-    engine.accept(ChangeRecords.delete(partition, offset, TABLE, id));
   }
 }

@@ -1,0 +1,380 @@
+package io.mergesink.ingest.format.paimon;
+
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.commit.FencedException;
+import io.mergesink.core.data.Row;
+import io.mergesink.core.mergeinto.MergeActions;
+import io.mergesink.core.mergeinto.MergeSpec;
+import io.mergesink.core.types.DataType;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
+import io.mergesink.core.writer.CommitResult;
+import io.mergesink.core.writer.LiveRows;
+import io.mergesink.ingest.format.FormatTable;
+import io.mergesink.ingest.format.RowScan;
+import io.mergesink.ingest.format.WriteKind;
+import io.mergesink.ingest.maintenance.CompactionRun;
+import io.mergesink.ingest.record.KafkaPartition;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
+import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.utils.CloseableIterator;
+
+/**
+ * One Paimon table as a task writes it: the table as last loaded from the catalog, and a
+ * {@link PaimonWriter} opened at the first commit. Positions are those of the snapshot properties
+ * ({@link SnapshotPositions}); the version is the snapshot id. Schema changes go through the
+ * catalog's {@code alterTable} (Paimon's schema manager), which checks them against the schema it
+ * changes.
+ */
+final class PaimonFormatTable implements FormatTable {
+  private final Catalog catalog;
+  private final Identifier identifier;
+  private final WriteKind writeKind;
+  private final List<String> writerKey;
+  private final String commitUserPrefix;
+  private final String spillDirectory;
+  private FileStoreTable table;
+  private PaimonWriter writer;
+
+  /**
+   * @param writerKey the key for a table that records none; checked against a recorded one
+   * @param commitUserPrefix the prefix of the writer's commit user (the connector's positions prefix)
+   */
+  PaimonFormatTable(Catalog catalog, Identifier identifier, FileStoreTable table, WriteKind writeKind, List<String> writerKey,
+      String commitUserPrefix, String spillDirectory) {
+    this.catalog = catalog;
+    this.identifier = identifier;
+    this.table = table;
+    this.writeKind = writeKind;
+    this.writerKey = List.copyOf(writerKey);
+    this.commitUserPrefix = commitUserPrefix;
+    this.spillDirectory = spillDirectory;
+  }
+
+  @Override
+  public String location() {
+    return table.location().toString();
+  }
+
+  @Override
+  public long version() {
+    Long latest = table.snapshotManager().latestSnapshotId();
+    return latest == null ? 0 : latest;
+  }
+
+  @Override
+  public StructType schema() {
+    return PaimonSchemas.fromPaimon(table.rowType());
+  }
+
+  @Override
+  public Map<String, String> properties() {
+    return table.options();
+  }
+
+  @Override
+  public List<String> recordedKey() {
+    return table.primaryKeys();
+  }
+
+  @Override
+  public Set<String> positionIds() {
+    return positions().keySet();
+  }
+
+  @Override
+  public OptionalLong position(String id) {
+    Long offset = positions().get(id);
+    return offset == null ? OptionalLong.empty() : OptionalLong.of(offset);
+  }
+
+  private Map<String, Long> positions() {
+    Snapshot latest = table.snapshotManager().latestSnapshot();
+    return latest == null ? Map.of() : SnapshotPositions.asOf(table.snapshotManager(), latest);
+  }
+
+  @Override
+  public Optional<String> commitTag(long version, String name) {
+    if (!table.snapshotManager().snapshotExists(version)) {
+      return Optional.empty();
+    }
+    Map<String, String> properties = table.snapshotManager().snapshot(version).properties();
+    return properties == null ? Optional.empty() : Optional.ofNullable(properties.get(SnapshotPositions.TAG_PREFIX + name));
+  }
+
+  @Override
+  public void refresh() throws IOException {
+    table = load();
+  }
+
+  @Override
+  public void followWriter() throws IOException {
+    refresh();
+  }
+
+  @Override
+  public void addColumns(List<StructField> columns) throws IOException {
+    Set<String> present = Set.copyOf(table.rowType().getFieldNames());
+    List<SchemaChange> changes = new ArrayList<>();
+    for (StructField column : columns) {
+      if (!present.contains(column.name())) {
+        changes.add(SchemaChange.addColumn(column.name(), PaimonSchemas.toPaimon(column.name(), column.type(), true)));
+      }
+    }
+    alter(changes);
+  }
+
+  /** Paimon widens integers to wider integers, float to double and a decimal's precision, as its schema manager allows. */
+  @Override
+  public void widenColumns(Map<String, DataType> types) throws IOException {
+    RowType rowType = table.rowType();
+    List<SchemaChange> changes = new ArrayList<>();
+    for (Map.Entry<String, DataType> column : types.entrySet()) {
+      if (!rowType.containsField(column.getKey())) {
+        continue;
+      }
+      org.apache.paimon.types.DataType now = rowType.getField(column.getKey()).type();
+      org.apache.paimon.types.DataType wider = PaimonSchemas.toPaimon(column.getKey(), column.getValue(), now.isNullable());
+      if (!now.equals(wider)) {
+        changes.add(SchemaChange.updateColumnType(column.getKey(), wider));
+      }
+    }
+    try {
+      alter(changes);
+    } catch (IllegalArgumentException | UnsupportedOperationException e) {
+      throw new IllegalArgumentException("Paimon table " + identifier + " cannot widen " + types + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void makeNullable(List<String> columns) throws IOException {
+    RowType rowType = table.rowType();
+    List<SchemaChange> changes = new ArrayList<>();
+    for (String column : columns) {
+      if (rowType.containsField(column) && !rowType.getField(column).type().isNullable()) {
+        changes.add(SchemaChange.updateColumnNullability(column, true));
+      }
+    }
+    alter(changes);
+  }
+
+  @Override
+  public void changeProperties(UnaryOperator<Map<String, String>> change) throws IOException {
+    table = load();
+    Map<String, String> before = new TreeMap<>(table.options());
+    Map<String, String> after = change.apply(new TreeMap<>(before));
+    List<SchemaChange> changes = new ArrayList<>();
+    after.forEach((key, value) -> {
+      if (!Objects.equals(before.get(key), value)) {
+        changes.add(SchemaChange.setOption(key, value));
+      }
+    });
+    before.keySet().stream().filter(key -> !after.containsKey(key)).forEach(key -> changes.add(SchemaChange.removeOption(key)));
+    alter(changes);
+  }
+
+  /**
+   * Commits {@code changes} to the table's schema through the catalog, which applies them to the
+   * latest schema and commits the next schema id only if no other writer took it.
+   */
+  private void alter(List<SchemaChange> changes) throws IOException {
+    if (changes.isEmpty()) {
+      return;
+    }
+    try {
+      catalog.alterTable(identifier, changes, false);
+    } catch (Catalog.TableNotExistException e) {
+      throw new IOException("Paimon table " + identifier + " is gone", e);
+    } catch (Catalog.ColumnAlreadyExistException | Catalog.ColumnNotExistException e) {
+      throw new IllegalArgumentException("Paimon table " + identifier + ": " + e.getMessage(), e);
+    }
+    table = load();
+  }
+
+  /** Paimon tables compute no columns of their own. */
+  @Override
+  public Row complete(Row row) {
+    return row;
+  }
+
+  /** Paimon's reader, deletion vectors and merges applied, with the bounds as a filter (files pruned by their statistics). */
+  @Override
+  public RowScan scan(List<String> columns, Map<String, Long> equalTo) throws IOException {
+    RowType rowType = table.rowType();
+    PredicateBuilder predicates = new PredicateBuilder(rowType);
+    List<Predicate> filters = new ArrayList<>();
+    for (Map.Entry<String, Long> bound : equalTo.entrySet()) {
+      int field = fieldIndex(rowType, bound.getKey());
+      filters.add(predicates.equal(field, PaimonRows.toPaimon(rowType.getTypeAt(field), bound.getValue())));
+    }
+    return read(columns, filters.isEmpty() ? null : PredicateBuilder.and(filters));
+  }
+
+  private RowScan read(List<String> columns, Predicate filter) throws IOException {
+    RowType rowType = table.rowType();
+    int[] projection = columns.stream().mapToInt(column -> fieldIndex(rowType, column)).toArray();
+    ReadBuilder read = table.newReadBuilder().withProjection(projection);
+    if (filter != null) {
+      read = read.withFilter(filter);
+    }
+    RowType projected = rowType.project(projection);
+    CloseableIterator<InternalRow> rows = read.newRead().createReader(read.newScan().plan()).toCloseableIterator();
+    return new RowScan() {
+      @Override
+      public boolean hasNext() {
+        return rows.hasNext();
+      }
+
+      @Override
+      public Row next() {
+        return PaimonRows.fromPaimon(projected, rows.next());
+      }
+
+      @Override
+      public void close() throws IOException {
+        try {
+          rows.close();
+        } catch (IOException | RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IOException("closing a reader of Paimon table " + identifier + " failed", e);
+        }
+      }
+    };
+  }
+
+  private int fieldIndex(RowType rowType, String column) {
+    int index = rowType.getFieldIndex(column);
+    if (index < 0) {
+      throw new IllegalArgumentException("column '" + column + "' is not in Paimon table " + identifier);
+    }
+    return index;
+  }
+
+  /** The live rows of {@code keys} (rows of the key columns), by key, read with a filter on the key. */
+  private Map<Row, Row> currentRows(List<Row> keys) throws IOException {
+    List<String> key = key();
+    RowType rowType = table.rowType();
+    PredicateBuilder predicates = new PredicateBuilder(rowType);
+    List<Predicate> anyKey = new ArrayList<>();
+    for (Row row : keys) {
+      List<Predicate> columns = new ArrayList<>();
+      for (int i = 0; i < key.size(); i++) {
+        int field = rowType.getFieldIndex(key.get(i));
+        columns.add(predicates.equal(field, PaimonRows.toPaimon(rowType.getTypeAt(field), row.get(i))));
+      }
+      anyKey.add(PredicateBuilder.and(columns));
+    }
+    Set<Row> wanted = Set.copyOf(keys);
+    int[] keyOrdinals = key.stream().mapToInt(rowType::getFieldIndex).toArray();
+    Map<Row, Row> found = new HashMap<>();
+    try (RowScan rows = read(rowType.getFieldNames(), PredicateBuilder.or(anyKey))) {
+      while (rows.hasNext()) {
+        Row row = rows.next();
+        Row rowKey = row.project(keyOrdinals);
+        if (wanted.contains(rowKey)) {
+          found.put(rowKey, row);
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Only within the key's rows: ordering by a source position and soft deletes are not supported on Paimon tables. */
+  @Override
+  public boolean decidesAgainstRows() {
+    return false;
+  }
+
+  @Override
+  public LiveRows liveRows() {
+    throw new IllegalStateException("Paimon table " + identifier + " does not decide changes against its rows (docs/paimon.md)");
+  }
+
+  @Override
+  public MergeActions decide(MergeSpec spec, List<Row> source) {
+    throw new IllegalStateException("Paimon table " + identifier + " does not decide changes against its rows (docs/paimon.md)");
+  }
+
+  @Override
+  public CommitResult commit(ChangeSet changes) throws IOException, FencedException {
+    table = load();
+    if (writer == null) {
+      writer = new PaimonWriter(commitUserPrefix, writeKind == WriteKind.APPEND ? List.of() : key(), spillDirectory);
+    }
+    CommitResult result = writer.commit(table, changes, this::currentRows);
+    table = load();
+    return result;
+  }
+
+  /** Paimon's writers compact the buckets they write as part of each commit (docs/paimon.md, "Compaction"). */
+  @Override
+  public Optional<CompactionRun> compaction() {
+    return Optional.empty();
+  }
+
+  @Override
+  public void compacted() throws IOException {
+    refresh();
+  }
+
+  @Override
+  public boolean reassign(Collection<KafkaPartition> partitions) throws IOException {
+    if (writer != null) {
+      writer.close();
+      writer = null;
+    }
+    try {
+      table = (FileStoreTable) catalog.getTable(identifier);
+      return true;
+    } catch (Catalog.TableNotExistException e) {
+      return false;
+    }
+  }
+
+  private FileStoreTable load() throws IOException {
+    try {
+      return (FileStoreTable) catalog.getTable(identifier);
+    } catch (Catalog.TableNotExistException e) {
+      throw new IOException("Paimon table " + identifier + " is gone", e);
+    }
+  }
+
+  /**
+   * The key rows are replaced by: the table's primary key, else the writer's key.
+   *
+   * @throws IllegalStateException the table records another key than the writer's, or none and the writer has none
+   */
+  private List<String> key() {
+    List<String> recorded = recordedKey();
+    if (recorded.isEmpty()) {
+      throw new IllegalStateException("Paimon table " + identifier + " has no primary key: it can be written with write.mode=append"
+          + " only" + (writerKey.isEmpty() ? "" : ", not keyed by " + writerKey));
+    }
+    if (!writerKey.isEmpty() && !Set.copyOf(writerKey).equals(Set.copyOf(recorded))) {
+      throw new IllegalStateException("Paimon table " + identifier + " is keyed by its primary key " + recorded + ", not by " + writerKey);
+    }
+    return recorded;
+  }
+}
