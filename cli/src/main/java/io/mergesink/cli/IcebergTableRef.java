@@ -7,6 +7,7 @@ import io.mergesink.ingest.config.TableFormatName;
 import io.mergesink.ingest.format.FormatTable;
 import io.mergesink.ingest.format.iceberg.IcebergFormat;
 import java.nio.file.Paths;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +51,9 @@ final class IcebergTableRef {
    * @param options the engine's options for the format (compaction settings), on top of where the table is
    * @throws IllegalArgumentException no Iceberg table there, or the reference cannot name one
    * @throws io.mergesink.ingest.errors.FatalIngestException the catalog cannot be opened
+   * @throws IOException the table's metadata cannot be read
    */
-  Opened open(UnaryOperator<IngestOptions.Builder> options) {
+  Opened open(UnaryOperator<IngestOptions.Builder> options) throws IOException {
     Map<String, String> properties = new HashMap<>(catalog);
     String name;
     String namespace = IcebergOptions.defaults().defaultNamespace();
@@ -81,7 +83,7 @@ final class IcebergTableRef {
       FormatTable formatTable = format.open(name, List.of(), List.of())
           .orElseThrow(() -> new IllegalArgumentException("no Iceberg table " + where()));
       return new Opened(format, formatTable, iceberg);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | IOException e) {
       format.close();
       throw e;
     }

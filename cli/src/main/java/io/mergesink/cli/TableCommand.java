@@ -91,11 +91,11 @@ abstract class TableCommand implements Callable<Integer> {
    *
    * @param options the engine's options the command needs beyond where the table is
    */
-  IcebergTableRef.Opened openIceberg(UnaryOperator<IngestOptions.Builder> options) {
+  IcebergTableRef.Opened openIceberg(UnaryOperator<IngestOptions.Builder> options) throws IOException {
     return new IcebergTableRef(tablePath, catalog, catalogName, hadoop).open(options);
   }
 
-  IcebergTableRef.Opened openIceberg() {
+  IcebergTableRef.Opened openIceberg() throws IOException {
     return openIceberg(builder -> builder);
   }
 
