@@ -20,6 +20,7 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -39,7 +40,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Real {@link KafkaStreams} instances on a real KRaft broker share a 4-partition Debezium topic:
@@ -48,6 +49,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * table read back with Delta Kernel equals the source model (no change lost, none applied twice),
  * and every partition's txn version is its end offset − 1; under {@code at_least_once} and
  * {@code exactly_once_v2}. And a frozen instance that thaws as a zombie commits nothing stale.
+ *
+ * <p>The {@code soak} profile runs every scenario under both processing guarantees; CI runs each
+ * under one, the scenarios sharing them out: the zombie under {@code at_least_once}, where only the
+ * sink's positions fence it (no Kafka transaction does), the crashes under {@code exactly_once_v2},
+ * where a killed instance leaves a transaction to abort.
  */
 class StreamsFailoverIT {
   private static final int PARTITIONS = 4;
@@ -59,7 +65,21 @@ class StreamsFailoverIT {
   @TempDir
   Path dir;
 
-  @BeforeAll
+  static Stream<String> atLeastOnceInCi() {
+    return guarantees(StreamsConfig.AT_LEAST_ONCE);
+  }
+
+  static Stream<String> exactlyOnceV2InCi() {
+    return guarantees(StreamsConfig.EXACTLY_ONCE_V2);
+  }
+
+  /** Both guarantees with {@code -Dstreams.guarantees=all} (the soak profile), else the one CI runs. */
+  private static Stream<String> guarantees(String inCi) {
+    return "all".equals(System.getProperty("streams.guarantees"))
+        ? Stream.of(StreamsConfig.AT_LEAST_ONCE, StreamsConfig.EXACTLY_ONCE_V2) : Stream.of(inCi);
+  }
+
+    @BeforeAll
   static void startKafka() {
     Properties broker = new Properties();
     broker.put("offsets.topic.replication.factor", "1");
@@ -76,7 +96,7 @@ class StreamsFailoverIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {StreamsConfig.AT_LEAST_ONCE, StreamsConfig.EXACTLY_ONCE_V2})
+  @MethodSource("exactlyOnceV2InCi")
   void anInstanceKilledMidStreamAndOneAddedLandEveryChangeExactlyOnce(String guarantee) throws Exception {
     String topic = "customers-" + guarantee.replace('_', '-');
     String appId = "failover-" + guarantee.replace('_', '-');
@@ -129,7 +149,7 @@ class StreamsFailoverIT {
    * rejoined, and again after a last workload both instances share.
    */
   @ParameterizedTest
-  @ValueSource(strings = {StreamsConfig.AT_LEAST_ONCE, StreamsConfig.EXACTLY_ONCE_V2})
+  @MethodSource("atLeastOnceInCi")
   void aFrozenInstanceThatThawsAfterItsTasksMovedCommitsNothingStale(String guarantee) throws Exception {
     String topic = "zombie-" + guarantee.replace('_', '-');
     String appId = "zombie-" + guarantee.replace('_', '-');
@@ -187,7 +207,7 @@ class StreamsFailoverIT {
    * The killed instance's own commit interval is long, so that it holds the delete until killed.
    */
   @ParameterizedTest
-  @ValueSource(strings = {StreamsConfig.AT_LEAST_ONCE, StreamsConfig.EXACTLY_ONCE_V2})
+  @MethodSource("exactlyOnceV2InCi")
   void aKeyChangeCutByACrashLandsWholeOnTheNextInstance(String guarantee) throws Exception {
     String topic = "key-change-" + guarantee.replace('_', '-');
     String appId = "key-change-" + guarantee.replace('_', '-');
