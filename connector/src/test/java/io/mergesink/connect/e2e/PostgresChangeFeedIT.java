@@ -18,32 +18,37 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Change Data Feed end to end, PostgreSQL → Debezium → Kafka → MergeSink → Delta: the sink creates
  * {@code items} with {@code table.properties.delta.enableChangeDataFeed=true}; a snapshot, updates,
- * deletes and inserts follow. The feed Delta Kernel reads back, replayed from version 0, equals the
+ * deletes and inserts follow, landed by two sinks, one per merge strategy. The feed Delta Kernel reads back, replayed from version 0, equals the
  * PostgreSQL table, and its update pre- and postimages are the rows before and after the updates made.
  */
 class PostgresChangeFeedIT {
   private static final String ITEMS = "items";
   private static final int SNAPSHOT_ROWS = 40;
+  /** Each lands the stream with a sink of its own, into a table root of its own. */
+  private static final List<String> STRATEGIES = List.of("deletion-vectors", "copy-on-write");
 
   @TempDir Path tables;
 
-  @ParameterizedTest
-  @ValueSource(strings = {"deletion-vectors", "copy-on-write"})
-  void theChangeFeedRebuildsThePostgresTableAndHoldsTheUpdates(String strategy) throws Exception {
+  @Test
+  void theChangeFeedRebuildsThePostgresTableAndHoldsTheUpdates() throws Exception {
     try (EndToEnd e2e = EndToEnd.start(tables)) {
       e2e.postgres().execute("CREATE TABLE items (id bigint PRIMARY KEY, name text, qty integer)",
           "INSERT INTO items SELECT id, 'v0-' || id, 0 FROM generate_series(1, " + SNAPSHOT_ROWS + ") id");
       e2e.startSourceAndAwaitSnapshot(Map.of(ITEMS, (long) SNAPSHOT_ROWS));
-      e2e.startSink(Map.of("merge.strategy", strategy, "table.properties.delta.enableChangeDataFeed", "true"));
+      for (String strategy : STRATEGIES) {
+        e2e.startSink(sink(strategy), tables.resolve(strategy),
+            Map.of("merge.strategy", strategy, "table.properties.delta.enableChangeDataFeed", "true"));
+      }
       // the snapshot lands first, so that the updates below find the rows they update
-      e2e.awaitCaughtUp(List.of(ITEMS));
+      for (String strategy : STRATEGIES) {
+        e2e.awaitCaughtUp(sink(strategy), tables.resolve(strategy), ITEMS);
+      }
 
       e2e.postgres().execute(
           "UPDATE items SET name = 'v1-' || id, qty = qty + 1 WHERE id % 3 = 0",
@@ -52,31 +57,43 @@ class PostgresChangeFeedIT {
           "UPDATE items SET name = 'v2-' || id, qty = qty + 10 WHERE id % 7 = 0",
           "INSERT INTO items VALUES (" + Workload.END_MARKER + ", 'end', 0)");
       e2e.awaitEndOfStream(List.of(ITEMS));
-      e2e.awaitCaughtUp(List.of(ITEMS));
+      for (String strategy : STRATEGIES) {
+        e2e.awaitCaughtUp(sink(strategy), tables.resolve(strategy), ITEMS);
+      }
 
-      String path = e2e.tablePath(ITEMS);
       PostgresTable expected = PostgresTable.read(e2e.postgres(), ITEMS);
-      List<Version> feed = KernelChangeFeed.read(path);
-      List<Change> changes = new ArrayList<>();
-      feed.forEach(version -> changes.addAll(version.changes()));
       SoftAssertions.assertSoftly(softly -> {
-        softly.assertThat(TableDiff.compare(expected, SinkTables.DELTA, path)).as("Delta table vs PostgreSQL").isEmpty();
-        softly.assertThat(KernelChangeFeed.rebuild(feed)).as("the feed replayed from version 0")
-            .containsExactlyInAnyOrderElementsOf(expected.rows()).containsExactlyInAnyOrderElementsOf(KernelTables.readRows(path));
-        softly.assertThat(feed).as("versions without change data files remove nothing")
-            .allMatch(version -> version.fromChangeDataFiles() || version.dataChangingRemoves() == 0);
-        softly.assertThat(feed).filteredOn(Version::fromChangeDataFiles).as("commits with change data files").isNotEmpty();
-        for (Version version : feed) {
-          checkUpdatePairs(softly, version);
+        for (String strategy : STRATEGIES) {
+          checkFeed(softly, strategy, e2e.tablePath(tables.resolve(strategy), ITEMS), expected);
         }
-        softly.assertThat(keysOf(changes, UPDATE_POSTIMAGE)).as("every snapshot row updated in PostgreSQL and still there has a postimage")
-            .containsAll(updatedKeys(expected));
-        softly.assertThat(keysOf(changes, DELETE)).as("every key deleted in PostgreSQL")
-            .containsAll(List.of(5L, 10L, 15L, 20L, 25L, 30L, 35L, 40L));
-        softly.assertThat(keysOf(changes, INSERT)).as("the snapshot and the inserts").contains(1L, 40L, 41L, 59L);
         softly.assertThat(e2e.deadLetters()).as("records in the dead letter queue").isZero();
       });
     }
+  }
+
+  private static String sink(String strategy) {
+    return "mergesink-" + strategy;
+  }
+
+  /** The table written with {@code strategy} at {@code path} and its change data feed against PostgreSQL's table. */
+  private static void checkFeed(SoftAssertions softly, String strategy, String path, PostgresTable expected) {
+    List<Version> feed = KernelChangeFeed.read(path);
+    List<Change> changes = new ArrayList<>();
+    feed.forEach(version -> changes.addAll(version.changes()));
+    softly.assertThat(TableDiff.compare(expected, SinkTables.DELTA, path)).as(strategy + ": Delta table vs PostgreSQL").isEmpty();
+    softly.assertThat(KernelChangeFeed.rebuild(feed)).as(strategy + ": the feed replayed from version 0")
+        .containsExactlyInAnyOrderElementsOf(expected.rows()).containsExactlyInAnyOrderElementsOf(KernelTables.readRows(path));
+    softly.assertThat(feed).as(strategy + ": versions without change data files remove nothing")
+        .allMatch(version -> version.fromChangeDataFiles() || version.dataChangingRemoves() == 0);
+    softly.assertThat(feed).filteredOn(Version::fromChangeDataFiles).as(strategy + ": commits with change data files").isNotEmpty();
+    for (Version version : feed) {
+      checkUpdatePairs(softly, version);
+    }
+    softly.assertThat(keysOf(changes, UPDATE_POSTIMAGE)).as(strategy + ": every snapshot row updated in PostgreSQL and still there has a postimage")
+        .containsAll(updatedKeys(expected));
+    softly.assertThat(keysOf(changes, DELETE)).as(strategy + ": every key deleted in PostgreSQL")
+        .containsAll(List.of(5L, 10L, 15L, 20L, 25L, 30L, 35L, 40L));
+    softly.assertThat(keysOf(changes, INSERT)).as(strategy + ": the snapshot and the inserts").contains(1L, 40L, 41L, 59L);
   }
 
   /**

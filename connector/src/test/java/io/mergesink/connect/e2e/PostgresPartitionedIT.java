@@ -15,14 +15,14 @@ import io.mergesink.core.types.TypeChanges;
 import io.mergesink.ingest.testing.SinkTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A partitioned table end to end, PostgreSQL → Debezium → Kafka → MergeSink → Delta: the sink
@@ -31,19 +31,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  * between regions and days (midnight and before-1970 timestamps included), deletes and re-inserts
  * follow, and an {@code ALTER COLUMN qty TYPE bigint} in the source widens the table's column
  * ({@code schema.evolution=widen-types}). The Delta table, read by Delta Kernel, equals the
- * PostgreSQL table plus the computed column, with both strategies.
+ * PostgreSQL table plus the computed column, with both strategies (two sinks of one stream).
  */
 class PostgresPartitionedIT {
   private static final String ORDERS = "orders";
   private static final int SNAPSHOT_ROWS = 40;
   private static final List<String> REGIONS = List.of("eu", "us", "ap", "a b/c=d%e");
   private static final long MICROS_PER_DAY = 86_400_000_000L;
+  /** Each lands the stream with a sink of its own, into a table root of its own. */
+  private static final List<String> STRATEGIES = List.of("deletion-vectors", "copy-on-write");
 
   @TempDir Path tables;
 
-  @ParameterizedTest
-  @ValueSource(strings = {"deletion-vectors", "copy-on-write"})
-  void partitionedTableWithAComputedPartitionColumnEqualsPostgres(String strategy) throws Exception {
+  @Test
+  void partitionedTableWithAComputedPartitionColumnEqualsPostgres() throws Exception {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     try (EndToEnd e2e = EndToEnd.start(tables)) {
@@ -55,8 +56,10 @@ class PostgresPartitionedIT {
       }
       e2e.postgres().execute(snapshot.toArray(String[]::new));
       e2e.startSourceAndAwaitSnapshot(Map.of(ORDERS, (long) SNAPSHOT_ROWS));
-      e2e.startSink(Map.of("partition.fields", "region,created_day=CAST(created_at AS DATE)", "schema.evolution", "widen-types",
-          "merge.strategy", strategy));
+      for (String strategy : STRATEGIES) {
+        e2e.startSink("mergesink-" + strategy, tables.resolve(strategy), Map.of("partition.fields",
+            "region,created_day=CAST(created_at AS DATE)", "schema.evolution", "widen-types", "merge.strategy", strategy));
+      }
 
       List<String> streamed = new ArrayList<>();
       for (int id = 1; id <= SNAPSHOT_ROWS; id += 3) {
@@ -77,20 +80,29 @@ class PostgresPartitionedIT {
           "UPDATE orders SET qty = 5000000000 + id, region = 'us' WHERE id % 5 = 0",
           "INSERT INTO orders VALUES (" + Workload.END_MARKER + ", 'eu', timestamp '2026-06-30 12:00:00', 1.00, 1)");
       e2e.awaitEndOfStream(List.of(ORDERS));
-      e2e.awaitCaughtUp(List.of(ORDERS));
+      for (String strategy : STRATEGIES) {
+        e2e.awaitCaughtUp("mergesink-" + strategy, tables.resolve(strategy), ORDERS);
+      }
 
       PostgresTable expected = withCreatedDay(PostgresTable.read(e2e.postgres(), ORDERS));
-      Snapshot table = DeltaTable.forPath(new LocalStorage(), e2e.tablePath(ORDERS)).snapshot();
+      Map<String, Snapshot> snapshots = new HashMap<>();
+      for (String strategy : STRATEGIES) {
+        snapshots.put(strategy, DeltaTable.forPath(new LocalStorage(), e2e.tablePath(tables.resolve(strategy), ORDERS)).snapshot());
+      }
       SoftAssertions.assertSoftly(softly -> {
-        softly.assertThat(TableDiff.compare(expected, SinkTables.DELTA, e2e.tablePath(ORDERS))).as("Delta table vs PostgreSQL + created_day, seed " + seed)
-            .isEmpty();
-        softly.assertThat(table.metadata().partitionColumns()).containsExactly("region", "created_day");
-        softly.assertThat(table.schema().field("created_day").orElseThrow().metadata())
-            .containsEntry(GeneratedColumns.EXPRESSION_KEY, "CAST(created_at AS DATE)");
-        softly.assertThat(table.schema().field("qty").orElseThrow().metadata()).containsKey(TypeChanges.METADATA_KEY);
-        softly.assertThat(table.protocol().writerFeatures()).contains("generatedColumns", "typeWidening");
-        softly.assertThat(table.files().values().stream().map(AddFile::partitionValues).collect(Collectors.toSet()))
-            .as("files in many partitions").hasSizeGreaterThan(5);
+        for (String strategy : STRATEGIES) {
+          String path = e2e.tablePath(tables.resolve(strategy), ORDERS);
+          Snapshot table = snapshots.get(strategy);
+          softly.assertThat(TableDiff.compare(expected, SinkTables.DELTA, path))
+              .as(strategy + ": Delta table vs PostgreSQL + created_day, seed " + seed).isEmpty();
+          softly.assertThat(table.metadata().partitionColumns()).as(strategy).containsExactly("region", "created_day");
+          softly.assertThat(table.schema().field("created_day").orElseThrow().metadata()).as(strategy)
+              .containsEntry(GeneratedColumns.EXPRESSION_KEY, "CAST(created_at AS DATE)");
+          softly.assertThat(table.schema().field("qty").orElseThrow().metadata()).as(strategy).containsKey(TypeChanges.METADATA_KEY);
+          softly.assertThat(table.protocol().writerFeatures()).as(strategy).contains("generatedColumns", "typeWidening");
+          softly.assertThat(table.files().values().stream().map(AddFile::partitionValues).collect(Collectors.toSet()))
+              .as(strategy + ": files in many partitions").hasSizeGreaterThan(5);
+        }
         softly.assertThat(e2e.deadLetters()).as("records in the dead letter queue").isZero();
       });
     }
