@@ -1,10 +1,14 @@
 package io.mergesink.localconnect;
 
+import static java.net.HttpURLConnection.HTTP_CONFLICT;
+import static java.net.HttpURLConnection.HTTP_INTERNAL_ERROR;
+
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -30,7 +34,9 @@ import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.json.JsonConverterConfig;
 import org.apache.kafka.connect.runtime.AbstractStatus;
 import org.apache.kafka.connect.runtime.WorkerConfig;
+import org.apache.kafka.connect.runtime.isolation.PluginDiscoveryMode;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
+import org.apache.kafka.connect.runtime.rest.errors.ConnectRestException;
 import org.apache.kafka.connect.storage.ConverterType;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 
@@ -42,9 +48,11 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  *
  * <p>Workers' default converters are {@link JsonConverter} with schemas enabled, for keys and values,
  * as in {@code config/connect-distributed.properties}; sink tasks get {@code preCommit} every second.
- * {@link Builder#workerProps} replaces either. The embedded cluster finds connectors with
- * {@code plugin.discovery=hybrid_fail}, which also scans every class on the class path by reflection;
- * {@code service_load} finds them through their {@code META-INF/services} entries only, and faster.
+ * {@link Builder#workerProps} replaces either. Workers find plugins through their
+ * {@code META-INF/services} entries ({@code plugin.discovery=service_load}, as in
+ * {@code config/connect-distributed.properties}; MergeSink, Debezium and Kafka ship them): the
+ * embedded cluster's own default, {@code hybrid_fail}, also scans every class on the class path by
+ * reflection, about 5 s of CPU for each worker started.
  * The broker does not create topics on first use: create them with {@link #createTopic}, or let a
  * source connector create them with {@code topic.creation.default.*} options.
  *
@@ -223,7 +231,7 @@ public final class LocalConnect implements AutoCloseable {
    * @throws IllegalStateException when they do not all run within the timeout (the message has their states)
    */
   public void startConnector(String name, Map<String, String> config, int tasks) {
-    cluster.configureConnector(name, config);
+    configure(name, config);
     awaitState(name, tasks + " task(s)", AbstractStatus.State.RUNNING, count -> count == tasks, true);
   }
 
@@ -235,8 +243,33 @@ public final class LocalConnect implements AutoCloseable {
    * @throws IllegalStateException when they do not all run within the timeout
    */
   public void startConnector(String name, Map<String, String> config) {
-    cluster.configureConnector(name, config);
+    configure(name, config);
     awaitState(name, "its tasks", AbstractStatus.State.RUNNING, count -> count > 0, true);
+  }
+
+  /**
+   * Puts connector {@code name}'s configuration, again while the workers cannot take it yet, as any
+   * client of Connect's REST API must: while the group still names a leader that stopped abruptly
+   * (the worker that forwards the request to it answers 500) or rebalances (409).
+   *
+   * @throws ConnectRestException when the workers reject the configuration
+   */
+  private void configure(String name, Map<String, String> config) {
+    ConnectRestException[] rejected = new ConnectRestException[1];
+    await("the workers to take the configuration of connector " + name, () -> {
+      try {
+        cluster.configureConnector(name, config);
+      } catch (ConnectRestException e) {
+        if (e.statusCode() == HTTP_CONFLICT || e.statusCode() >= HTTP_INTERNAL_ERROR) {
+          throw e;
+        }
+        rejected[0] = e;
+      }
+      return true;
+    });
+    if (rejected[0] != null) {
+      throw rejected[0];
+    }
   }
 
   /**
@@ -375,6 +408,7 @@ public final class LocalConnect implements AutoCloseable {
       workerProps.put(WorkerConfig.KEY_CONVERTER_CLASS_CONFIG + "." + JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true");
       workerProps.put(WorkerConfig.VALUE_CONVERTER_CLASS_CONFIG + "." + JsonConverterConfig.SCHEMAS_ENABLE_CONFIG, "true");
       workerProps.put(WorkerConfig.OFFSET_COMMIT_INTERVAL_MS_CONFIG, OFFSET_FLUSH_INTERVAL_MS);
+      workerProps.put(WorkerConfig.PLUGIN_DISCOVERY_CONFIG, PluginDiscoveryMode.SERVICE_LOAD.name().toLowerCase(Locale.ROOT));
     }
 
     /** The cluster's name, in its threads' and directories' names. */

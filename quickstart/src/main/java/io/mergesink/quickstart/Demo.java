@@ -14,8 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.apache.kafka.connect.runtime.WorkerConfig;
-import org.apache.kafka.connect.runtime.isolation.PluginDiscoveryMode;
 
 /**
  * The demo, start to end: a local Kafka broker and Connect worker, a change source (PostgreSQL with
@@ -159,18 +157,12 @@ final class Demo {
   }
 
   /**
-   * One KRaft broker and one Connect worker in this JVM. The worker finds connectors through their
-   * {@code META-INF/services} entries ({@code plugin.discovery=service_load}, as in
-   * {@code config/connect-distributed.properties}; MergeSink and Debezium both ship them): the
-   * embedded cluster's default, {@code hybrid_fail}, also scans every class on the class path by
-   * reflection, which takes ~25 s here. What Kafka's storage formatter prints while the broker
-   * starts is dropped, to keep the console for the demo's progress.
+   * One KRaft broker and one Connect worker in this JVM. What Kafka's storage formatter prints while
+   * the broker starts is dropped, to keep the console for the demo's progress.
    */
   private static LocalConnect startKafka() {
     return LocalConnect.builder()
         .name("mergesink-quickstart")
-        .workerProps(Map.of(WorkerConfig.PLUGIN_DISCOVERY_CONFIG,
-            PluginDiscoveryMode.SERVICE_LOAD.name().toLowerCase(Locale.ROOT)))
         // one broker, a handful of groups: one offsets partition instead of 50 starts faster
         .brokerProps(Map.of("offsets.topic.num.partitions", "1", "group.initial.rebalance.delay.ms", "0"))
         .startupOutput(new PrintStream(OutputStream.nullOutputStream()))
