@@ -108,7 +108,7 @@ public final class PartitionBuffer {
    * place; others ignore it.
    */
   public void pass(ChangeEvent event) {
-    if (holdsOpen(event)) {
+    if (event.transaction() != null && holdsOpen(event)) {
       open.add(null, event);
     }
   }
