@@ -98,6 +98,32 @@ class WholeTransactionsTest {
     assertThat(inPieces).hasValue(0);
   }
 
+  @Test
+  void aPartitionReleasedInTheMiddleOfATransactionIsReadAgainFromItsFirstEventByTheNextOwner() {
+    try (IngestEngine first = engine(IngestOptions.builder(dir.toString(), "sink"));
+        IngestEngine next = engine(IngestOptions.builder(dir.toString(), "sink"))) {
+      first.open(List.of(P0));
+      bank.begin("opening");
+      first.accept(bank.change("accounts", 1, 100));
+      first.accept(bank.change("accounts", 2, 100));
+      bank.end();
+      bank.begin("t1");
+      first.accept(bank.change("accounts", 1, 50));
+      assertThat(first.close(List.of(P0))).isEqualTo(FlushOutcome.COMPLETE);
+      assertThat(first.openTransactions()).isZero();
+
+      assertThat(next.open(List.of(P0))).containsExactly(Map.entry(P0, 2L));
+      next.seeksApplied();
+      bank.rewind(2, "t1");
+      next.accept(bank.change("accounts", 1, 50));
+      next.accept(bank.change("accounts", 2, 150));
+      bank.end();
+      next.flush();
+      assertThat(next.committedOffsets()).containsExactly(Map.entry(P0, 4L));
+    }
+    assertThat(KernelTables.readRows(dir.resolve("accounts").toString())).containsExactlyInAnyOrder(Row.of(1L, 50L), Row.of(2L, 150L));
+  }
+
   @ParameterizedTest
   @EnumSource(TableFormatName.class)
   void aTransactionLargerThanTheBufferLandsInPiecesWhoseCommitsNameIt(TableFormatName format) throws IOException {

@@ -8,7 +8,6 @@ import io.mergesink.ingest.transaction.TransactionEnds;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -72,15 +71,9 @@ final class OpenTransactions {
     return lastTransaction;
   }
 
-  /** The ids of the transactions held, oldest first. */
+  /** The ids of the transactions held. */
   Set<String> transactions() {
-    Set<String> ids = new LinkedHashSet<>();
-    events.forEach(held -> {
-      if (held.event().transaction() != null) {
-        ids.add(held.event().transaction().id());
-      }
-    });
-    return ids;
+    return Set.copyOf(counts.keySet());
   }
 
   /** The offset of the oldest event held. */

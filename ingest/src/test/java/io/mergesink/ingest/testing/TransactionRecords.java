@@ -41,7 +41,8 @@ public final class TransactionRecords implements TransactionEnds {
       .field("op", Schema.STRING_SCHEMA).field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA).build();
   private static final Schema COLLECTION = SchemaBuilder.struct().field("data_collection", Schema.STRING_SCHEMA)
       .field("event_count", Schema.INT64_SCHEMA).build();
-  private static final Schema END = SchemaBuilder.struct().name("io.debezium.connector.common.TransactionMetadataValue")
+  /** The value schema of the transaction topic's events. */
+  public static final Schema END = SchemaBuilder.struct().name("io.debezium.connector.common.TransactionMetadataValue")
       .field("status", Schema.STRING_SCHEMA).field("id", Schema.STRING_SCHEMA).field("event_count", Schema.OPTIONAL_INT64_SCHEMA)
       .field("data_collections", SchemaBuilder.array(COLLECTION).optional().build()).field("ts_ms", Schema.INT64_SCHEMA).build();
 
@@ -85,8 +86,13 @@ public final class TransactionRecords implements TransactionEnds {
         RecordHeaders.NONE);
   }
 
-  /** The transaction's {@code END} reaches the transaction topic and the task's consumer reads it. */
-  public void end() {
+  /**
+   * The transaction's {@code END} reaches the transaction topic and the task's consumer reads it
+   * ({@link #end(String)} knows it from now on).
+   *
+   * @return the event, of schema {@link #END}, as Debezium writes it to the transaction topic
+   */
+  public Struct end() {
     Map<String, Long> counts = new LinkedHashMap<>();
     open.forEach(change -> counts.merge("public." + change.table(), 1L, Long::sum));
     List<Struct> collections = new ArrayList<>();
@@ -97,6 +103,7 @@ public final class TransactionRecords implements TransactionEnds {
     converter.configure(Map.of("schemas.enable", "true"), false);
     TransactionEvent read = KafkaTransactionEnds.decode(converter.fromConnectData(TRANSACTION_TOPIC, END, end)).orElseThrow();
     ends.put(read.id(), read);
+    return end;
   }
 
   @Override
