@@ -109,7 +109,8 @@ public final class KafkaTransactionEnds implements TransactionEnds {
       consumer = kafka;
       while (closed.getCount() > 0) {
         if (!seek(kafka, readFrom)) {
-          closed.await(MISSING_TOPIC_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+          // nothing asked for yet, or the topics asked for do not exist (yet)
+          closed.await((wanted.isEmpty() ? POLL : MISSING_TOPIC_WAIT).toMillis(), TimeUnit.MILLISECONDS);
           continue;
         }
         for (ConsumerRecord<byte[], byte[]> record : kafka.poll(POLL)) {
