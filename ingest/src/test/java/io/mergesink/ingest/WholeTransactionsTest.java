@@ -51,11 +51,7 @@ class WholeTransactionsTest {
   @Test
   void aCommitNeverHoldsPartOfATransactionWhenFlushesAndRestartsCutBetweenItsEvents() {
     try (IngestEngine first = engine(IngestOptions.builder(dir.toString(), "sink"))) {
-      first.open(List.of(P0));
-      bank.begin("opening");
-      first.accept(bank.change("accounts", 1, 100));
-      first.accept(bank.change("accounts", 2, 100));
-      bank.end();
+      openAccounts(first);
       bank.begin("t1");
       first.accept(bank.change("accounts", 1, 70));
       first.flush(); // the flush cuts t1 after its first event: only the opening lands
@@ -102,11 +98,7 @@ class WholeTransactionsTest {
   void aPartitionReleasedInTheMiddleOfATransactionIsReadAgainFromItsFirstEventByTheNextOwner() {
     try (IngestEngine first = engine(IngestOptions.builder(dir.toString(), "sink"));
         IngestEngine next = engine(IngestOptions.builder(dir.toString(), "sink"))) {
-      first.open(List.of(P0));
-      bank.begin("opening");
-      first.accept(bank.change("accounts", 1, 100));
-      first.accept(bank.change("accounts", 2, 100));
-      bank.end();
+      openAccounts(first);
       bank.begin("t1");
       first.accept(bank.change("accounts", 1, 50));
       assertThat(first.close(List.of(P0))).isEqualTo(FlushOutcome.COMPLETE);
@@ -148,6 +140,15 @@ class WholeTransactionsTest {
     }
     assertThat(inPieces).hasValue(1);
     assertThat(piecesTags(format, "accounts")).as("the tags of the commits with rows, in order").containsExactly("big", "big");
+  }
+
+  /** Opens the partition and reads the transaction that opens accounts 1 and 2 with 100 each (offsets 0 and 1). */
+  private void openAccounts(IngestEngine engine) {
+    engine.open(List.of(P0));
+    bank.begin("opening");
+    engine.accept(bank.change("accounts", 1, TOTAL / 2));
+    engine.accept(bank.change("accounts", 2, TOTAL / 2));
+    bank.end();
   }
 
   private IngestEngine engine(IngestOptions.Builder options) {
