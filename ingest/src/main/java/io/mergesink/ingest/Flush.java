@@ -19,6 +19,7 @@ import io.mergesink.ingest.table.TableCatalog;
 import io.mergesink.ingest.table.TableSink;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -68,7 +69,9 @@ final class Flush {
   void run() {
     Map<KafkaPartition, Set<String>> pendingTables = new LinkedHashMap<>();
     Set<KafkaPartition> deferred = new HashSet<>();
+    Map<KafkaPartition, Long> cuts = new HashMap<>();
     buffers.forEach((partition, buffer) -> {
+      buffer.sealedThrough().ifPresent(offset -> cuts.put(partition, offset)); // an open source transaction follows
       Set<String> tables = new LinkedHashSet<>();
       buffer.pending().forEach(changes -> tables.add(changes.table()));
       pendingTables.put(partition, tables);
@@ -79,7 +82,7 @@ final class Flush {
     if (!deferred.isEmpty()) {
       LOG.debug("Leaving {} out of this flush: each ends in the first half of a primary-key change", deferred);
     }
-    FlushPlan plan = positions.plan(pendingTables, deferred);
+    FlushPlan plan = positions.plan(pendingTables, deferred, cuts);
     Set<KafkaPartition> blocked = new HashSet<>();
     for (TableTxns anchor : plan.anchors()) {
       if (anchor.txns().keySet().stream().noneMatch(blocked::contains) && !commit(anchor, List.of())) {

@@ -29,6 +29,8 @@ import io.mergesink.ingest.table.TableCatalog;
 import io.mergesink.ingest.table.TableKind;
 import io.mergesink.ingest.table.TableSink;
 import io.mergesink.ingest.table.TopicGrowth;
+import io.mergesink.ingest.transaction.KafkaTransactionEnds;
+import io.mergesink.ingest.transaction.TransactionEnds;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -82,6 +84,9 @@ public final class IngestEngine implements AutoCloseable {
   private final Map<KafkaPartition, PartitionBuffer> buffers = new LinkedHashMap<>();
   private long lastCommitMillis = System.currentTimeMillis();
   private volatile long bufferedChanges;
+  private volatile int openTransactions;
+  /** Where source transactions end; null when commits do not keep them whole (docs/transactions.md). */
+  private final TransactionEnds transactionEnds;
   private FatalIngestException fatal;
   /** Some open table's writer may still hold the scope of an earlier assignment: see {@link #reassignWriters()}. */
   private boolean writersStale;
@@ -93,7 +98,23 @@ public final class IngestEngine implements AutoCloseable {
    *     commits, an S3 root without a region)
    */
   public IngestEngine(IngestOptions options, IngestMetrics metrics) {
+    this(options, metrics, options.transactions().keepsTransactionsWhole() && options.transactions().readsTransactionTopic()
+        ? new KafkaTransactionEnds(options.transactions()) : TransactionEnds.NONE);
+  }
+
+  /**
+   * An engine that learns where source transactions end from {@code ends} (it owns and closes them),
+   * for a front end that reads the transaction topic itself; used when the options keep transactions
+   * whole ({@code transaction.boundaries}).
+   */
+  public IngestEngine(IngestOptions options, IngestMetrics metrics, TransactionEnds ends) {
     this.options = options;
+    if (options.transactions().keepsTransactionsWhole()) {
+      this.transactionEnds = ends;
+    } else {
+      ends.close();
+      this.transactionEnds = null;
+    }
     this.metrics = metrics;
     this.decoder = new RecordDecoder(options.decoderOptions());
     this.router = new TableRouter(options.tableNameFormat());
@@ -228,6 +249,7 @@ public final class IngestEngine implements AutoCloseable {
       }
     }
     followCompactions();
+    sealTransactions();
     Flush flush = new Flush(catalog, metrics, format, positions, buffers, scope);
     try {
       flush.run();
@@ -301,6 +323,9 @@ public final class IngestEngine implements AutoCloseable {
    */
   @Override
   public void close() {
+    if (transactionEnds != null) {
+      transactionEnds.close();
+    }
     compactions.close();
     registry.close();
     format.close();
@@ -309,6 +334,11 @@ public final class IngestEngine implements AutoCloseable {
   /** Changes buffered and not yet committed; may be read from any thread. */
   public long bufferedChanges() {
     return bufferedChanges;
+  }
+
+  /** Source transactions read in part and not yet known complete, over all partitions; may be read from any thread. */
+  public int openTransactions() {
+    return openTransactions;
   }
 
   /** The requests the engine's storage made so far, by kind; may be read from any thread. */
@@ -330,12 +360,29 @@ public final class IngestEngine implements AutoCloseable {
 
   private void countBuffered() {
     bufferedChanges = buffers.values().stream().mapToLong(PartitionBuffer::changeCount).sum();
+    openTransactions = buffers.values().stream().mapToInt(PartitionBuffer::openTransactions).sum();
+  }
+
+  /** Moves the complete source transactions of each buffer to the part a flush commits (docs/transactions.md). */
+  private void sealTransactions() {
+    int pieces = 0;
+    for (PartitionBuffer buffer : buffers.values()) {
+      pieces += buffer.seal();
+    }
+    if (pieces > 0) {
+      LOG.info("{} source transactions larger than a buffer begin to land in pieces", pieces);
+      metrics.transactionsInPieces(pieces);
+    }
   }
 
   /** Buffers the change of {@code record}, if it makes one; its position is processed by the caller. */
   private void buffer(PartitionBuffer buffer, KafkaRecord record) throws IOException {
     ChangeEvent event = decoder.decode(record);
+    if (transactionEnds != null && event.transaction() != null) {
+      transactionEnds.follow(record.partition(), event.timestampMs());
+    }
     if (event.op() == Op.SKIP) {
+      buffer.pass(event);
       return;
     }
     String table;
@@ -349,6 +396,7 @@ public final class IngestEngine implements AutoCloseable {
     }
     if (positions.isReplay(record.partition(), table, event.offset())) {
       metrics.replaySkipped();
+      buffer.pass(event);
       return;
     }
     TableSink sink;
@@ -360,6 +408,8 @@ public final class IngestEngine implements AutoCloseable {
     long previous = positions.lastProcessed(record.partition());
     if (sink != null && !sink.changesNothing(event, previous, positions.isReplay(record.partition(), table, previous))) {
       buffer.add(table, sink.prepare(event));
+    } else {
+      buffer.pass(event);
     }
   }
 
@@ -443,7 +493,9 @@ public final class IngestEngine implements AutoCloseable {
     for (KafkaPartition partition : partitions) {
       Map<String, Long> held = recorded.getOrDefault(partition, Map.of());
       OptionalLong resumeAt = positions.open(partition, held);
-      buffers.put(partition, new PartitionBuffer(partition.topic(), partition.partition(), kind::newPendingChanges, limits));
+      buffers.put(partition, transactionEnds == null
+          ? new PartitionBuffer(partition.topic(), partition.partition(), kind::newPendingChanges, limits)
+          : PartitionBuffer.wholeTransactions(partition.topic(), partition.partition(), kind::newPendingChanges, limits, transactionEnds));
       if (resumeAt.isPresent()) {
         seeks.put(partition, resumeAt.getAsLong());
         LOG.info("{}: resuming at offset {} (tables hold {})", partition, resumeAt.getAsLong(), held);

@@ -37,6 +37,7 @@ public final class SinkMetrics implements IngestMetrics, AutoCloseable {
   private final Sensor deadLettered;
   private final Sensor staleSkipped;
   private final Sensor fenced;
+  private final Sensor transactionsInPieces;
   private final Sensor commitRequests;
   private final List<String> gaugesHeldElsewhere = new ArrayList<>();
 
@@ -58,6 +59,8 @@ public final class SinkMetrics implements IngestMetrics, AutoCloseable {
     this.replaysSkipped = counter("records-skipped-replay-total", "Records skipped because their table already held them");
     this.deadLettered = counter("records-dlq-total", "Records sent to the dead letter queue");
     this.fenced = counter("fenced-total", "Commits refused because another task took a partition over");
+    this.transactionsInPieces = counter("transactions-in-pieces-total", "Source transactions larger than a partition's buffer, "
+        + "landed in pieces (docs/transactions.md)");
     this.staleSkipped = counter("changes-skipped-stale-total", "Changes skipped because their key had a newer one by "
         + "upsert.order.by, in the buffer or in the table");
   }
@@ -66,15 +69,18 @@ public final class SinkMetrics implements IngestMetrics, AutoCloseable {
    * Registers the gauges the engine answers: what it buffers, and its storage requests by kind.
    *
    * @param buffered the number of changes currently buffered
+   * @param openTransactions the source transactions read in part and not yet known complete
    * @param storageRequests the requests the task's storage made so far
    */
-  public void registerGauges(LongSupplier buffered, Supplier<RequestCounts> storageRequests) {
+  public void registerGauges(LongSupplier buffered, LongSupplier openTransactions, Supplier<RequestCounts> storageRequests) {
     for (RequestKind kind : RequestKind.values()) {
       MetricName name = metrics.metricName("storage-requests-total", "Storage requests made (on S3 one per HTTP "
           + "request, the SDK's retries not counted again), by kind", Map.of("kind", kind.metricName()));
       gauge(name, (config, now) -> storageRequests.get().get(kind));
     }
     gauge(name("buffered-records", "Changes buffered and not yet committed"), (config, now) -> buffered.getAsLong());
+    gauge(name("open-transactions", "Source transactions read in part and held back until they are known complete "
+        + "(transaction.boundaries)"), (config, now) -> openTransactions.getAsLong());
     if (!gaugesHeldElsewhere.isEmpty()) {
       LOG.warn("Metrics {} are still registered by an instance of this task that has not stopped; this instance does "
           + "not report them until it restarts", gaugesHeldElsewhere);
@@ -101,6 +107,11 @@ public final class SinkMetrics implements IngestMetrics, AutoCloseable {
   @Override
   public void fenced() {
     fenced.record();
+  }
+
+  @Override
+  public void transactionsInPieces(int count) {
+    transactionsInPieces.record(count);
   }
 
   /** A record went to the dead letter queue. */

@@ -18,6 +18,7 @@ import io.mergesink.ingest.options.NamedOption;
 import io.mergesink.ingest.options.PartitionField;
 import io.mergesink.ingest.options.PrimaryKeyMode;
 import io.mergesink.ingest.options.SchemaEvolution;
+import io.mergesink.ingest.options.TransactionBoundaries;
 import io.mergesink.ingest.options.UpsertOrder;
 import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.route.TableNameTemplate;
@@ -63,6 +64,7 @@ public class IngestConfig extends AbstractConfig {
     CommitOptions.define(def);
     FileOptions.define(def);
     CatalogOptions.define(def);
+    TransactionOptions.define(def);
     return def;
   }
 
@@ -222,6 +224,9 @@ public class IngestConfig extends AbstractConfig {
               getString(ICEBERG_DEFAULT_NAMESPACE)))
           .paimon(new PaimonOptions(stringsWithPrefix(PAIMON_CATALOG_PREFIX), getString(PAIMON_DATABASE), getInt(PAIMON_BUCKET)))
           .catalog(CatalogOptions.of(this))
+          .transactions(new TransactionOptions(NamedOption.parse(TransactionBoundaries.class, TransactionOptions.BOUNDARIES,
+              getString(TransactionOptions.BOUNDARIES)), getString(TransactionOptions.TOPIC),
+              stringsWithPrefix(TransactionOptions.KAFKA_PREFIX)))
           .build();
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());

@@ -62,6 +62,7 @@ import java.util.Optional;
  * @param iceberg the catalog of Iceberg tables ({@code table.format=iceberg})
  * @param catalog where Delta tables are registered by name ({@code catalog.*})
  * @param paimon the catalog and buckets of Paimon tables ({@code table.format=paimon})
+ * @param transactions whether commits hold whole source transactions, and where their ends are read
  */
 public record IngestOptions(
     String tableRoot,
@@ -94,7 +95,8 @@ public record IngestOptions(
     ChangeSemantics changeSemantics,
     IcebergOptions iceberg,
     CatalogOptions catalog,
-    PaimonOptions paimon) {
+    PaimonOptions paimon,
+    TransactionOptions transactions) {
 
   public IngestOptions {
     Objects.requireNonNull(tableRoot, "tableRoot");
@@ -118,6 +120,7 @@ public record IngestOptions(
     Objects.requireNonNull(iceberg, "iceberg");
     Objects.requireNonNull(paimon, "paimon");
     Objects.requireNonNull(catalog, "catalog");
+    Objects.requireNonNull(transactions, "transactions");
     if (catalog.type() != CatalogType.NONE && tableFormat != TableFormatName.DELTA) {
       throw new IllegalArgumentException(CatalogOptions.TYPE + "=" + catalog.type().configName() + " registers Delta tables;"
           + " Iceberg tables live in their own catalog (iceberg.catalog.*)");
@@ -240,6 +243,7 @@ public record IngestOptions(
     private final String txnAppId;
     private IcebergOptions iceberg = IcebergOptions.defaults();
     private PaimonOptions paimon = PaimonOptions.defaults();
+    private TransactionOptions transactions = TransactionOptions.defaults();
     private CatalogOptions catalog = CatalogOptions.none();
     private StorageOptions storage = StorageOptions.defaults();
     private TableNameTemplate tableNameFormat = TableNameTemplate.parse(TableOptions.TABLE_NAME_FORMAT_DEFAULT);
@@ -409,13 +413,19 @@ public record IngestOptions(
       return this;
     }
 
+    /** Whether commits hold whole source transactions; {@code auto} without a transaction topic consumer by default. */
+    public Builder transactions(TransactionOptions value) {
+      transactions = value;
+      return this;
+    }
+
     public IngestOptions build() {
       return new IngestOptions(tableRoot, storage, tableNameFormat, tableFormat, txnAppId, writeMode, mergeStrategy, primaryKeyMode,
           primaryKeyFields, deleteEnabled, truncateEnabled, appendDeleteImage, appendTombstones, unavailableValuePlaceholder,
           schemaEvolution,
           partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, parquetCompression, fileTargetSizeBytes,
           checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties, changeSemantics,
-          iceberg, catalog, paimon);
+          iceberg, catalog, paimon, transactions);
     }
   }
 }

@@ -43,7 +43,12 @@ public final class PassThroughOptions {
               + "of the Paimon catalog the tables are in: " + PAIMON_CATALOG_PREFIX + "warehouse (default: table.root), "
               + PAIMON_CATALOG_PREFIX + "metastore (filesystem, the only one supported) and file IO options. With "
               + "table.format=paimon the " + TABLE_PROPERTIES_PREFIX + "* properties are Paimon table options (bucket, "
-              + "deletion-vectors.enabled, file.format, snapshot.num-retained.min, ...)."));
+              + "deletion-vectors.enabled, file.format, snapshot.num-retained.min, ...)."),
+      new PrefixOption(TransactionOptions.KAFKA_PREFIX, TransactionOptions.GROUP,
+          "Every " + TransactionOptions.KAFKA_PREFIX + "<key>=<value> is a setting, without the prefix, of the consumer each "
+              + "task owns to read Debezium's transaction topic (docs/transactions.md), e.g. "
+              + TransactionOptions.KAFKA_PREFIX + "bootstrap.servers (Connect does not give tasks the worker's), security "
+              + "settings. The consumer is assigned the topic's partitions and joins no group."));
 
   private PassThroughOptions() {}
 }

@@ -31,6 +31,9 @@ import java.util.Objects;
  *       (Debezium's {@code __debezium.newkey} header): the create of the new key follows it.
  *   <li>{@code tombstone}: whether this is the delete of a Kafka tombstone (a record with a key and
  *       no value), which Debezium sends after each delete event of the key.
+ *   <li>{@code transaction}: the source transaction the change belongs to (Debezium's
+ *       {@code transaction} block, with {@code provide.transaction.metadata=true}); null when the
+ *       record carries none.
  * </ul>
  */
 public record ChangeEvent(
@@ -48,7 +51,8 @@ public record ChangeEvent(
     String sourceOp,
     Row previousKey,
     boolean startsKeyChange,
-    boolean tombstone) {
+    boolean tombstone,
+    SourceTransaction transaction) {
 
   /** {@link #timestampMs} when neither the event nor the Kafka record has a timestamp. */
   public static final long NO_TIMESTAMP = -1L;
@@ -99,17 +103,24 @@ public record ChangeEvent(
     }
   }
 
-  /** An event that is neither the end of a primary-key change nor a tombstone. */
+  /** An event that is neither the end of a primary-key change nor a tombstone, outside any source transaction. */
   public ChangeEvent(Op op, Row key, StructType keySchema, Row value, StructType valueSchema, SourceInfo source, long timestampMs,
       String sinkTopic, String topic, int partition, long offset, String sourceOp) {
     this(op, key, keySchema, value, valueSchema, source, timestampMs, sinkTopic, topic, partition, offset, sourceOp, null, false,
-        false);
+        false, null);
+  }
+
+  /** This event as part of {@code sourceTransaction}. */
+  public ChangeEvent inTransaction(SourceTransaction sourceTransaction) {
+    return new ChangeEvent(op, key, keySchema, value, valueSchema, source, timestampMs, sinkTopic, topic, partition, offset, sourceOp,
+        previousKey, startsKeyChange, tombstone, sourceTransaction);
   }
 
   /** This event with its key, row and previous key replaced (e.g. aligned to a table's schema). */
   public ChangeEvent with(Op newOp, Row newKey, StructType newKeySchema, Row newValue, StructType newValueSchema, Row newPreviousKey) {
     return new ChangeEvent(newOp, newKey, newKeySchema, newValue, newValueSchema, source, timestampMs, sinkTopic, topic, partition,
-        offset, sourceOp, newPreviousKey, startsKeyChange && newOp == Op.DELETE, tombstone && newOp == Op.DELETE && newValue == null);
+        offset, sourceOp, newPreviousKey, startsKeyChange && newOp == Op.DELETE, tombstone && newOp == Op.DELETE && newValue == null,
+        transaction);
   }
 
   /** An event that only advances the position. */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
@@ -30,6 +31,10 @@ import org.slf4j.LoggerFactory;
  *       {@code __deleted} is "true" or {@code __op} is "d", else an upsert. All its fields,
  *       {@code __}-prefixed ones included, are ordinary columns.
  * </ul>
+ *
+ * <p>An event keeps its source transaction ({@link SourceTransaction}): the envelope's
+ * {@code transaction} block, or a flattened row's {@code __transaction_id},
+ * {@code __transaction_total_order} and {@code __transaction_data_collection_order}.
  *
  * Values are {@code Struct}s (any converter with schemas) or schemaless maps (see
  * {@link SchemalessConverter}). In {@code record_key} mode the key is the record key's fields (a
@@ -51,6 +56,10 @@ public final class RecordDecoder {
   static final String TS_MS = "ts_ms";
   static final String FLATTENED_DELETED = "__deleted";
   static final String FLATTENED_OP = "__op";
+  static final String TRANSACTION = "transaction";
+  static final String FLATTENED_TRANSACTION_ID = "__transaction_id";
+  static final String FLATTENED_TRANSACTION_ORDER = "__transaction_total_order";
+  static final String FLATTENED_TRANSACTION_TABLE_ORDER = "__transaction_data_collection_order";
   static final String OLD_KEY_HEADER = "__debezium.oldkey";
   static final String NEW_KEY_HEADER = "__debezium.newkey";
   private static final String DELETE_OP = "d";
@@ -100,9 +109,24 @@ public final class RecordDecoder {
           + ", expected a Struct (converter with schemas) or a Map (schemaless JSON)");
     }
     if (isEnvelope(value)) {
-      return decodeEnvelope(record, value);
+      return inTransaction(decodeEnvelope(record, value), TransactionEvent.transactionOf(field(value, TRANSACTION)));
     }
-    return decodeFlattened(record, value);
+    return inTransaction(decodeFlattened(record, value), flattenedTransaction(value));
+  }
+
+  private static ChangeEvent inTransaction(ChangeEvent event, SourceTransaction transaction) {
+    return transaction == null ? event : event.inTransaction(transaction);
+  }
+
+  /** The {@code __transaction_*} fields ExtractNewRecordState adds when {@code add.fields} names them, or null. */
+  private static SourceTransaction flattenedTransaction(Object row) {
+    Object id = field(row, FLATTENED_TRANSACTION_ID);
+    if (id == null) {
+      return null;
+    }
+    return TransactionEvent.transactionOf(Map.of("id", id,
+        "total_order", Objects.requireNonNullElse(field(row, FLATTENED_TRANSACTION_ORDER), 0L),
+        "data_collection_order", Objects.requireNonNullElse(field(row, FLATTENED_TRANSACTION_TABLE_ORDER), 0L)));
   }
 
   private ChangeEvent decodeEnvelope(KafkaRecord record, Object envelope) {
@@ -321,7 +345,7 @@ public final class RecordDecoder {
         row == null ? null : row.schema(), source, timestamp, record.routingTopic(), record.topic(),
         record.partition().partition(), record.offset(), sourceOp == null ? null : sourceOp.intern(),
         op == Op.UPSERT ? previousKey(record, key) : null,
-        op == Op.DELETE && record.headers().lastValue(NEW_KEY_HEADER) != null, record.value() == null);
+        op == Op.DELETE && record.headers().lastValue(NEW_KEY_HEADER) != null, record.value() == null, null);
   }
 
   /**

@@ -32,4 +32,10 @@ public interface IngestMetrics {
 
   /** A commit was refused because another task took one of its partitions over. */
   default void fenced() {}
+
+  /**
+   * Source transactions began to land in pieces: each was larger than a partition's buffer
+   * (docs/transactions.md). Open transactions are a gauge: {@link io.mergesink.ingest.IngestEngine#openTransactions()}.
+   */
+  default void transactionsInPieces(int count) {}
 }

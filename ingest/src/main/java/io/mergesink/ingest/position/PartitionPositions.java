@@ -155,13 +155,23 @@ public final class PartitionPositions {
    * their positions stay where they are.
    */
   public FlushPlan plan(Map<KafkaPartition, Set<String>> pendingTables, Set<KafkaPartition> deferred) {
+    return plan(pendingTables, deferred, Map.of());
+  }
+
+  /**
+   * As {@link #plan(Map, Set)}, committing each partition of {@code cuts} up to its cut at most: the
+   * last offset its buffer's sealed part accounts for (the rest belongs to a source transaction not
+   * yet complete, and is read again from there after a restart).
+   */
+  public FlushPlan plan(Map<KafkaPartition, Set<String>> pendingTables, Set<KafkaPartition> deferred, Map<KafkaPartition, Long> cuts) {
     List<TableTxns> anchors = new ArrayList<>();
     Map<String, Map<KafkaPartition, TxnChange>> commits = new LinkedHashMap<>();
     Map<KafkaPartition, Long> flushedTo = new LinkedHashMap<>();
     for (Map.Entry<KafkaPartition, Position> entry : positions.entrySet()) {
       KafkaPartition partition = entry.getKey();
       Position position = entry.getValue();
-      if (position.processed == position.committed || deferred.contains(partition)) {
+      long upTo = Math.min(position.processed, cuts.getOrDefault(partition, position.processed));
+      if (upTo <= position.committed || deferred.contains(partition)) {
         continue;
       }
       Set<String> tables = new LinkedHashSet<>(pendingTables.getOrDefault(partition, Set.of()));
@@ -178,14 +188,14 @@ public final class PartitionPositions {
       }
       for (String table : tables) {
         Long held = position.held.get(table);
-        if (held != null && held >= position.processed) {
+        if (held != null && held >= upTo) {
           continue; // ahead of the partition (a crash came between two tables' commits): replays are skipped there
         }
         Long expected = anchored.containsKey(table) ? anchored.get(table) : held;
-        TxnChange change = new TxnChange(expected == null ? OptionalLong.empty() : OptionalLong.of(expected), position.processed);
+        TxnChange change = new TxnChange(expected == null ? OptionalLong.empty() : OptionalLong.of(expected), upTo);
         commits.computeIfAbsent(table, name -> new LinkedHashMap<>()).put(partition, change);
       }
-      flushedTo.put(partition, position.processed);
+      flushedTo.put(partition, upTo);
     }
     List<TableTxns> tableCommits = new ArrayList<>();
     commits.forEach((table, txns) -> tableCommits.add(new TableTxns(table, txns)));

@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +43,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class TableSink {
   private static final Logger LOG = LoggerFactory.getLogger(TableSink.class);
+  /**
+   * The commit tag naming, comma-separated, the source transactions of which a commit holds a piece
+   * and not the whole (each larger than a partition's buffer).
+   */
+  public static final String TRANSACTION_PIECES_TAG = "mergesink.transactionPieces";
   private final String name;
   private final FormatTable table;
   private final SchemaEvolution evolution;
@@ -155,11 +161,18 @@ public final class TableSink {
   /**
    * The change set of one commit of this table: what its kind makes of {@code changes}
    * ({@link TableKind#assemble}), with {@code txns}, the positions of the partitions it accounts for
-   * (docs/design.md, "Exactly once"); attached here, for every kind.
+   * (docs/design.md, "Exactly once"); attached here, for every kind. When the changes hold pieces of
+   * source transactions larger than a buffer, the commit names them in tag {@value #TRANSACTION_PIECES_TAG}
+   * (docs/transactions.md).
    */
   public ChangeSet changeSet(List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
     ChangeSet.Builder builder = kind.assemble(this, changes);
     txns.forEach(builder::txn);
+    Set<String> pieces = new TreeSet<>();
+    changes.forEach(change -> pieces.addAll(change.transactionPieces()));
+    if (!pieces.isEmpty()) {
+      builder.commitTag(TRANSACTION_PIECES_TAG, String.join(",", pieces));
+    }
     return builder.build();
   }
 

@@ -145,6 +145,25 @@ class PartitionPositionsTest {
     assertThatThrownBy(() -> positions.processed(P1, 0)).hasMessageContaining("orders-1 is not held");
   }
 
+  @Test
+  void aPartitionWithAnOpenSourceTransactionCommitsUpToItsCutAndResumesThere() {
+    positions.open(P0, Map.of("a", 100L));
+    positions.seeksApplied();
+    processed(P0, 101, 110);
+
+    FlushPlan plan = positions.plan(Map.of(P0, Set.of("a")), Set.of(), Map.of(P0, 105L));
+    assertThat(plan.commits()).containsExactly(new TableTxns("a", Map.of(P0, TxnChange.from(100, 105))));
+    assertThat(plan.flushedTo()).containsEntry(P0, 105L);
+    land(plan);
+    positions.flushed(P0, 105);
+    assertThat(positions.committedOffsets()).containsEntry(P0, 106L);
+    assertThat(positions.hasUncommitted(P0)).as("the open transaction is still to commit").isTrue();
+
+    FlushPlan nothingSealed = positions.plan(Map.of(P0, Set.of()), Set.of(), Map.of(P0, 105L));
+    assertThat(nothingSealed.commits()).isEmpty();
+    assertThat(nothingSealed.flushedTo()).isEmpty();
+  }
+
   private void processed(KafkaPartition partition, long from, long to) {
     for (long offset = from; offset <= to; offset++) {
       assertThat(positions.accepts(partition, offset)).isTrue();

@@ -1,0 +1,158 @@
+package io.mergesink.ingest.buffer;
+
+import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.decode.SourceInfo;
+import io.mergesink.ingest.decode.SourceTransaction;
+import io.mergesink.ingest.decode.TransactionEvent;
+import io.mergesink.ingest.transaction.TransactionEnds;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The open part of a partition's buffer: events of source transactions not yet known complete, in
+ * offset order, each with the table it goes to (none for an event that changes nothing but counts
+ * towards its transaction), and the events after them. Counts each transaction's events per source
+ * table, to compare with the transaction's {@code END}. Not thread-safe; no I/O.
+ */
+final class OpenTransactions {
+  /** An event held open; {@code table} is null for one that is only counted. */
+  record Held(String table, ChangeEvent event) {}
+
+  /** A source table as change events name it. */
+  private record SourceTable(String db, String schema, String table) {
+    /**
+     * Whether {@code name}, a data collection of an {@code END} event, is this table: {@code schema.table}
+     * (PostgreSQL), {@code db.table} (MySQL), {@code db.schema.table} (SQL Server), {@code prefix.db.table} (MongoDB).
+     */
+    boolean isNamed(String name) {
+      if (!name.endsWith("." + table)) {
+        return false;
+      }
+      String qualifier = name.substring(0, name.length() - table.length() - 1);
+      return qualifier.equals(schema) || qualifier.equals(db) || qualifier.equals(db + "." + schema) || qualifier.endsWith("." + db);
+    }
+  }
+
+  private final ArrayDeque<Held> events = new ArrayDeque<>();
+  /** Transaction id → its events held here, by source table. */
+  private final Map<String, Map<SourceTable, Long>> counts = new HashMap<>();
+  private String lastTransaction;
+  private long changeCount;
+  private long estimatedBytes;
+
+  boolean isEmpty() {
+    return events.isEmpty();
+  }
+
+  /** Holds {@code event}, for {@code table} (null: only counted). */
+  void add(String table, ChangeEvent event) {
+    events.addLast(new Held(table, event));
+    SourceTransaction transaction = event.transaction();
+    if (transaction != null) {
+      SourceInfo source = event.source();
+      counts.computeIfAbsent(transaction.id(), id -> new HashMap<>())
+          .merge(new SourceTable(source.db(), source.schema(), source.table()), 1L, Long::sum);
+      lastTransaction = transaction.id();
+    }
+    if (table != null) {
+      changeCount++;
+      estimatedBytes += SizeEstimator.changeBytes(event);
+    }
+  }
+
+  /** The id of the newest transaction held, or null. */
+  String lastTransaction() {
+    return lastTransaction;
+  }
+
+  /** The ids of the transactions held. */
+  Set<String> transactions() {
+    return Set.copyOf(counts.keySet());
+  }
+
+  /** The offset of the oldest event held. */
+  OptionalLong firstOffset() {
+    return events.isEmpty() ? OptionalLong.empty() : OptionalLong.of(events.peekFirst().event().offset());
+  }
+
+  /**
+   * Takes the complete transactions at the head, with the events that follow each up to the next
+   * transaction's first: a transaction is complete when its {@code END} counts, per table, as many
+   * events as are held of it (all of them are here).
+   */
+  List<Held> takeComplete(TransactionEnds ends) {
+    List<Held> taken = new ArrayList<>();
+    while (!events.isEmpty()) {
+      SourceTransaction head = events.peekFirst().event().transaction();
+      if (head != null && !complete(head.id(), ends.end(head.id()))) {
+        break;
+      }
+      taken.addAll(takeThrough(head == null ? null : head.id()));
+    }
+    return taken;
+  }
+
+  /** Takes every event held. */
+  List<Held> takeAll() {
+    List<Held> taken = new ArrayList<>(events);
+    events.clear();
+    counts.clear();
+    lastTransaction = null;
+    changeCount = 0;
+    estimatedBytes = 0;
+    return taken;
+  }
+
+  /** Events held for tables. */
+  long changeCount() {
+    return changeCount;
+  }
+
+  /** Approximate heap bytes of the events held for tables. */
+  long estimatedBytes() {
+    return estimatedBytes;
+  }
+
+  private boolean complete(String id, Optional<TransactionEvent> end) {
+    if (end.isEmpty()) {
+      return false;
+    }
+    Map<String, Long> expected = end.get().tableCounts();
+    for (Map.Entry<SourceTable, Long> held : counts.getOrDefault(id, Map.of()).entrySet()) {
+      boolean all = expected.entrySet().stream()
+          .anyMatch(count -> held.getKey().isNamed(count.getKey()) && held.getValue() >= count.getValue());
+      if (!all) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Takes the events of transaction {@code id} at the head (or one event outside any) and the events outside any after them. */
+  private List<Held> takeThrough(String id) {
+    List<Held> taken = new ArrayList<>();
+    while (!events.isEmpty()) {
+      SourceTransaction transaction = events.peekFirst().event().transaction();
+      if (transaction != null && !transaction.id().equals(id)) {
+        break;
+      }
+      Held held = events.removeFirst();
+      if (held.table() != null) {
+        changeCount--;
+        estimatedBytes -= SizeEstimator.changeBytes(held.event());
+      }
+      taken.add(held);
+    }
+    counts.remove(id);
+    if (events.isEmpty()) {
+      lastTransaction = null;
+    }
+    return taken;
+  }
+}

@@ -1,0 +1,75 @@
+package io.mergesink.ingest.config;
+
+import io.mergesink.ingest.options.TransactionBoundaries;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
+/**
+ * Whether commits hold whole source transactions, and where a task reads the ends of transactions
+ * (docs/transactions.md).
+ *
+ * @param boundaries {@code transaction.boundaries}
+ * @param topic {@code transaction.topic}: the transaction topic; empty: {@code <prefix>.transaction}
+ *     for each topic the task reads, the prefix being the topic up to its first dot (Debezium's {@code topic.prefix})
+ * @param kafka {@code transaction.kafka.*} without the prefix: the settings of the task's consumer of the
+ *     transaction topic (at least {@code bootstrap.servers}, which Connect does not hand to tasks)
+ */
+public record TransactionOptions(TransactionBoundaries boundaries, String topic, Map<String, String> kafka) {
+  public static final String GROUP = "Source transactions";
+  public static final String BOUNDARIES = "transaction.boundaries";
+  public static final TransactionBoundaries BOUNDARIES_DEFAULT = TransactionBoundaries.AUTO;
+  public static final String TOPIC = "transaction.topic";
+  public static final String KAFKA_PREFIX = "transaction.kafka.";
+  /** The suffix of Debezium's transaction topic after {@code topic.prefix}. */
+  public static final String TOPIC_SUFFIX = ".transaction";
+
+  public TransactionOptions {
+    Objects.requireNonNull(boundaries, "boundaries");
+    Objects.requireNonNull(topic, "topic");
+    kafka = Map.copyOf(kafka);
+  }
+
+  /** {@code transaction.boundaries=auto}, no transaction topic consumer. */
+  public static TransactionOptions defaults() {
+    return new TransactionOptions(BOUNDARIES_DEFAULT, "", Map.of());
+  }
+
+  /** Whether the task can read the transaction topic: {@code transaction.kafka.bootstrap.servers} is set. */
+  public boolean readsTransactionTopic() {
+    return kafka.containsKey(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
+  }
+
+  /** Whether commits hold whole transactions (see {@link TransactionBoundaries}). */
+  public boolean keepsTransactionsWhole() {
+    return boundaries == TransactionBoundaries.ON || boundaries == TransactionBoundaries.AUTO && readsTransactionTopic();
+  }
+
+  /** The transaction topic of the changes of {@code topic}. */
+  public String transactionTopicOf(String topic) {
+    if (!this.topic.isEmpty()) {
+      return this.topic;
+    }
+    int dot = topic.indexOf('.');
+    return (dot < 0 ? topic : topic.substring(0, dot)) + TOPIC_SUFFIX;
+  }
+
+  static void define(ConfigDef def) {
+    ConfigGroup group = new ConfigGroup(def, GROUP);
+    group.option(BOUNDARIES, Type.STRING).defaultValue(BOUNDARIES_DEFAULT.configName()).oneOf(TransactionBoundaries.class)
+        .importance(Importance.MEDIUM).displayName("Whole source transactions")
+        .doc("Whether a table's commits hold whole source transactions (docs/transactions.md); needs Debezium's "
+            + "provide.transaction.metadata=true. auto: whenever the changes carry transaction metadata and the task can "
+            + "read the transaction topic (" + KAFKA_PREFIX + "bootstrap.servers is set), since without its END events "
+            + "the last transaction before a pause waits for the next one. on: also without the transaction topic (a "
+            + "transaction is then complete when a later one begins). off: changes are committed as they come.")
+        .define();
+    group.option(TOPIC, Type.STRING).defaultValue("").importance(Importance.LOW).displayName("Transaction topic")
+        .doc("Debezium's transaction topic; empty: <prefix>" + TOPIC_SUFFIX + ", the prefix being each topic's name up to "
+            + "its first dot (Debezium's topic.prefix).")
+        .define();
+  }
+}

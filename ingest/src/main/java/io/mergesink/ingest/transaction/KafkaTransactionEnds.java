@@ -1,0 +1,183 @@
+package io.mergesink.ingest.transaction;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mergesink.ingest.config.TransactionOptions;
+import io.mergesink.ingest.decode.TransactionEvent;
+import io.mergesink.ingest.decode.TransactionEvent.Status;
+import io.mergesink.ingest.record.KafkaPartition;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the {@code END} events of Debezium's transaction topics with a {@link KafkaConsumer} the task
+ * owns, on a thread of its own: assigned every partition of the topics (no consumer group, no
+ * committed offsets), from a margin before the oldest open transaction the engine asked about
+ * ({@link #follow}). Connect assigns the transaction topic to one task at most, and a task that
+ * writes tables needs the ends of the transactions it holds open, so each task reads it itself.
+ *
+ * <p>Values are JSON (the JsonConverter's, with or without schemas); other values are ignored
+ * (logged once), and transactions then complete when a later one begins. Keeps the newest
+ * {@value #MAX_ENDS} ends.
+ */
+public final class KafkaTransactionEnds implements TransactionEnds {
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaTransactionEnds.class);
+  /** Ends kept: far more than transactions open in a task's buffers. */
+  static final int MAX_ENDS = 100_000;
+  /** Reading starts this long before the time of the oldest open change asked about (clock skew, commit latency). */
+  static final Duration MARGIN = Duration.ofMinutes(5);
+  private static final Duration POLL = Duration.ofMillis(200);
+  /** How long a transaction topic that does not exist (yet) is left alone before the next look. */
+  private static final Duration MISSING_TOPIC_WAIT = Duration.ofSeconds(5);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final TransactionOptions options;
+  private final Map<String, TransactionEvent> ends = Collections.synchronizedMap(new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, TransactionEvent> eldest) {
+      return size() > MAX_ENDS;
+    }
+  });
+  /** Transaction topic → the earliest time the engine wants its ends from. */
+  private final Map<String, Long> wanted = new ConcurrentHashMap<>();
+  private final CountDownLatch closed = new CountDownLatch(1);
+  private final Thread reader;
+  private volatile KafkaConsumer<byte[], byte[]> consumer;
+
+  /** Starts the reader; it reads nothing before the first {@link #follow}. */
+  public KafkaTransactionEnds(TransactionOptions options) {
+    this.options = options;
+    this.reader = new Thread(this::read, "mergesink-transaction-ends");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  @Override
+  public Optional<TransactionEvent> end(String id) {
+    return Optional.ofNullable(ends.get(id));
+  }
+
+  @Override
+  public void follow(KafkaPartition partition, long timestampMs) {
+    wanted.merge(options.transactionTopicOf(partition.topic()), Math.max(0, timestampMs - MARGIN.toMillis()), Math::min);
+  }
+
+  /** Stops the reader and closes its consumer. */
+  @Override
+  public void close() {
+    closed.countDown();
+    KafkaConsumer<byte[], byte[]> open = consumer;
+    if (open != null) {
+      open.wakeup();
+    }
+    try {
+      reader.join(TimeUnit.SECONDS.toMillis(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void read() {
+    Map<String, Object> config = new HashMap<>(options.kafka());
+    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    Map<String, Long> readFrom = new HashMap<>();
+    boolean undecodedLogged = false;
+    try (KafkaConsumer<byte[], byte[]> kafka = new KafkaConsumer<>(config)) {
+      consumer = kafka;
+      while (closed.getCount() > 0) {
+        if (!seek(kafka, readFrom)) {
+          // nothing asked for yet, or the topics asked for do not exist (yet)
+          closed.await((wanted.isEmpty() ? POLL : MISSING_TOPIC_WAIT).toMillis(), TimeUnit.MILLISECONDS);
+          continue;
+        }
+        for (ConsumerRecord<byte[], byte[]> record : kafka.poll(POLL)) {
+          Optional<TransactionEvent> event = decode(record.value());
+          if (event.isEmpty() && record.value() != null && !undecodedLogged) {
+            LOG.warn("Transaction topic {} holds values that are not JSON transaction events (first at partition {}, offset {}); "
+                + "transactions complete when a later one begins", record.topic(), record.partition(), record.offset());
+            undecodedLogged = true;
+          }
+          event.filter(end -> end.status() == Status.END).ifPresent(end -> ends.put(end.id(), end));
+        }
+      }
+    } catch (WakeupException e) {
+      // closed
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.warn("Stopped reading the transaction topics {}; transactions complete when a later one begins: {}", wanted.keySet(),
+          e.toString());
+    }
+  }
+
+  /**
+   * Assigns the wanted topics and seeks each back to the time it is wanted from, where that is earlier
+   * than where it was read from; returns whether there is anything to poll.
+   */
+  private boolean seek(KafkaConsumer<byte[], byte[]> kafka, Map<String, Long> readFrom) {
+    boolean changed = false;
+    Map<TopicPartition, Long> seekTo = new HashMap<>();
+    for (Map.Entry<String, Long> want : wanted.entrySet()) {
+      Long from = readFrom.get(want.getKey());
+      if (from != null && from <= want.getValue()) {
+        continue;
+      }
+      List<PartitionInfo> partitions = kafka.partitionsFor(want.getKey());
+      if (partitions == null || partitions.isEmpty()) {
+        LOG.debug("Transaction topic {} does not exist (yet)", want.getKey());
+        continue;
+      }
+      partitions.forEach(info -> seekTo.put(new TopicPartition(info.topic(), info.partition()), want.getValue()));
+      readFrom.put(want.getKey(), want.getValue());
+      changed = true;
+    }
+    if (changed) {
+      Set<TopicPartition> assigned = new HashSet<>(kafka.assignment());
+      assigned.addAll(seekTo.keySet());
+      kafka.assign(assigned);
+      Map<TopicPartition, OffsetAndTimestamp> offsets = kafka.offsetsForTimes(seekTo);
+      Map<TopicPartition, Long> endOffsets = kafka.endOffsets(seekTo.keySet());
+      seekTo.keySet().forEach(partition -> {
+        OffsetAndTimestamp offset = offsets.get(partition);
+        kafka.seek(partition, offset == null ? endOffsets.get(partition) : offset.offset());
+      });
+      LOG.info("Reading the ends of source transactions from {}", seekTo);
+    }
+    return !kafka.assignment().isEmpty();
+  }
+
+  /** The transaction event a JSON value holds, if it is one. */
+  public static Optional<TransactionEvent> decode(byte[] value) {
+    if (value == null) {
+      return Optional.empty();
+    }
+    try {
+      return TransactionEvent.of(JSON.readValue(value, Map.class));
+    } catch (IOException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package io.mergesink.ingest.transaction;
+
+import io.mergesink.ingest.decode.TransactionEvent;
+import io.mergesink.ingest.record.KafkaPartition;
+import java.util.Optional;
+
+/**
+ * The ends of source transactions, from Debezium's transaction topic: how many change events each
+ * had per table, so that a buffer knows when it holds all of a transaction's events. What it does
+ * not know only delays a transaction's commit (a later transaction's first event also completes it),
+ * never makes one land in part. Thread-safe; the engine owns it and closes it.
+ */
+public interface TransactionEnds extends AutoCloseable {
+  /** Knows no ends: transactions are complete when a later one begins. */
+  TransactionEnds NONE = id -> Optional.empty();
+
+  /** The {@code END} event of transaction {@code id}, if it was read. */
+  Optional<TransactionEvent> end(String id);
+
+  /**
+   * The engine buffers open transactions of {@code partition} from {@code timestampMs} on: the ends
+   * of transactions from then on are wanted. Does nothing unless overridden.
+   */
+  default void follow(KafkaPartition partition, long timestampMs) {}
+
+  @Override
+  default void close() {}
+}

@@ -1,0 +1,70 @@
+package io.mergesink.ingest.decode;
+
+import static io.mergesink.ingest.decode.DebeziumRecords.load;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mergesink.ingest.decode.ChangeEvent.Op;
+import io.mergesink.ingest.decode.TransactionEvent.Status;
+import io.mergesink.ingest.options.PrimaryKeyMode;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TransactionDecodingTest {
+  private static final String TOPIC = "pg.public.customers";
+  private static final RecordDecoder DECODER = new RecordDecoder(new DecoderOptions(PrimaryKeyMode.RECORD_KEY, List.of(), true, false,
+      LogicalTypes.DEFAULT_UNAVAILABLE_VALUE_PLACEHOLDER, false, true));
+
+  @Test
+  void aChangeKeepsTheTransactionBlockOfItsEnvelope() {
+    ChangeEvent event = DECODER.decode(load("pg-delete-in-transaction.json", TOPIC, 0, 7));
+
+    assertThat(event.op()).isEqualTo(Op.DELETE);
+    assertThat(event.transaction()).isEqualTo(new SourceTransaction("771:24023128", 3, 2));
+  }
+
+  @Test
+  void aChangeWithoutTransactionMetadataHasNoTransaction() {
+    assertThat(DECODER.decode(load("pg-delete.json", TOPIC, 0, 7)).transaction()).isNull();
+  }
+
+  @Test
+  void aFlattenedRowKeepsTheTransactionFieldsExtractNewRecordStateAdds() {
+    ChangeEvent event = DECODER.decode(DebeziumRecords.schemaless("{\"id\": 1}", "{\"id\": 1, \"name\": \"a\", "
+        + "\"__transaction_id\": \"772:24023200\", \"__transaction_total_order\": 4, \"__transaction_data_collection_order\": 1}",
+        TOPIC, 3));
+
+    assertThat(event.transaction()).isEqualTo(new SourceTransaction("772:24023200", 4, 1));
+  }
+
+  @Test
+  void theEndOfATransactionCountsItsEventsPerTable() {
+    TransactionEvent end = TransactionEvent.of(load("pg-transaction-end.json", "pg.transaction", 0, 12).value()).orElseThrow();
+
+    assertThat(end).isEqualTo(new TransactionEvent(Status.END, "771:24023128", 5,
+        Map.of("public.customers", 3L, "public.orders", 2L)));
+  }
+
+  @Test
+  void theBeginOfATransactionCountsNothing() {
+    TransactionEvent begin = TransactionEvent.of(load("pg-transaction-begin.json", "pg.transaction", 0, 11).value()).orElseThrow();
+
+    assertThat(begin).isEqualTo(new TransactionEvent(Status.BEGIN, "771:24023128", 0, Map.of()));
+  }
+
+  @Test
+  void schemalessJsonWithItsSchemaEnvelopeIsUnwrapped() {
+    Map<String, Object> json = Map.of("schema", Map.of(), "payload", Map.of("status", "END", "id", "9", "event_count", 1,
+        "data_collections", List.of(Map.of("data_collection", "public.a", "event_count", 1))));
+
+    assertThat(TransactionEvent.of(json)).contains(new TransactionEvent(Status.END, "9", 1, Map.of("public.a", 1L)));
+  }
+
+  @Test
+  void aValueThatIsNoTransactionEventIsNone() {
+    assertThat(TransactionEvent.of(Map.of("id", 1))).isEmpty();
+    assertThatThrownBy(() -> TransactionEvent.of(Map.of("status", "COMMIT", "id", "9")))
+        .hasMessageContaining("transaction 9 has status 'COMMIT', expected BEGIN or END");
+  }
+}
