@@ -5,6 +5,7 @@ import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.protocol.ProtocolSupport;
 import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.snapshot.TableNotFoundException;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.storage.Storages;
@@ -97,10 +98,13 @@ public final class DeltaFormat implements TableFormat {
   @Override
   public Optional<FormatTable> open(String table, List<String> writerKey, Collection<KafkaPartition> partitions) throws IOException {
     DeltaTable delta = DeltaTable.forPath(storage, path(table));
-    if (!delta.exists()) {
+    Snapshot snapshot;
+    try {
+      snapshot = delta.snapshot();
+    } catch (TableNotFoundException e) {
       return Optional.empty();
     }
-    return Optional.of(open(delta, delta.snapshot(), writerKey, partitions));
+    return Optional.of(open(delta, snapshot, writerKey, partitions));
   }
 
   @Override
@@ -114,6 +118,11 @@ public final class DeltaFormat implements TableFormat {
   @Override
   public RequestCounts requests() {
     return storage.requests();
+  }
+
+  @Override
+  public RequestCounts requestsOfThisThread() {
+    return storage.requestsOfThisThread();
   }
 
   @Override
