@@ -145,8 +145,10 @@ public final class DeltaFormat implements TableFormat {
    * files that may hold rows of them. Built once per assignment and shared by the task's tables.
    */
   private synchronized TaskPartitions taskPartitions(Collection<KafkaPartition> partitions) {
-    Set<KafkaPartition> held = Set.copyOf(partitions);
-    if (taskPartitions == null || !held.equals(taskPartitions.partitions())) {
+    // a task of a thousand partitions opens a thousand tables: each compares the partitions, none copies them
+    if (taskPartitions == null || taskPartitions.partitions().size() != partitions.size()
+        || !taskPartitions.partitions().containsAll(partitions)) {
+      Set<KafkaPartition> held = Set.copyOf(partitions);
       WriterOptions writerOptions = DeltaWriteOptions.writer(options).withScope(PartitionOwners.scope(PartitionOwners.of(held),
           options.lookupScope()));
       taskPartitions = new TaskPartitions(held, writerOptions);
