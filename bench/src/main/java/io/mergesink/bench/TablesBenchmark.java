@@ -2,6 +2,7 @@ package io.mergesink.bench;
 
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.ingest.IngestEngine;
+import io.mergesink.ingest.config.CommitOptions;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.record.KafkaPartition;
@@ -31,7 +32,7 @@ import org.apache.kafka.connect.data.Struct;
  * the settled heap the engine keeps once every change is in its table (every table idle), in all and
  * per table. Rounds rotate which table count goes first.
  *
- * <p>{@code java -Xmx4g -jar bench/target/mergesink-bench.jar tables [--tables=1,100,1000]
+ * <p>{@code java -Xmx4g -jar bench/target/mergesink-bench.jar tables [--tables=1,100,1000] [--commit-threads=1,4]
  * [--events=N] [--keys=N] [--flush-every=N] [--rounds=N] [--quick]}
  */
 final class TablesBenchmark {
@@ -45,15 +46,16 @@ final class TablesBenchmark {
   public static void main(String[] args) throws IOException {
     Settings settings = Settings.parse(args);
     List<Change> stream = Change.stream(settings.events(), settings.keys(), new Random(SEED));
-    System.err.printf("[bench] tables: %,d events over %,d keys into %s tables%n", settings.events(), settings.keys(),
-        Arrays.toString(settings.tables()));
-    int counts = settings.tables().length;
+    System.err.printf("[bench] tables: %,d events over %,d keys into %s tables, %s commit threads%n", settings.events(),
+        settings.keys(), Arrays.toString(settings.tables()), Arrays.toString(settings.commitThreads()));
+    List<Case> cases = settings.cases();
+    int counts = cases.size();
     Run[][] runs = new Run[counts][settings.rounds()];
     for (int round = -1; round < settings.rounds(); round++) {
       for (int turn = 0; turn < counts; turn++) {
         int which = Math.floorMod(round + turn, counts);
-        Run run = land(stream, settings.tables()[which], settings.flushEvery());
-        System.err.printf("[bench] tables: round %d, %,d tables: %s%n", round, settings.tables()[which], run);
+        Run run = land(stream, cases.get(which), settings.flushEvery());
+        System.err.printf("[bench] tables: round %d, %s: %s%n", round, cases.get(which), run);
         if (round >= 0) {
           runs[which][round] = run;
         }
@@ -64,31 +66,43 @@ final class TablesBenchmark {
     System.out.println(report(settings, runs).toMarkdown());
   }
 
-  /** One landing of the stream into {@code tables} tables: how long it took, its commits, and the heap it kept. */
-  private record Run(double seconds, long commits, long heldBytes) {
+  /** A table count and the engine's {@code flush.commit.threads}. */
+  private record Case(int tables, int commitThreads) {
     @Override
     public String toString() {
-      return String.format("%.1f s, %,d commits, %,d KiB held", seconds, commits, heldBytes >> 10);
+      return String.format("%,d table%s, %d commit thread%s", tables, tables == 1 ? "" : "s", commitThreads,
+          commitThreads == 1 ? "" : "s");
     }
   }
 
-  private static Run land(List<Change> stream, int tables, int flushEvery) throws IOException {
+  /**
+   * One landing of the stream: how long it took (and how much of it in flushes, where the tables commit), its commits,
+   * and the heap it kept.
+   */
+  private record Run(double seconds, double flushSeconds, long commits, long heldBytes) {
+    @Override
+    public String toString() {
+      return String.format("%.1f s (%.1f s flushing), %,d commits, %,d KiB held", seconds, flushSeconds, commits, heldBytes >> 10);
+    }
+  }
+
+  private static Run land(List<Change> stream, Case which, int flushEvery) throws IOException {
     Path dir = Files.createTempDirectory("mergesink-bench-tables-");
     try {
-      List<KafkaRecord> records = routed(stream, tables);
-      Landed landed = land(records, dir, tables, flushEvery);
+      List<KafkaRecord> records = routed(stream, which.tables());
+      Landed landed = land(records, dir, which, flushEvery);
       // what the engine held with every table idle: the heap while it was open, less the heap once it is gone
-      return new Run(landed.seconds(), landed.commits(), landed.openHeap() - HeapProbe.settledUsedHeap());
+      return new Run(landed.seconds(), landed.flushSeconds(), landed.commits(), landed.openHeap() - HeapProbe.settledUsedHeap());
     } finally {
       TempDirectories.deleteRecursively(dir);
     }
   }
 
   /** How long the landing took, its commits, and the settled heap once every change was in its table, the engine still open. */
-  private record Landed(double seconds, long commits, long openHeap) {}
+  private record Landed(double seconds, double flushSeconds, long commits, long openHeap) {}
 
   /** Lands {@code records} through an engine of its own, which is unreachable once this returns. */
-  private static Landed land(List<KafkaRecord> records, Path dir, int tables, int flushEvery) {
+  private static Landed land(List<KafkaRecord> records, Path dir, Case which, int flushEvery) {
     AtomicLong commits = new AtomicLong();
     IngestMetrics metrics = new IngestMetrics() {
       @Override
@@ -97,25 +111,28 @@ final class TablesBenchmark {
       }
     };
     IngestOptions options = IngestOptions.builder(dir.toString(), "bench").tableNameFormat("${topic}")
-        .commitInterval(Duration.ofDays(1)).build();
+        .commitInterval(Duration.ofDays(1)).commitThreads(which.commitThreads()).build();
     try (IngestEngine engine = new IngestEngine(options, metrics)) {
       List<KafkaPartition> partitions = new ArrayList<>();
-      for (int table = 0; table < tables; table++) {
+      for (int table = 0; table < which.tables(); table++) {
         partitions.add(new KafkaPartition(TOPIC_PREFIX + table, 0));
       }
       engine.open(partitions);
       engine.seeksApplied();
       long start = System.nanoTime();
+      long flushing = 0;
       for (int i = 0; i < records.size(); i++) {
         engine.accept(records.get(i));
         if ((i + 1) % flushEvery == 0 || i == records.size() - 1) {
+          long flushStart = System.nanoTime();
           engine.flush().failure().ifPresent(e -> {
             throw new IllegalStateException("a benchmark commit failed", e);
           });
+          flushing += System.nanoTime() - flushStart;
         }
       }
       double seconds = Seconds.since(start);
-      return new Landed(seconds, commits.get(), HeapProbe.settledUsedHeap());
+      return new Landed(seconds, flushing / 1e9, commits.get(), HeapProbe.settledUsedHeap());
     }
   }
 
@@ -138,11 +155,13 @@ final class TablesBenchmark {
     int rounds = settings.rounds();
     String stream = String.format("%,d events over %,d keys, a flush every %,d", settings.events(), settings.keys(),
         settings.flushEvery());
-    for (int which = 0; which < settings.tables().length; which++) {
-      int tables = settings.tables()[which];
+    List<Case> cases = settings.cases();
+    for (int which = 0; which < cases.size(); which++) {
+      int tables = cases.get(which).tables();
       double[] rates = new double[rounds];
       double[] ratios = new double[rounds];
       double[] commitRates = new double[rounds];
+      double[] flushCommitRates = new double[rounds];
       double[] heldMiB = new double[rounds];
       double[] perTableKiB = new double[rounds];
       for (int round = 0; round < rounds; round++) {
@@ -150,15 +169,17 @@ final class TablesBenchmark {
         rates[round] = settings.events() / run.seconds();
         ratios[round] = runs[0][round].seconds() / run.seconds();
         commitRates[round] = run.commits() / run.seconds();
+        flushCommitRates[round] = run.commits() / run.flushSeconds();
         heldMiB[round] = run.heldBytes() / (1024.0 * 1024.0);
         perTableKiB[round] = run.heldBytes() / 1024.0 / tables;
       }
       Samples ratio = Samples.of(ratios);
-      String label = String.format("%,d table%s, %s", tables, tables == 1 ? "" : "s", stream);
-      report.add(Result.info(label + " (events/s; ÷ " + settings.tables()[0] + " table" + (settings.tables()[0] == 1 ? "" : "s")
-          + " per round)", Samples.of(rates).describe("%,.0f", "events/s") + String.format("; %.2f (%.2f–%.2f, n=%d)",
-          ratio.median(), ratio.min(), ratio.max(), ratio.count())));
+      String label = cases.get(which) + ", " + stream;
+      report.add(Result.info(label + " (events/s; ÷ " + cases.get(0) + " per round)", Samples.of(rates).describe("%,.0f", "events/s")
+          + String.format("; %.2f (%.2f–%.2f, n=%d)", ratio.median(), ratio.min(), ratio.max(), ratio.count())));
       report.add(Result.info(label + " (table commits/s)", Samples.of(commitRates).describe("%,.1f", "commits/s")));
+      report.add(Result.info(label + " (table commits per second of flushing)", Samples.of(flushCommitRates).describe("%,.1f",
+          "commits/s")));
       report.add(Result.info(label + " (settled heap the engine keeps, all tables idle)",
           Samples.of(heldMiB).describe("%,.1f", "MiB") + "; per table " + Samples.of(perTableKiB).describe("%,.0f", "KiB")));
     }
@@ -186,8 +207,23 @@ final class TablesBenchmark {
     }
   }
 
-  /** The command line: {@code --tables} (the first is the reference), {@code --events}, {@code --keys}, {@code --flush-every}, {@code --rounds}, {@code --quick}. */
-  private record Settings(int[] tables, int events, int keys, int flushEvery, int rounds) {
+  /**
+   * The command line: {@code --tables} (the first is the reference), {@code --commit-threads} (each table count runs with
+   * each; default the engine's default), {@code --events}, {@code --keys}, {@code --flush-every}, {@code --rounds},
+   * {@code --quick}.
+   */
+  private record Settings(int[] tables, int[] commitThreads, int events, int keys, int flushEvery, int rounds) {
+    /** Every table count with every thread count, the first of each first (the reference). */
+    List<Case> cases() {
+      List<Case> cases = new ArrayList<>();
+      for (int count : tables) {
+        for (int threads : commitThreads) {
+          cases.add(new Case(count, threads));
+        }
+      }
+      return cases;
+    }
+
     static Settings parse(String[] args) {
       boolean quick = List.of(args).contains("--quick");
       int[] tables = quick ? new int[] {1, 100} : new int[] {1, 100, 1000};
@@ -195,9 +231,12 @@ final class TablesBenchmark {
       int keys = quick ? 10_000 : 100_000;
       int flushEvery = 20_000;
       int rounds = quick ? 1 : 3;
+      int[] commitThreads = {CommitOptions.FLUSH_COMMIT_THREADS_DEFAULT};
       for (String arg : args) {
         if (arg.startsWith("--tables=")) {
           tables = Arrays.stream(arg.substring("--tables=".length()).split(",")).mapToInt(Integer::parseInt).toArray();
+        } else if (arg.startsWith("--commit-threads=")) {
+          commitThreads = Arrays.stream(arg.substring("--commit-threads=".length()).split(",")).mapToInt(Integer::parseInt).toArray();
         } else if (arg.startsWith("--events=")) {
           events = Integer.parseInt(arg.substring("--events=".length()));
         } else if (arg.startsWith("--keys=")) {
@@ -208,10 +247,10 @@ final class TablesBenchmark {
           rounds = Integer.parseInt(arg.substring("--rounds=".length()));
         } else if (!arg.equals(SUITE) && !arg.equals("--quick")) {
           throw new IllegalArgumentException("unknown argument " + arg + "; expected " + SUITE
-              + " [--tables=1,100,1000] [--events=N] [--keys=N] [--flush-every=N] [--rounds=N] [--quick]");
+              + " [--tables=1,100,1000] [--commit-threads=1,4] [--events=N] [--keys=N] [--flush-every=N] [--rounds=N] [--quick]");
         }
       }
-      return new Settings(tables, events, keys, flushEvery, rounds);
+      return new Settings(tables, commitThreads, events, keys, flushEvery, rounds);
     }
   }
 }

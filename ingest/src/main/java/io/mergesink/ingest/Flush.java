@@ -26,6 +26,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,8 +35,14 @@ import org.slf4j.LoggerFactory;
  * One flush: executes the {@link FlushPlan} {@link PartitionPositions} makes (docs/design.md,
  * "Exactly once"). Anchors first; then one commit per table, carrying the table's buffered
  * changes and the txns of the partitions it covers. A partition whose anchor did not land, or that
- * another task fenced, takes no part in the commits that follow; a partition counts as flushed once
- * every commit it takes part in landed.
+ * another task fenced, takes no part in the commits that start after that; a partition counts as
+ * flushed once every commit it takes part in landed.
+ *
+ * <p>The commits of different tables run on {@link CommitThreads} (the anchors of one table one after
+ * the other); every commit is a compare-and-set of its txns, so any subset of them landing in any
+ * order is a state the exactly-once rule allows. The commit jobs only read the plan, the buffers and
+ * the positions; what a commit changes (positions, buffers, metrics) is applied on the calling thread
+ * once every job of a phase has finished, in plan order.
  */
 final class Flush {
   private static final Logger LOG = LoggerFactory.getLogger(Flush.class);
@@ -51,18 +59,24 @@ final class Flush {
   private final PartitionPositions positions;
   private final Map<KafkaPartition, PartitionBuffer> buffers;
   private final FlushScope scope;
+  private final CommitThreads threads;
   private final Set<KafkaPartition> fenced = new LinkedHashSet<>();
   private final Set<String> committedTables = new LinkedHashSet<>();
+  /** Partitions that take no part in the commits still to start: their anchor did not land, or another task fenced them. */
+  private final Set<KafkaPartition> blocked = ConcurrentHashMap.newKeySet();
+  /** Set by a commit that threw what fails the flush: the commits not started yet are left out. */
+  private volatile boolean stopped;
   private IOException failure;
 
   Flush(TableCatalog catalog, IngestMetrics metrics, TableFormat format, PartitionPositions positions,
-      Map<KafkaPartition, PartitionBuffer> buffers, FlushScope scope) {
+      Map<KafkaPartition, PartitionBuffer> buffers, FlushScope scope, CommitThreads threads) {
     this.catalog = catalog;
     this.metrics = metrics;
     this.format = format;
     this.positions = positions;
     this.buffers = buffers;
     this.scope = scope;
+    this.threads = threads;
   }
 
   /** Commits what is pending; afterwards see {@link #fenced()} and {@link #failure()}. */
@@ -83,20 +97,23 @@ final class Flush {
       LOG.debug("Leaving {} out of this flush: each ends in the first half of a primary-key change", deferred);
     }
     FlushPlan plan = positions.plan(pendingTables, deferred, cuts);
-    Set<KafkaPartition> blocked = new HashSet<>();
+    Map<String, List<Commit>> anchorsByTable = new LinkedHashMap<>();
     for (TableTxns anchor : plan.anchors()) {
-      if (anchor.txns().keySet().stream().noneMatch(blocked::contains) && !commit(anchor, List.of())) {
-        blocked.addAll(anchor.txns().keySet());
-      }
+      anchorsByTable.computeIfAbsent(anchor.table(), table -> new ArrayList<>()).add(new Commit(anchor, List.of(), txns(anchor)));
     }
+    List<Supplier<List<Attempt>>> anchorJobs = new ArrayList<>();
+    anchorsByTable.values().forEach(anchors -> anchorJobs.add(() -> anchors.stream().map(this::anchor).toList()));
+    apply(threads.runAll(anchorJobs).stream().flatMap(List::stream).toList());
     Set<KafkaPartition> incomplete = new HashSet<>(blocked);
-    for (TableTxns commit : plan.commits()) {
-      Set<KafkaPartition> covered = commit.txns().keySet();
-      if (covered.stream().anyMatch(blocked::contains) || !commit(commit, changesOf(commit))) {
-        incomplete.addAll(covered);
-        covered.stream().filter(fenced::contains).forEach(blocked::add);
-      }
+    List<Supplier<Attempt>> commitJobs = new ArrayList<>();
+    for (TableTxns tableCommit : plan.commits()) {
+      Commit commit = new Commit(tableCommit, changesOf(tableCommit), txns(tableCommit));
+      commitJobs.add(() -> commit(commit));
     }
+    List<Attempt> commits = threads.runAll(commitJobs);
+    apply(commits);
+    commits.stream().filter(attempt -> attempt.outcome() != Outcome.LANDED)
+        .forEach(attempt -> incomplete.addAll(attempt.commit().covered()));
     plan.flushedTo().forEach((partition, offset) -> {
       if (!incomplete.contains(partition)) {
         positions.flushed(partition, offset);
@@ -131,22 +148,41 @@ final class Flush {
     return changes;
   }
 
-  /** Commits {@code changes} with {@code commit}'s txns; returns whether it landed. */
-  private boolean commit(TableTxns commit, List<TableChanges> changes) {
-    String table = commit.table();
+  private Map<String, TxnChange> txns(TableTxns commit) {
+    Map<String, TxnChange> txns = new LinkedHashMap<>();
+    commit.txns().forEach((partition, change) -> txns.put(positions.appId(partition), change));
+    return txns;
+  }
+
+  /** An anchor whose partitions are not blocked yet; one that does not land blocks them. */
+  private Attempt anchor(Commit anchor) {
+    Attempt attempt = commit(anchor);
+    if (attempt.outcome() != Outcome.LANDED) {
+      blocked.addAll(anchor.covered());
+    }
+    return attempt;
+  }
+
+  /**
+   * Commits {@code commit}'s changes with its txns unless one of its partitions is blocked; on a
+   * thread of {@link CommitThreads}: it reads the plan and the buffers, and changes only the table.
+   */
+  private Attempt commit(Commit commit) {
+    String table = commit.planned().table();
+    if (stopped || commit.covered().stream().anyMatch(blocked::contains)) {
+      return new Attempt(commit, Outcome.SKIPPED, null, 0, RequestCounts.ZERO, null, null);
+    }
     try {
       TableSink sink = catalog.existing(table);
       if (sink == null) {
         throw new FatalIngestException("table " + table + " disappeared from the table root while the task was writing it", null);
       }
-      Map<String, TxnChange> txns = new LinkedHashMap<>();
-      commit.txns().forEach((partition, change) -> txns.put(positions.appId(partition), change));
       long start = System.nanoTime();
-      RequestCounts requestsBefore = format.requests();
+      RequestCounts requestsBefore = format.requestsOfThisThread();
       ChangeSet changeSet;
       CommitResult result;
       for (int attempt = 1; ; attempt++) {
-        changeSet = sink.changeSet(changes, txns);
+        changeSet = sink.changeSet(commit.changes(), commit.txns());
         try {
           result = sink.commit(changeSet);
           break;
@@ -160,32 +196,81 @@ final class Flush {
         }
       }
       long millis = (System.nanoTime() - start) / 1_000_000;
-      RequestCounts requests = format.requests().minus(requestsBefore);
-      metrics.committed(millis, result.counts().rowsWritten(), requests);
+      RequestCounts requests = format.requestsOfThisThread().minus(requestsBefore);
       LOG.info("Committed table {} version {}: {} upserts, {} deletes{}{}, {} rows written, {} deleted, {} files added, {} removed, "
               + "{} deletion vectors updated, positions {} ({} ms, {} attempts, {} replans, storage requests {})",
           table, result.version(), changeSet.upserts().size(), changeSet.deletes().size(),
           changeSet.appends().isEmpty() ? "" : ", " + changeSet.appends().size() + " appended", changeSet.truncate() ? ", truncate" : "",
           result.counts().rowsWritten(), result.counts().rowsDeleted(), result.counts().filesAdded(), result.counts().filesRemoved(),
-          result.counts().deletionVectorsUpdated(), txns, millis, result.attempts(), result.replans(), requests);
-      positions.landed(table, commit.txns());
-      // only what this commit carried is in the table now: an anchor carries no changes of the partitions it covers
-      for (TableChanges landed : changes) {
-        buffers.get(new KafkaPartition(landed.topic(), landed.partition())).committed(table);
-      }
-      committedTables.add(table);
-      return true;
+          result.counts().deletionVectorsUpdated(), commit.txns(), millis, result.attempts(), result.replans(), requests);
+      return new Attempt(commit, Outcome.LANDED, result, millis, requests, null, null);
     } catch (FencedException e) {
-      metrics.fenced();
       LOG.warn("Fenced while committing table {}: {}", table, e.getMessage());
-      positions.partitionOf(e.appId()).ifPresent(fenced::add);
-      return false;
+      positions.partitionOf(e.appId()).ifPresent(blocked::add);
+      return new Attempt(commit, Outcome.FENCED, null, 0, RequestCounts.ZERO, e, null);
     } catch (IOException e) {
       LOG.warn("Commit to table {} failed; its changes stay buffered and are retried: {}", table, e.toString());
-      if (failure == null) {
-        failure = e;
-      }
-      return false;
+      return new Attempt(commit, Outcome.FAILED, null, 0, RequestCounts.ZERO, e, null);
+    } catch (RuntimeException | Error e) {
+      stopped = true;
+      return new Attempt(commit, Outcome.THREW, null, 0, RequestCounts.ZERO, null, e);
     }
   }
+
+  /**
+   * Records what {@code attempts} did, in plan order, on the thread that runs the flush: the txns that
+   * landed, the partitions fenced, the first failure; then rethrows the first commit that threw.
+   */
+  private void apply(List<Attempt> attempts) {
+    Throwable thrown = null;
+    for (Attempt attempt : attempts) {
+      TableTxns commit = attempt.commit().planned();
+      switch (attempt.outcome()) {
+        case LANDED -> {
+          metrics.committed(attempt.millis(), attempt.result().counts().rowsWritten(), attempt.requests());
+          positions.landed(commit.table(), commit.txns());
+          // only what this commit carried is in the table now: an anchor carries no changes of the partitions it covers
+          for (TableChanges landed : attempt.commit().changes()) {
+            buffers.get(new KafkaPartition(landed.topic(), landed.partition())).committed(commit.table());
+          }
+          committedTables.add(commit.table());
+        }
+        case FENCED -> {
+          metrics.fenced();
+          positions.partitionOf(((FencedException) attempt.failure()).appId()).ifPresent(fenced::add);
+        }
+        case FAILED -> {
+          if (failure == null) {
+            failure = (IOException) attempt.failure();
+          }
+        }
+        case THREW -> thrown = thrown == null ? attempt.thrown() : thrown;
+        case SKIPPED -> { }
+      }
+    }
+    if (thrown instanceof RuntimeException e) {
+      throw e;
+    }
+    if (thrown instanceof Error e) {
+      throw e;
+    }
+  }
+
+  /** A commit of the plan with what it carries: the buffered changes and the txns by app id. */
+  private record Commit(TableTxns planned, List<TableChanges> changes, Map<String, TxnChange> txns) {
+    Set<KafkaPartition> covered() {
+      return planned.txns().keySet();
+    }
+  }
+
+  private enum Outcome { LANDED, FENCED, FAILED, THREW, SKIPPED }
+
+  /**
+   * What became of one commit.
+   *
+   * @param failure the {@link FencedException} or {@link IOException} of a commit fenced or failed
+   * @param thrown what a commit threw that fails the flush
+   */
+  private record Attempt(Commit commit, Outcome outcome, CommitResult result, long millis, RequestCounts requests,
+      Exception failure, Throwable thrown) {}
 }

@@ -62,6 +62,8 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * <p>Single-threaded, like a sink task or a stream task: every call on the thread that drives it.
+ * A flush commits different tables on a pool of its own ({@code flush.commit.threads}) and returns
+ * once every commit finished.
  * Errors: {@link BadRecordException} (this record), {@link RetriableStorageException} (try the call
  * again later; nothing is lost), {@link FatalIngestException} (the engine stays failed).
  */
@@ -78,6 +80,7 @@ public final class IngestEngine implements AutoCloseable {
   private final TableCatalog catalog;
   private final TableFormat format;
   private final BackgroundCompaction compactions;
+  private final CommitThreads commitThreads;
   private final TableRegistry registry;
   private final TopicGrowth topicGrowth;
   private final PartitionPositions positions;
@@ -127,6 +130,7 @@ public final class IngestEngine implements AutoCloseable {
     this.kind = TableKind.of(options.writeMode(), options.changeSemantics(), options.appendTombstones(), metrics);
     this.catalog = new TableCatalog(format, options, kind, positions::partitions);
     this.compactions = new BackgroundCompaction(options.txnAppId());
+    this.commitThreads = new CommitThreads(options.commitThreads(), options.txnAppId());
     this.registry = TableRegistry.of(options.catalog());
   }
 
@@ -220,7 +224,8 @@ public final class IngestEngine implements AutoCloseable {
   }
 
   /**
-   * Commits every pending change and position: one commit per table. Partitions another task took
+   * Commits every pending change and position: one commit per table, up to {@code
+   * flush.commit.threads} tables at once. Partitions another task took
    * over are dropped and reported for seeking back; storage failures leave the changes of the
    * tables they hit buffered.
    *
@@ -250,7 +255,7 @@ public final class IngestEngine implements AutoCloseable {
     }
     followCompactions();
     sealTransactions();
-    Flush flush = new Flush(catalog, metrics, format, positions, buffers, scope);
+    Flush flush = new Flush(catalog, metrics, format, positions, buffers, scope, commitThreads);
     try {
       flush.run();
     } catch (FatalIngestException e) {
@@ -327,6 +332,7 @@ public final class IngestEngine implements AutoCloseable {
       transactionEnds.close();
     }
     compactions.close();
+    commitThreads.close();
     registry.close();
     format.close();
   }

@@ -192,6 +192,11 @@ final class FaultyStorage implements Storage {
   }
 
   @Override
+  public RequestCounts requestsOfThisThread() {
+    return real.requestsOfThisThread();
+  }
+
+  @Override
   public void close() {
     real.close();
   }

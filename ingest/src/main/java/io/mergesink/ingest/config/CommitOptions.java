@@ -20,6 +20,9 @@ public final class CommitOptions {
   public static final long BUFFER_MAX_BYTES_MIN = MIB;
   public static final String LOOKUP_SCOPE = "lookup.scope";
   public static final LookupScope LOOKUP_SCOPE_DEFAULT = LookupScope.PARTITION;
+  public static final String FLUSH_COMMIT_THREADS = "flush.commit.threads";
+  public static final int FLUSH_COMMIT_THREADS_DEFAULT = 4;
+  public static final int FLUSH_COMMIT_THREADS_MAX = 64;
 
   private CommitOptions() {}
 
@@ -38,6 +41,13 @@ public final class CommitOptions {
         .validator(Range.atLeast(BUFFER_MAX_BYTES_MIN)).importance(Importance.MEDIUM).displayName("Buffer max bytes")
         .doc("Commit early when a partition's buffer holds about this many bytes of row data (an estimate of "
             + "heap use).")
+        .define();
+    commits.option(FLUSH_COMMIT_THREADS, Type.INT).defaultValue(FLUSH_COMMIT_THREADS_DEFAULT)
+        .validator(Range.between(1, FLUSH_COMMIT_THREADS_MAX)).importance(Importance.LOW).displayName("Flush commit threads")
+        .doc("How many tables a flush commits at once, each commit on a thread of the task's own pool; 1 commits them one "
+            + "after the other on the task's thread. A flush of many small tables (one connector for a whole database) "
+            + "costs about the time of its slowest commits rather than the sum of all; each commit in flight holds its "
+            + "table's open data file (one Parquet row group at most).")
         .define();
     commits.option(LOOKUP_SCOPE, Type.STRING).defaultValue(LOOKUP_SCOPE_DEFAULT.configName())
         .oneOf(LookupScope.class).importance(Importance.LOW).displayName("Key lookup scope")

@@ -214,6 +214,7 @@ public class IngestConfig extends AbstractConfig {
           .commitInterval(Duration.ofMillis(commitIntervalMs()))
           .bufferLimits(bufferMaxRecords(), bufferMaxBytes())
           .lookupScope(lookupScope())
+          .commitThreads(getInt(FLUSH_COMMIT_THREADS))
           .parquetCompression(parquetCompression())
           .fileTargetSizeBytes(fileTargetSizeBytes())
           .checkpointInterval(checkpointInterval())

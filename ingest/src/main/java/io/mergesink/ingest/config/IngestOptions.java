@@ -51,6 +51,7 @@ import java.util.Optional;
  * @param bufferMaxRecords a partition's buffer asks to be committed at this many changes
  * @param bufferMaxBytes ... or at about this many bytes
  * @param lookupScope which files a task's key index covers
+ * @param commitThreads how many tables a flush commits at once ({@code flush.commit.threads})
  * @param parquetCompression the codec of new data files
  * @param fileTargetSizeBytes new data files roll over at this size; compaction aims for it
  * @param checkpointInterval commits between Delta checkpoints
@@ -85,6 +86,7 @@ public record IngestOptions(
     long bufferMaxRecords,
     long bufferMaxBytes,
     LookupScope lookupScope,
+    int commitThreads,
     ParquetCompression parquetCompression,
     long fileTargetSizeBytes,
     int checkpointInterval,
@@ -155,6 +157,9 @@ public record IngestOptions(
     if (!refusals.isEmpty()) {
       throw new IllegalArgumentException("table properties new tables cannot take (see docs/design.md, \"Table properties\"): "
           + refusals);
+    }
+    if (commitThreads < 1) {
+      throw new IllegalArgumentException(CommitOptions.FLUSH_COMMIT_THREADS + " must be at least 1, found " + commitThreads);
     }
     if (compactionMinSmallFiles < 2) {
       throw new IllegalArgumentException("compaction.min.files must be at least 2, found " + compactionMinSmallFiles);
@@ -263,6 +268,7 @@ public record IngestOptions(
     private long bufferMaxRecords = CommitOptions.BUFFER_MAX_RECORDS_DEFAULT;
     private long bufferMaxBytes = CommitOptions.BUFFER_MAX_BYTES_DEFAULT;
     private LookupScope lookupScope = CommitOptions.LOOKUP_SCOPE_DEFAULT;
+    private int commitThreads = CommitOptions.FLUSH_COMMIT_THREADS_DEFAULT;
     private ParquetCompression parquetCompression = FileOptions.PARQUET_COMPRESSION_DEFAULT;
     private long fileTargetSizeBytes = FileOptions.FILE_TARGET_SIZE_BYTES_DEFAULT;
     private int checkpointInterval = FileOptions.CHECKPOINT_INTERVAL_DEFAULT;
@@ -361,6 +367,12 @@ public record IngestOptions(
       return this;
     }
 
+    /** How many tables a flush commits at once; 1 commits them one after the other on the calling thread. */
+    public Builder commitThreads(int value) {
+      commitThreads = value;
+      return this;
+    }
+
     public Builder parquetCompression(ParquetCompression codec) {
       parquetCompression = codec;
       return this;
@@ -423,8 +435,8 @@ public record IngestOptions(
       return new IngestOptions(tableRoot, storage, tableNameFormat, tableFormat, txnAppId, writeMode, mergeStrategy, primaryKeyMode,
           primaryKeyFields, deleteEnabled, truncateEnabled, appendDeleteImage, appendTombstones, unavailableValuePlaceholder,
           schemaEvolution,
-          partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, parquetCompression, fileTargetSizeBytes,
-          checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties, changeSemantics,
+          partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, commitThreads, parquetCompression,
+          fileTargetSizeBytes, checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties, changeSemantics,
           iceberg, catalog, paimon, transactions);
     }
   }

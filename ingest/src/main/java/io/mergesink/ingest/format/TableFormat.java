@@ -40,6 +40,15 @@ public interface TableFormat extends AutoCloseable {
   /** The storage requests made so far, by kind; may be read from any thread. */
   RequestCounts requests();
 
+  /**
+   * The storage requests made so far on the calling thread, by kind: what one commit asked for while
+   * the commits of other tables run on other threads. A format that counts no requests per thread
+   * answers {@link #requests()}.
+   */
+  default RequestCounts requestsOfThisThread() {
+    return requests();
+  }
+
   /** Releases the storage. */
   @Override
   void close();

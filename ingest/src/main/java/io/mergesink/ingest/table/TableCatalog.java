@@ -25,6 +25,8 @@ import org.slf4j.LoggerFactory;
  * new ones from the first record that needs them, and keeps one {@link TableSink} per table. The
  * {@link TableFormat} does the finding, opening and creating; this class what every format shares:
  * the table kind's schema, key and columns.
+ *
+ * <p>Thread-safe: the commits of a flush, on several threads, find their tables' sinks here.
  */
 public final class TableCatalog {
   private static final Logger LOG = LoggerFactory.getLogger(TableCatalog.class);
@@ -52,7 +54,7 @@ public final class TableCatalog {
   }
 
   /** The sink of an existing table, or null when there is no table of that name. */
-  public TableSink existing(String table) throws IOException {
+  public synchronized TableSink existing(String table) throws IOException {
     TableSink sink = sinks.get(table);
     if (sink == null) {
       Optional<FormatTable> opened = format.open(table, writerKey(), partitions.get());
@@ -69,7 +71,7 @@ public final class TableCatalog {
    * does not exist yet; null when there is no table and the event cannot create one
    * ({@link TableKind#createsTable}).
    */
-  public TableSink forEvent(String table, ChangeEvent event) throws IOException {
+  public synchronized TableSink forEvent(String table, ChangeEvent event) throws IOException {
     TableSink sink = existing(table);
     if (sink != null || !kind.createsTable(event)) {
       return sink;
@@ -78,12 +80,12 @@ public final class TableCatalog {
   }
 
   /** Every open sink, for re-assignment. */
-  public List<TableSink> open() {
+  public synchronized List<TableSink> open() {
     return new ArrayList<>(sinks.values());
   }
 
   /** Forgets the sink of a table that is gone (deleted by an operator while the task ran). */
-  public void forget(String table) {
+  public synchronized void forget(String table) {
     sinks.remove(table);
   }
 
@@ -91,7 +93,7 @@ public final class TableCatalog {
    * @throws UnsupportedTableException the table is of another kind: the task fails at once, naming
    *     table and kind, instead of at its first commit
    */
-  private TableSink open(String name, FormatTable table) throws IOException {
+  private synchronized TableSink open(String name, FormatTable table) throws IOException {
     kind.checkKind(table.location(), table.properties());
     for (StructField own : kind.ownColumns()) {
       table.schema().field(own.name()).filter(column -> !column.type().equals(own.type())).ifPresent(column -> {

@@ -40,6 +40,11 @@ import org.slf4j.LoggerFactory;
  * One table as a task writes it: turns decoded events into rows of the table's schema (adding
  * columns when the table allows it), and commits change sets with the positions they account for
  * through its {@link FormatTable}, whatever the table format.
+ *
+ * <p>The commits of one flush run on several threads, each table's on one. The {@link TableKind} is
+ * shared by every table and keeps what a decision found until it lands, so a change set is decided
+ * ({@link TableKind#assemble}) and landed ({@link TableKind#landed}) under the kind's lock; the
+ * writing of data files and the log commit run outside it.
  */
 public final class TableSink {
   private static final Logger LOG = LoggerFactory.getLogger(TableSink.class);
@@ -166,7 +171,10 @@ public final class TableSink {
    * (docs/transactions.md).
    */
   public ChangeSet changeSet(List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
-    ChangeSet.Builder builder = kind.assemble(this, changes);
+    ChangeSet.Builder builder;
+    synchronized (kind) {
+      builder = kind.assemble(this, changes);
+    }
     txns.forEach(builder::txn);
     Set<String> pieces = new TreeSet<>();
     changes.forEach(change -> pieces.addAll(change.transactionPieces()));
@@ -228,7 +236,9 @@ public final class TableSink {
    */
   public CommitResult commit(ChangeSet changes) throws IOException, FencedException {
     CommitResult result = table.commit(changes);
-    kind.landed(this);
+    synchronized (kind) {
+      kind.landed(this);
+    }
     return result;
   }
 

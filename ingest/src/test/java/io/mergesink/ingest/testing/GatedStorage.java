@@ -123,6 +123,11 @@ public final class GatedStorage implements Storage {
     return local.requests();
   }
 
+  @Override
+  public RequestCounts requestsOfThisThread() {
+    return local.requestsOfThisThread();
+  }
+
   private static String local(String path) {
     return path.startsWith(PREFIX) ? path.substring(PREFIX.length()) : path;
   }

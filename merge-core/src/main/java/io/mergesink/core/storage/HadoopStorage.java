@@ -242,6 +242,11 @@ public final class HadoopStorage implements Storage {
     return requests.read();
   }
 
+  @Override
+  public RequestCounts requestsOfThisThread() {
+    return requests.readThisThread();
+  }
+
   private FileSystem fileSystem(Path path) throws IOException {
     return path.getFileSystem(conf);
   }

@@ -194,6 +194,11 @@ public final class LocalStorage implements Storage {
     return requests.read();
   }
 
+  @Override
+  public RequestCounts requestsOfThisThread() {
+    return requests.readThisThread();
+  }
+
   /** merge-core, like Hadoop, expects {@link FileNotFoundException} for a missing file. */
   private static FileNotFoundException notFound(String path, NoSuchFileException cause) {
     FileNotFoundException notFound = new FileNotFoundException("no file " + path);

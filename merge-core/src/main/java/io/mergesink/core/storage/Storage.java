@@ -107,6 +107,15 @@ public interface Storage extends AutoCloseable {
   /** The requests this storage made since it was created, by kind. */
   RequestCounts requests();
 
+  /**
+   * The requests this storage made on the calling thread since it was created, by kind: the
+   * difference of two readings is what one operation asked for while others ran on other threads.
+   * A storage that counts no requests per thread answers {@link #requests()}.
+   */
+  default RequestCounts requestsOfThisThread() {
+    return requests();
+  }
+
   /** Releases what the storage holds (an S3 client's connection pool); local storage holds nothing. */
   @Override
   default void close() {}

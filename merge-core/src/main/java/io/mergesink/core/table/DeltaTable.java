@@ -88,6 +88,17 @@ public final class DeltaTable {
   }
 
   /**
+   * The latest snapshot, built from {@code known} (an earlier snapshot of this table) by replaying
+   * only the commits after it: one listing of the log when nothing was committed since, where
+   * {@link #snapshot()} reads the last checkpoint and commits again.
+   */
+  public Snapshot snapshotAfter(Snapshot known) throws IOException {
+    Snapshot snapshot = loader.update(known);
+    ProtocolSupport.checkReadable(root, snapshot.protocol());
+    return snapshot;
+  }
+
+  /**
    * The {@code commitInfo} of the commit of {@code version}; empty when the commit has none, or its
    * file is gone (log clean-up removes commits older than the retention).
    */
@@ -153,7 +164,15 @@ public final class DeltaTable {
    * equal the recorded key otherwise.
    */
   public TableWriter newWriter(WriterOptions options, List<String> keyColumns) throws IOException {
-    Snapshot snapshot = snapshot();
+    return newWriter(options, keyColumns, snapshot());
+  }
+
+  /**
+   * As {@link #newWriter(WriterOptions, List)}, on {@code latest}, a snapshot the caller just read
+   * ({@link #snapshotAfter}).
+   */
+  public TableWriter newWriter(WriterOptions options, List<String> keyColumns, Snapshot latest) throws IOException {
+    Snapshot snapshot = latest;
     ProtocolSupport.checkWritable(root, snapshot.protocol(), snapshot.metadata());
     MergeStrategy strategy = options.strategy();
     List<String> recorded = PrimaryKeyProperty.of(snapshot.metadata());
@@ -189,7 +208,12 @@ public final class DeltaTable {
    * @throws UnsupportedTableException the table needs features MergeSink cannot honour
    */
   public TableWriter newAppendWriter(WriterOptions options) throws IOException {
-    Snapshot snapshot = snapshot();
+    return newAppendWriter(options, snapshot());
+  }
+
+  /** As {@link #newAppendWriter(WriterOptions)}, on {@code latest}, a snapshot the caller just read ({@link #snapshotAfter}). */
+  public TableWriter newAppendWriter(WriterOptions options, Snapshot latest) throws IOException {
+    Snapshot snapshot = latest;
     ProtocolSupport.checkWritable(root, snapshot.protocol(), snapshot.metadata());
     return AppendTableWriter.open(storage, loader, snapshot, options);
   }

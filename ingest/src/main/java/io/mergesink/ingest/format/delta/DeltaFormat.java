@@ -5,6 +5,7 @@ import io.mergesink.core.log.LogPaths;
 import io.mergesink.core.maintenance.CompactionOptions;
 import io.mergesink.core.protocol.ProtocolSupport;
 import io.mergesink.core.snapshot.Snapshot;
+import io.mergesink.core.snapshot.TableNotFoundException;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.storage.Storages;
@@ -97,10 +98,13 @@ public final class DeltaFormat implements TableFormat {
   @Override
   public Optional<FormatTable> open(String table, List<String> writerKey, Collection<KafkaPartition> partitions) throws IOException {
     DeltaTable delta = DeltaTable.forPath(storage, path(table));
-    if (!delta.exists()) {
+    Snapshot snapshot;
+    try {
+      snapshot = delta.snapshot();
+    } catch (TableNotFoundException e) {
       return Optional.empty();
     }
-    return Optional.of(open(delta, delta.snapshot(), writerKey, partitions));
+    return Optional.of(open(delta, snapshot, writerKey, partitions));
   }
 
   @Override
@@ -114,6 +118,11 @@ public final class DeltaFormat implements TableFormat {
   @Override
   public RequestCounts requests() {
     return storage.requests();
+  }
+
+  @Override
+  public RequestCounts requestsOfThisThread() {
+    return storage.requestsOfThisThread();
   }
 
   @Override
@@ -136,8 +145,10 @@ public final class DeltaFormat implements TableFormat {
    * files that may hold rows of them. Built once per assignment and shared by the task's tables.
    */
   private synchronized TaskPartitions taskPartitions(Collection<KafkaPartition> partitions) {
-    Set<KafkaPartition> held = Set.copyOf(partitions);
-    if (taskPartitions == null || !held.equals(taskPartitions.partitions())) {
+    // a task of a thousand partitions opens a thousand tables: each compares the partitions, none copies them
+    if (taskPartitions == null || taskPartitions.partitions().size() != partitions.size()
+        || !taskPartitions.partitions().containsAll(partitions)) {
+      Set<KafkaPartition> held = Set.copyOf(partitions);
       WriterOptions writerOptions = DeltaWriteOptions.writer(options).withScope(PartitionOwners.scope(PartitionOwners.of(held),
           options.lookupScope()));
       taskPartitions = new TaskPartitions(held, writerOptions);

@@ -269,8 +269,10 @@ final class DeltaFormatTable implements FormatTable {
 
   private TableWriter writer() throws IOException {
     if (writer == null) {
-      writer = writeKind == WriteKind.APPEND ? table.newAppendWriter(task.writerOptions())
-          : table.newWriter(task.writerOptions(), writerKey);
+      // the snapshot this table follows is brought up to date rather than read again: a writer opens on the latest one
+      Snapshot latest = table.snapshotAfter(snapshot);
+      writer = writeKind == WriteKind.APPEND ? table.newAppendWriter(task.writerOptions(), latest)
+          : table.newWriter(task.writerOptions(), writerKey, latest);
       snapshot = writer.snapshot();
     }
     return writer;

@@ -251,6 +251,11 @@ public final class AzureStorage implements Storage {
     return requests.counter.read();
   }
 
+  @Override
+  public RequestCounts requestsOfThisThread() {
+    return requests.counter.readThisThread();
+  }
+
   /** The JDK HTTP client needs no closing; its connections close when idle. */
   @Override
   public void close() {}

@@ -253,6 +253,11 @@ public final class S3Storage implements Storage {
   }
 
   @Override
+  public RequestCounts requestsOfThisThread() {
+    return requests.counter().readThisThread();
+  }
+
+  @Override
   public void close() {
     requests.client.close();
   }
