@@ -1,6 +1,8 @@
 package io.mergesink.ingest.testing;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.core.storage.Storages;
+import io.mergesink.core.testing.TestS3;
 import java.io.UncheckedIOException;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -8,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
@@ -31,9 +34,18 @@ public final class PaimonTables {
 
   private PaimonTables() {}
 
-  /** Table {@code table} of database {@code database} in the filesystem catalog on {@code warehouse}. */
+  /**
+   * Table {@code table} of database {@code database} in the filesystem catalog on {@code warehouse}.
+   * A warehouse on the test S3 server is read through Paimon's Hadoop file IO and Hadoop's S3A, not
+   * through the sink's storage.
+   */
   public static FileStoreTable load(String warehouse, String database, String table) {
-    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(Map.of("warehouse", warehouse))))) {
+    Configuration hadoop = new Configuration();
+    if (Storages.isS3(warehouse)) {
+      TestS3.s3aSettings(TestS3.s3()).forEach(hadoop::set);
+    }
+    CatalogContext context = CatalogContext.create(Options.fromMap(Map.of("warehouse", warehouse)), hadoop);
+    try (Catalog catalog = CatalogFactory.createCatalog(context)) {
       return (FileStoreTable) catalog.getTable(Identifier.create(database, table));
     } catch (Exception e) {
       throw new IllegalStateException("cannot load Paimon table " + database + "." + table + " from " + warehouse, e);
