@@ -1,6 +1,7 @@
 package io.mergesink.ingest.format.paimon;
 
 import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.core.storage.Storages;
 import io.mergesink.core.types.StructField;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.errors.FatalIngestException;
@@ -17,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
@@ -68,9 +68,8 @@ public final class PaimonFormat implements TableFormat {
     catalogOptions.putIfAbsent(WAREHOUSE, options.tableRoot());
     catalogOptions.putIfAbsent(METASTORE, FILESYSTEM);
     this.warehouse = catalogOptions.get(WAREHOUSE);
-    String scheme = warehouse.contains(":") ? warehouse.substring(0, warehouse.indexOf(':')).toLowerCase(Locale.ROOT) : "";
     boolean objectStore = StorageFileIO.serves(warehouse);
-    if (!objectStore && !scheme.isEmpty() && !scheme.equals("file") && !scheme.equals("hdfs")) {
+    if (!objectStore && !Storages.onHadoopFileSystem(warehouse)) {
       throw new FatalIngestException("Paimon tables are written on local disk, HDFS, S3 and Azure (table.format=paimon), not on "
           + warehouse + " (docs/paimon.md)", null);
     }

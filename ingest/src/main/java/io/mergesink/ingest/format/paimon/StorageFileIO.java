@@ -25,7 +25,7 @@ import org.apache.paimon.fs.SeekableInputStream;
 
 /**
  * Paimon's file access over the sink's own {@link Storage} (docs/paimon.md, "Storage"): a Paimon
- * table on S3 or Azure is reached with the storage {@link Storages} picks for the location's scheme
+ * table on S3, Azure or another storage of the sink is reached with the storage {@link Storages} picks for the location's scheme
  * and authority, with the connector's clients, credentials and retries. The storage options are
  * handed over in Java, never as catalog options.
  *
@@ -60,9 +60,13 @@ final class StorageFileIO implements FileIO {
     this.options = options;
   }
 
-  /** Whether Paimon tables at {@code warehouse} are written through this file IO: those on object stores. */
+  /**
+   * Whether Paimon tables at {@code warehouse} are written through this file IO: those on object
+   * stores and other storages the sink has (a storage provider's scheme), not those on local disk
+   * and HDFS, which Paimon's own file IO reaches with atomic renames.
+   */
   static boolean serves(String warehouse) {
-    return Storages.isS3(warehouse) || Storages.isAzure(warehouse);
+    return !Storages.onHadoopFileSystem(warehouse) && Storages.unsupportedReason(warehouse).isEmpty();
   }
 
   @Override
@@ -233,15 +237,15 @@ final class StorageFileIO implements FileIO {
     return true;
   }
 
-  /** Writes the directory's marker unless the directory exists. */
+  /** Creates the directory where the storage has directories, else writes its marker unless the directory exists. */
   @Override
   public boolean mkdirs(Path path) throws IOException {
     String location = path.toString();
     Storage storage = storage(location);
-    if (isDirectory(storage, location)) {
-      return true;
+    storage.mkdirs(location);
+    if (!isDirectory(storage, location)) {
+      storage.writeIfAbsent(trimmed(location) + SEPARATOR, NO_BYTES);
     }
-    storage.writeIfAbsent(trimmed(location) + SEPARATOR, NO_BYTES);
     return true;
   }
 
