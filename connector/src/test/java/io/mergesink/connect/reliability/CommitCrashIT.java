@@ -60,7 +60,24 @@ class CommitCrashIT {
         Case.of("checkpoint half written", Fault.of(Step.WRITE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)).alsoOnS3InCi(),
         Case.of("checkpoint written, before _last_checkpoint", Fault.of(Step.AFTER_CLOSE, FaultPlan.CHECKPOINT, 1, Effect.CRASH)),
         Case.of("_last_checkpoint half written", Fault.of(Step.WRITE, "_delta_log/_last_checkpoint$", 1, Effect.CRASH)))
-        .map(scenarioCase -> scenarioCase.onlyIn(Cell::isDelta)), icebergCrashPoints()).toList());
+        .map(scenarioCase -> scenarioCase.onlyIn(Cell::isDelta)), Stream.concat(icebergCrashPoints(), paimonCrashPoints()))
+        .toList());
+  }
+
+  /**
+   * The steps of a Paimon commit, through the sink's file IO over the faulty storage: data files,
+   * deletion-vector index files, manifests, and the snapshot published with the positions.
+   */
+  private static Stream<Case> paimonCrashPoints() {
+    return Stream.of(
+        Case.of("Paimon data file half written", Fault.of(Step.WRITE, "/bucket-\\d+/data-[^/]+$", 3, Effect.CRASH)).notInCi(),
+        Case.in(Cell::writesDeletionVectors, "Paimon deletion vectors written, before the manifests",
+            Fault.of(Step.AFTER_CLOSE, "/index/index-[^/]+$", 2, Effect.CRASH)).notInCi(),
+        Case.of("Paimon manifest half written", Fault.of(Step.WRITE, "/manifest/manifest-(?!list)[^/]+$", 3, Effect.CRASH))
+            .notInCi(),
+        Case.of("Paimon snapshot published, before preCommit", Fault.of(Step.AFTER_CLOSE, "/snapshot/snapshot-\\d+$", 3,
+            Effect.CRASH)).notInCi())
+        .map(scenarioCase -> scenarioCase.onlyIn(cell -> cell.format() == Cell.Format.PAIMON));
   }
 
   /**
@@ -79,7 +96,7 @@ class CommitCrashIT {
             .alsoOnS3InCi(),
         Case.of("Iceberg metadata file written, before the catalog points at it",
             Fault.of(Step.AFTER_CLOSE, FaultPlan.ICEBERG_METADATA, 4, Effect.CRASH)).notInCi())
-        .map(scenarioCase -> scenarioCase.onlyIn(cell -> !cell.isDelta()));
+        .map(scenarioCase -> scenarioCase.onlyIn(Cell::isIceberg));
   }
 
   @ParameterizedTest(name = "[{0}] crash: {1}", allowZeroInvocations = true)
