@@ -36,18 +36,17 @@ class LateOpenIT {
     FaultPlan.reset();
   }
 
-  // in CI also an Iceberg cell (positions resumed from snapshot summaries, position delete files)
-  // and a Paimon cell (positions resumed from snapshot properties, deletion vectors)
+  // in CI also an Iceberg cell: positions resumed from snapshot summaries, position delete files
   static Stream<Cell> resumeCells() {
     return Matrix.cells(List.of(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED),
-        Cell.iceberg(Cell.Format.ICEBERG_V2, Cell.Layout.DELETION_VECTORS), Cell.paimon(Cell.Layout.DELETION_VECTORS)),
-        cell -> true);
+        Cell.iceberg(Cell.Format.ICEBERG_V2, Cell.Layout.DELETION_VECTORS)), cell -> true);
   }
 
-  // in CI also an Iceberg cell: an Iceberg append table created by the open that follows
+  // in CI also an Iceberg cell (an Iceberg append table created by the open that follows) and a
+  // Paimon cell (a primary-key table with deletion vectors, its positions in snapshot properties)
   static Stream<Cell> newTableCells() {
     return Matrix.cells(List.of(Cell.of(Cell.Layout.APPEND, Cell.Compaction.FORCED),
-        Cell.iceberg(Cell.Format.ICEBERG, Cell.Layout.APPEND)), cell -> true);
+        Cell.iceberg(Cell.Format.ICEBERG, Cell.Layout.APPEND), Cell.paimon(Cell.Layout.DELETION_VECTORS)), cell -> true);
   }
 
   // Delta cells list their log, Iceberg cells read their metadata file, Paimon cells their latest snapshot at open (openFault)

@@ -139,16 +139,32 @@ final class PaimonFormatTable implements FormatTable {
     refresh();
   }
 
+  /**
+   * Adds the columns the table lacks. Another task may add one of them first (each task meets the
+   * new column in its own records): then the table is loaded again and only what still lacks is
+   * added; every round one more column is there, so it ends within a round per column.
+   */
   @Override
   public void addColumns(List<StructField> columns) throws IOException {
-    Set<String> present = Set.copyOf(table.rowType().getFieldNames());
-    List<SchemaChange> changes = new ArrayList<>();
-    for (StructField column : columns) {
-      if (!present.contains(column.name())) {
-        changes.add(SchemaChange.addColumn(column.name(), PaimonSchemas.toPaimon(column.name(), column.type(), true)));
+    for (int round = 0; ; round++) {
+      Set<String> present = Set.copyOf(table.rowType().getFieldNames());
+      List<SchemaChange> changes = new ArrayList<>();
+      for (StructField column : columns) {
+        if (!present.contains(column.name())) {
+          changes.add(SchemaChange.addColumn(column.name(), PaimonSchemas.toPaimon(column.name(), column.type(), true)));
+        }
+      }
+      try {
+        alter(changes);
+        return;
+      } catch (IllegalArgumentException e) {
+        if (!(e.getCause() instanceof Catalog.ColumnAlreadyExistException) || round == columns.size()) {
+          throw e;
+        }
+        catalog.invalidateTable(identifier); // the catalog caches the table with the schema it had before
+        reload();
       }
     }
-    alter(changes);
   }
 
   /** Paimon widens integers to wider integers, float to double and a decimal's precision, as its schema manager allows. */
