@@ -49,6 +49,7 @@ public final class PaimonFormat implements TableFormat {
   private static final String WAREHOUSE = "warehouse";
   private static final String METASTORE = "metastore";
   private static final String FILESYSTEM = "filesystem";
+  private static final String CACHE_ENABLED = "cache-enabled";
   /** Primary-key table options MergeSink sets unless the table properties do (docs/paimon.md, "Tables"). */
   private static final String BUCKET = "bucket";
   private static final Map<String, String> PRIMARY_KEY_TABLE_DEFAULTS = Map.of("deletion-vectors.enabled", "true",
@@ -67,6 +68,8 @@ public final class PaimonFormat implements TableFormat {
     Map<String, String> catalogOptions = new HashMap<>(options.paimon().catalogOptions());
     catalogOptions.putIfAbsent(WAREHOUSE, options.tableRoot());
     catalogOptions.putIfAbsent(METASTORE, FILESYSTEM);
+    // a cached table keeps the schema it was loaded with, and other tasks change it
+    catalogOptions.putIfAbsent(CACHE_ENABLED, "false");
     this.warehouse = catalogOptions.get(WAREHOUSE);
     boolean objectStore = StorageFileIO.serves(warehouse);
     if (!objectStore && !Storages.onHadoopFileSystem(warehouse)) {
