@@ -29,6 +29,16 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
     if (format == Format.ICEBERG_V2 && layout != Layout.DELETION_VECTORS) {
       throw new IllegalArgumentException("format-version 2 differs from 3 only in how upserts mark rows deleted; got " + layout);
     }
+    if (layout == Layout.MERGE_ON_READ && format != Format.PAIMON) {
+      throw new IllegalArgumentException("only Paimon tables are merged on read, got " + format);
+    }
+    if (format == Format.PAIMON && layout == Layout.COPY_ON_WRITE) {
+      throw new IllegalArgumentException("Paimon tables take deletion vectors, merge on read or appends, got " + layout);
+    }
+    if (format == Format.PAIMON && (mode != Mode.PLAIN || compaction != Compaction.OFF)) {
+      throw new IllegalArgumentException("Paimon tables take plain upserts and compact by themselves; got " + mode + ", "
+          + compaction);
+    }
   }
 
   /**
@@ -42,7 +52,14 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
   enum Format {
     DELTA(SinkTables.DELTA, Map.of()),
     ICEBERG(SinkTables.ICEBERG, Map.of("table.format", "iceberg")),
-    ICEBERG_V2(SinkTables.ICEBERG, Map.of("table.format", "iceberg", "table.properties.format-version", "2"));
+    ICEBERG_V2(SinkTables.ICEBERG, Map.of("table.format", "iceberg", "table.properties.format-version", "2")),
+    /**
+     * Paimon, with the table root as the filesystem catalog's warehouse: a primary-key table with
+     * deletion vectors ({@link Layout#DELETION_VECTORS}) or merged on read
+     * ({@link Layout#MERGE_ON_READ}), or a table without primary key ({@link Layout#APPEND}); its
+     * files go through the sink's storage on S3 and under a fault-injecting root.
+     */
+    PAIMON(SinkTables.PAIMON, Map.of("table.format", "paimon"));
 
     private final SinkTables tables;
     private final Map<String, String> options;
@@ -61,6 +78,8 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
   enum Layout {
     DELETION_VECTORS,
     COPY_ON_WRITE,
+    /** A Paimon primary-key table without deletion vectors: readers merge by key. */
+    MERGE_ON_READ,
     APPEND;
 
     String label() {
@@ -145,6 +164,11 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
     return new Cell(layout, Compaction.OFF, Mode.PLAIN, Store.LOCAL, format);
   }
 
+  /** A cell of a Paimon table of {@code layout}, on local disk. */
+  static Cell paimon(Layout layout) {
+    return new Cell(layout, Compaction.OFF, Mode.PLAIN, Store.LOCAL, Format.PAIMON);
+  }
+
   /** This cell with compaction forced. */
   Cell compacted() {
     return new Cell(layout, Compaction.FORCED, mode, store, format);
@@ -170,7 +194,12 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
     return format == Format.DELTA;
   }
 
-  /** The independent reader of the cell's tables: Delta Kernel, or Iceberg's generic reader. */
+  /** Whether the table is an Iceberg table (either format version). */
+  boolean isIceberg() {
+    return format == Format.ICEBERG || format == Format.ICEBERG_V2;
+  }
+
+  /** The independent reader of the cell's tables: Delta Kernel, Iceberg's generic reader, or Paimon's reader. */
   SinkTables tables() {
     return format.tables;
   }
@@ -210,6 +239,7 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
       case DELETION_VECTORS -> table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), keyColumns);
       case COPY_ON_WRITE -> table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE), keyColumns);
       case APPEND -> table.newAppendWriter(WriterOptions.defaults());
+      case MERGE_ON_READ -> throw new IllegalStateException("merged on read is a layout of Paimon tables only");
     };
   }
 
@@ -224,6 +254,9 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
     celled.putAll(format.options);
     if (layout == Layout.APPEND) {
       celled.put("write.mode", "append");
+    } else if (format == Format.PAIMON) {
+      celled.put("write.mode", "upsert");
+      celled.put("table.properties.deletion-vectors.enabled", Boolean.toString(layout == Layout.DELETION_VECTORS));
     } else {
       celled.put("write.mode", mode.keepsHistory() ? "history" : "upsert");
       celled.put("merge.strategy", layout.label());

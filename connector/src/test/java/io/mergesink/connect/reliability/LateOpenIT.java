@@ -42,19 +42,26 @@ class LateOpenIT {
         Cell.iceberg(Cell.Format.ICEBERG_V2, Cell.Layout.DELETION_VECTORS)), cell -> true);
   }
 
-  // in CI also an Iceberg cell: an Iceberg append table created by the open that follows
+  // in CI also an Iceberg cell (an Iceberg append table created by the open that follows) and a
+  // Paimon cell (a primary-key table with deletion vectors, its positions in snapshot properties)
   static Stream<Cell> newTableCells() {
     return Matrix.cells(List.of(Cell.of(Cell.Layout.APPEND, Cell.Compaction.FORCED),
-        Cell.iceberg(Cell.Format.ICEBERG, Cell.Layout.APPEND)), cell -> true);
+        Cell.iceberg(Cell.Format.ICEBERG, Cell.Layout.APPEND), Cell.paimon(Cell.Layout.DELETION_VECTORS)), cell -> true);
   }
 
-  // Delta cells list their log, Iceberg cells read their metadata file at open (openFault)
+  // Delta cells list their log, Iceberg cells read their metadata file, Paimon cells their latest snapshot at open (openFault)
   static Stream<Cell> openFaultCells() {
     return Matrix.cells(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED));
   }
 
-  /** What opening a table reads first: a Delta table lists its log, an Iceberg table reads its current metadata file. */
+  /**
+   * What opening a table reads first: a Delta table lists its log, an Iceberg table reads its current
+   * metadata file, a Paimon table its latest snapshot (for the positions).
+   */
   private static Fault openFault(Cell cell) {
+    if (cell.format() == Cell.Format.PAIMON) {
+      return Fault.of(Step.READ, "/snapshot/snapshot-\\d+$", 1, Effect.IO_ERROR);
+    }
     return cell.isDelta() ? Fault.of(Step.LIST, FaultPlan.LOG_DIRECTORY, 1, Effect.IO_ERROR)
         : Fault.of(Step.READ, FaultPlan.ICEBERG_METADATA, 1, Effect.IO_ERROR);
   }

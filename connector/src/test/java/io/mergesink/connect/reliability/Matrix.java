@@ -105,6 +105,18 @@ final class Matrix {
   /** The S3 Iceberg cells the Iceberg cases of {@link #acrossStorages} marked {@link Case#alsoOnS3InCi()} rotate over in CI. */
   static final List<Cell> ICEBERG_S3_CI = List.of(Cell.iceberg(Format.ICEBERG, Layout.DELETION_VECTORS).onS3());
 
+  /**
+   * The Paimon cells: primary-key tables with deletion vectors and merged on read, on local disk
+   * (Paimon's own file IO, or the sink's storage under a fault-injecting root) and on S3 (the sink's
+   * storage), and an append table. Outside the rotation, like the Iceberg cells.
+   */
+  static final List<Cell> PAIMON_CELLS = List.of(
+      Cell.paimon(Layout.DELETION_VECTORS),
+      Cell.paimon(Layout.MERGE_ON_READ),
+      Cell.paimon(Layout.APPEND),
+      Cell.paimon(Layout.DELETION_VECTORS).onS3(),
+      Cell.paimon(Layout.MERGE_ON_READ).onS3());
+
   private Matrix() {}
 
   /** One case of a scenario with several (a crash point, a fault), and the cells where it means something. */
@@ -274,6 +286,7 @@ final class Matrix {
     every.addAll(S3_CELLS);
     every.addAll(ICEBERG_CELLS.stream().filter(Cell::isOnS3).toList());
     every.addAll(AZURE_CELLS);
+    every.addAll(PAIMON_CELLS);
     if (value.equals(ALL)) {
       return Optional.of(every);
     }

@@ -94,7 +94,7 @@ class StorageFaultsIT {
         Case.of("I/O error reading Iceberg metadata", Fault.of(Step.READ, FaultPlan.ICEBERG_METADATA, 3, Effect.IO_ERROR)).notInCi(),
         Case.in(cell -> cell.compaction() == Cell.Compaction.FORCED, "I/O error reading an Iceberg data file",
             Fault.of(Step.READ, FaultPlan.ICEBERG_PARQUET, 2, Effect.IO_ERROR)).notInCi())
-        .map(scenarioCase -> scenarioCase.onlyIn(cell -> !cell.isDelta()));
+        .map(scenarioCase -> scenarioCase.onlyIn(Cell::isIceberg));
   }
 
   @ParameterizedTest(name = "[{0}] {1}", allowZeroInvocations = true)

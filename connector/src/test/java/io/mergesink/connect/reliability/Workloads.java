@@ -65,7 +65,7 @@ final class Workloads {
    */
   private static Map<String, String> catalog(Cell cell, Map<String, String> config) {
     String root = config.get("table.root");
-    if (cell.isDelta() || Storages.onHadoopFileSystem(root)) {
+    if (!cell.isIceberg() || Storages.onHadoopFileSystem(root)) {
       return config;
     }
     Map<String, String> catalogued = new HashMap<>(config);

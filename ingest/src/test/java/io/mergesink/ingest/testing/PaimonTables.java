@@ -1,19 +1,37 @@
 package io.mergesink.ingest.testing;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.core.storage.Storages;
+import io.mergesink.core.testing.TestS3;
+import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
 import java.io.UncheckedIOException;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.fs.FileIO;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.schema.SchemaManager;
+import org.apache.paimon.table.FileStoreTableFactory;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.DeletionFile;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.types.LocalZonedTimestampType;
+import org.apache.paimon.types.TimestampType;
+import org.apache.paimon.utils.SnapshotManager;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.ReadBuilder;
@@ -31,13 +49,154 @@ public final class PaimonTables {
 
   private PaimonTables() {}
 
-  /** Table {@code table} of database {@code database} in the filesystem catalog on {@code warehouse}. */
+  /**
+   * Table {@code table} of database {@code database} in the filesystem catalog on {@code warehouse}.
+   * A warehouse on the test S3 server is read through Paimon's Hadoop file IO and Hadoop's S3A, not
+   * through the sink's storage.
+   */
   public static FileStoreTable load(String warehouse, String database, String table) {
-    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(Map.of("warehouse", warehouse))))) {
+    CatalogContext context = CatalogContext.create(Options.fromMap(Map.of("warehouse", warehouse)), hadoop(warehouse));
+    try (Catalog catalog = CatalogFactory.createCatalog(context)) {
       return (FileStoreTable) catalog.getTable(Identifier.create(database, table));
     } catch (Exception e) {
       throw new IllegalStateException("cannot load Paimon table " + database + "." + table + " from " + warehouse, e);
     }
+  }
+
+  /**
+   * The table at {@code location} (a local path or an {@code s3://} URI on the test S3 server),
+   * loaded without a catalog; empty when it has no schema yet.
+   */
+  public static Optional<FileStoreTable> loadAt(String location) {
+    Path path = new Path(location);
+    try {
+      FileIO io = FileIO.get(path, CatalogContext.create(new Options(), hadoop(location)));
+      if (new SchemaManager(io, path).latest().isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(FileStoreTableFactory.create(io, path));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot load the Paimon table at " + location, e);
+    }
+  }
+
+  /** Hadoop settings that reach {@code location}: S3A on the test S3 server for an S3 location. */
+  private static Configuration hadoop(String location) {
+    Configuration hadoop = new Configuration();
+    if (Storages.isS3(location)) {
+      TestS3.s3aSettings(TestS3.s3()).forEach(hadoop::set);
+    }
+    return hadoop;
+  }
+
+  /**
+   * Every live row of the latest snapshot read with Paimon's reader, values as the engine holds them
+   * (strings as {@link String}, decimals as {@link BigDecimal}, dates as days, timestamps as
+   * microseconds, binary as {@code byte[]}), converted here, independently of the sink's conversion.
+   */
+  public static List<Row> engineRows(FileStoreTable table) {
+    ReadBuilder read = table.newReadBuilder();
+    List<DataField> fields = table.rowType().getFields();
+    List<Row> rows = new ArrayList<>();
+    try {
+      read.newRead().createReader(read.newScan().plan()).forEachRemaining(row -> {
+        Object[] values = new Object[fields.size()];
+        for (int i = 0; i < values.length; i++) {
+          values[i] = row.isNullAt(i) ? null : engineValue(fields.get(i).type(), row, i);
+        }
+        rows.add(Row.of(values));
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  private static Object engineValue(DataType type, InternalRow row, int i) {
+    return switch (type.getTypeRoot()) {
+      case BOOLEAN -> row.getBoolean(i);
+      case TINYINT -> row.getByte(i);
+      case SMALLINT -> row.getShort(i);
+      case INTEGER, DATE -> row.getInt(i);
+      case BIGINT -> row.getLong(i);
+      case FLOAT -> row.getFloat(i);
+      case DOUBLE -> row.getDouble(i);
+      case CHAR, VARCHAR -> row.getString(i).toString();
+      case BINARY, VARBINARY -> row.getBinary(i);
+      case DECIMAL -> row.getDecimal(i, ((DecimalType) type).getPrecision(), ((DecimalType) type).getScale()).toBigDecimal();
+      case TIMESTAMP_WITHOUT_TIME_ZONE -> row.getTimestamp(i, ((TimestampType) type).getPrecision()).toMicros();
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> row.getTimestamp(i, ((LocalZonedTimestampType) type).getPrecision()).toMicros();
+      default -> throw new IllegalArgumentException("the test reader does not read " + type);
+    };
+  }
+
+  /** The engine's schema of the table, converted here from Paimon's types. */
+  public static StructType engineSchema(FileStoreTable table) {
+    List<StructField> fields = new ArrayList<>();
+    for (DataField field : table.rowType().getFields()) {
+      fields.add(new StructField(field.name(), engineType(field.type()), field.type().isNullable()));
+    }
+    return new StructType(fields);
+  }
+
+  private static io.mergesink.core.types.DataType engineType(DataType type) {
+    return switch (type.getTypeRoot()) {
+      case BOOLEAN -> PrimitiveType.BOOLEAN;
+      case TINYINT -> PrimitiveType.BYTE;
+      case SMALLINT -> PrimitiveType.SHORT;
+      case INTEGER -> PrimitiveType.INTEGER;
+      case BIGINT -> PrimitiveType.LONG;
+      case FLOAT -> PrimitiveType.FLOAT;
+      case DOUBLE -> PrimitiveType.DOUBLE;
+      case CHAR, VARCHAR -> PrimitiveType.STRING;
+      case BINARY, VARBINARY -> PrimitiveType.BINARY;
+      case DATE -> PrimitiveType.DATE;
+      case TIMESTAMP_WITHOUT_TIME_ZONE -> PrimitiveType.TIMESTAMP_NTZ;
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> PrimitiveType.TIMESTAMP;
+      case DECIMAL -> new io.mergesink.core.types.DecimalType(((DecimalType) type).getPrecision(), ((DecimalType) type).getScale());
+      default -> throw new IllegalArgumentException("the sink creates no Paimon columns of type " + type);
+    };
+  }
+
+  /**
+   * The position {@code id} ({@code <app>:<topic>:<partition>}) as the newest snapshot that records
+   * positions holds it (a snapshot of another writer, a compaction job, records none).
+   */
+  public static Optional<Long> position(FileStoreTable table, String id) {
+    SnapshotManager snapshots = table.snapshotManager();
+    Long latest = snapshots.latestSnapshotId();
+    Long earliest = snapshots.earliestSnapshotId();
+    for (long at = latest == null ? 0 : latest; latest != null && at >= earliest; at--) {
+      Map<String, String> properties = snapshots.snapshot(at).properties();
+      if (properties != null && properties.keySet().stream().anyMatch(key -> key.startsWith(POSITION_PREFIX))) {
+        return Optional.ofNullable(properties.get(POSITION_PREFIX + id)).map(Long::parseLong);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The data and deletion-vector files of the latest snapshot's splits that are missing. */
+  public static List<String> missingFiles(FileStoreTable table) {
+    List<String> missing = new ArrayList<>();
+    try {
+      for (Split split : table.newReadBuilder().newScan().plan().splits()) {
+        DataSplit data = (DataSplit) split;
+        for (DataFileMeta file : data.dataFiles()) {
+          Path path = new Path(data.bucketPath() + "/" + file.fileName());
+          if (!table.fileIO().exists(path)) {
+            missing.add("data file " + path);
+          }
+        }
+        for (DeletionFile deletion : data.deletionFiles().orElse(List.of())) {
+          if (deletion != null && !table.fileIO().exists(new Path(deletion.path()))) {
+            missing.add("deletion vector file " + deletion.path());
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return missing.stream().distinct().toList();
   }
 
   /** Every row of the latest snapshot, strings as {@link String}, decimals as {@link BigDecimal}. */

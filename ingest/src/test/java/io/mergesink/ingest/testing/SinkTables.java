@@ -156,9 +156,57 @@ public enum SinkTables {
       }
       return new StructType(fields);
     }
+  },
+
+  /**
+   * Paimon tables at {@code <table.root>/<database>.db/<name>} (the layout of the filesystem
+   * catalog with the table root as its warehouse), a name without a directory in database
+   * {@value #DEFAULT_NAMESPACE}, read with Paimon's own reader ({@link PaimonTables}): deletion
+   * vectors and merges applied.
+   */
+  PAIMON {
+    @Override
+    public String location(String root, String name) {
+      String[] parts = name.contains("/") ? name.split("/", 2) : new String[] {DEFAULT_NAMESPACE, name};
+      return root + "/" + parts[0] + ".db/" + parts[1];
+    }
+
+    @Override
+    public boolean exists(String table) {
+      return PaimonTables.loadAt(table).map(paimon -> paimon.snapshotManager().latestSnapshotId() != null).orElse(false);
+    }
+
+    @Override
+    public StructType schema(String table) {
+      return PaimonTables.engineSchema(paimon(table));
+    }
+
+    @Override
+    public List<Row> readRows(String table) {
+      return PaimonTables.engineRows(paimon(table));
+    }
+
+    @Override
+    public Optional<Long> position(String table, String appId) {
+      return exists(table) ? PaimonTables.position(paimon(table), appId) : Optional.empty();
+    }
+
+    @Override
+    public List<String> missingFiles(String table) {
+      return PaimonTables.missingFiles(paimon(table));
+    }
+
+    @Override
+    public StructType stored(StructType schema) {
+      return schema;
+    }
+
+    private org.apache.paimon.table.FileStoreTable paimon(String table) {
+      return PaimonTables.loadAt(table).orElseThrow(() -> new IllegalStateException("no Paimon table at " + table));
+    }
   };
 
-  /** The namespace of Iceberg tables whose name has no directory ({@code iceberg.tables.default-namespace}'s default). */
+  /** The namespace of Iceberg tables (and database of Paimon tables) whose name has no directory ({@code iceberg.tables.default-namespace}'s default). */
   public static final String DEFAULT_NAMESPACE = "default";
 
   private static final String FORMAT_OPTION = "table.format";

@@ -1,6 +1,7 @@
 package io.mergesink.ingest.format.paimon;
 
 import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.core.storage.Storages;
 import io.mergesink.core.types.StructField;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.errors.FatalIngestException;
@@ -11,19 +12,22 @@ import io.mergesink.ingest.format.WriteKind;
 import io.mergesink.ingest.options.PartitionField;
 import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.record.KafkaPartition;
-import java.nio.file.Path;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.paimon.catalog.CachingCatalog;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.FileSystemCatalog;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.fs.Path;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
@@ -45,6 +49,7 @@ public final class PaimonFormat implements TableFormat {
   private static final String WAREHOUSE = "warehouse";
   private static final String METASTORE = "metastore";
   private static final String FILESYSTEM = "filesystem";
+  private static final String CACHE_ENABLED = "cache-enabled";
   /** Primary-key table options MergeSink sets unless the table properties do (docs/paimon.md, "Tables"). */
   private static final String BUCKET = "bucket";
   private static final Map<String, String> PRIMARY_KEY_TABLE_DEFAULTS = Map.of("deletion-vectors.enabled", "true",
@@ -52,6 +57,9 @@ public final class PaimonFormat implements TableFormat {
 
   private final IngestOptions options;
   private final Catalog catalog;
+  /** The file IO of a catalog on an object store, whose requests are counted; null on local disk and HDFS (Paimon's own). */
+  private final StorageFileIO fileIO;
+  private final String warehouse;
   private final String spillDirectory;
 
   /** @throws FatalIngestException the catalog cannot be opened, or its warehouse is on a storage Paimon is not written on here */
@@ -60,11 +68,13 @@ public final class PaimonFormat implements TableFormat {
     Map<String, String> catalogOptions = new HashMap<>(options.paimon().catalogOptions());
     catalogOptions.putIfAbsent(WAREHOUSE, options.tableRoot());
     catalogOptions.putIfAbsent(METASTORE, FILESYSTEM);
-    String warehouse = catalogOptions.get(WAREHOUSE);
-    String scheme = warehouse.contains(":") ? warehouse.substring(0, warehouse.indexOf(':')).toLowerCase(Locale.ROOT) : "";
-    if (!scheme.isEmpty() && !scheme.equals("file") && !scheme.equals("hdfs")) {
-      throw new FatalIngestException("Paimon tables are written on local disk and HDFS (table.format=paimon), not on " + warehouse
-          + " (docs/paimon.md)", null);
+    // a cached table keeps the schema it was loaded with, and other tasks change it
+    catalogOptions.putIfAbsent(CACHE_ENABLED, "false");
+    this.warehouse = catalogOptions.get(WAREHOUSE);
+    boolean objectStore = StorageFileIO.serves(warehouse);
+    if (!objectStore && !Storages.onHadoopFileSystem(warehouse)) {
+      throw new FatalIngestException("Paimon tables are written on local disk, HDFS, S3 and Azure (table.format=paimon), not on "
+          + warehouse + " (docs/paimon.md)", null);
     }
     if (!FILESYSTEM.equals(catalogOptions.get(METASTORE))) {
       throw new FatalIngestException("paimon.catalog.metastore=" + catalogOptions.get(METASTORE) + " is not supported with"
@@ -72,12 +82,29 @@ public final class PaimonFormat implements TableFormat {
     }
     Configuration hadoopConf = new Configuration();
     options.storage().hadoop().forEach(hadoopConf::set);
+    CatalogContext context = CatalogContext.create(Options.fromMap(catalogOptions), hadoopConf);
     try {
-      this.catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(catalogOptions), hadoopConf));
+      this.fileIO = objectStore ? new StorageFileIO(options.storage()) : null;
+      this.catalog = objectStore ? onStorage(fileIO, warehouse, context) : CatalogFactory.createCatalog(context);
     } catch (RuntimeException e) {
       throw new FatalIngestException("cannot open the Paimon catalog on " + warehouse + ": " + e.getMessage(), e);
     }
-    this.spillDirectory = Path.of(System.getProperty("java.io.tmpdir"), "mergesink-paimon").toString();
+    this.spillDirectory = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "mergesink-paimon").toString();
+  }
+
+  /**
+   * A filesystem catalog whose files are reached through the sink's storage: Paimon's snapshot and
+   * schema commits are then the storage's put-if-absent, which needs no catalog lock. The catalog is
+   * wrapped as {@link CatalogFactory} wraps the catalogs it creates (a table cache).
+   */
+  private static Catalog onStorage(StorageFileIO fileIO, String warehouse, CatalogContext context) {
+    Path root = new Path(warehouse);
+    try {
+      fileIO.checkOrMkdirs(root);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the warehouse " + warehouse, e);
+    }
+    return CachingCatalog.tryToCreate(new FileSystemCatalog(fileIO, root, context), context.options());
   }
 
   @Override
@@ -183,10 +210,10 @@ public final class PaimonFormat implements TableFormat {
     return new PaimonFormatTable(catalog, identifier, (FileStoreTable) table, writeKind, writerKey, options.txnAppId(), spillDirectory);
   }
 
-  /** Paimon's file IO does not count requests by kind. */
+  /** The requests to the warehouse's object store by kind; Paimon's own file IO (local disk, HDFS) does not count them. */
   @Override
   public RequestCounts requests() {
-    return RequestCounts.ZERO;
+    return fileIO == null ? RequestCounts.ZERO : fileIO.requests(warehouse);
   }
 
   @Override
@@ -195,6 +222,9 @@ public final class PaimonFormat implements TableFormat {
       catalog.close();
     } catch (Exception e) {
       LOG.warn("Closing the Paimon catalog failed", e);
+    }
+    if (fileIO != null) {
+      fileIO.close();
     }
   }
 

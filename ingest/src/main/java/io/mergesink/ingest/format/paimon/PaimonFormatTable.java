@@ -55,6 +55,8 @@ final class PaimonFormatTable implements FormatTable {
   private final String commitUserPrefix;
   private final String spillDirectory;
   private FileStoreTable table;
+  /** The positions of the table's latest snapshot when it was last loaded; null until read. */
+  private Map<String, Long> positions;
   private PaimonWriter writer;
 
   /**
@@ -109,9 +111,13 @@ final class PaimonFormatTable implements FormatTable {
     return offset == null ? OptionalLong.empty() : OptionalLong.of(offset);
   }
 
+  /** The positions as of the table last loaded, read now if they were not read with it. */
   private Map<String, Long> positions() {
-    Snapshot latest = table.snapshotManager().latestSnapshot();
-    return latest == null ? Map.of() : SnapshotPositions.asOf(table.snapshotManager(), latest);
+    if (positions == null) {
+      Snapshot latest = table.snapshotManager().latestSnapshot();
+      positions = latest == null ? Map.of() : SnapshotPositions.asOf(table.snapshotManager(), latest);
+    }
+    return positions;
   }
 
   @Override
@@ -125,7 +131,7 @@ final class PaimonFormatTable implements FormatTable {
 
   @Override
   public void refresh() throws IOException {
-    table = load();
+    reload();
   }
 
   @Override
@@ -133,16 +139,32 @@ final class PaimonFormatTable implements FormatTable {
     refresh();
   }
 
+  /**
+   * Adds the columns the table lacks. Another task may add one of them first (each task meets the
+   * new column in its own records): then the table is loaded again and only what still lacks is
+   * added; every round one more column is there, so it ends within a round per column.
+   */
   @Override
   public void addColumns(List<StructField> columns) throws IOException {
-    Set<String> present = Set.copyOf(table.rowType().getFieldNames());
-    List<SchemaChange> changes = new ArrayList<>();
-    for (StructField column : columns) {
-      if (!present.contains(column.name())) {
-        changes.add(SchemaChange.addColumn(column.name(), PaimonSchemas.toPaimon(column.name(), column.type(), true)));
+    for (int round = 0; ; round++) {
+      Set<String> present = Set.copyOf(table.rowType().getFieldNames());
+      List<SchemaChange> changes = new ArrayList<>();
+      for (StructField column : columns) {
+        if (!present.contains(column.name())) {
+          changes.add(SchemaChange.addColumn(column.name(), PaimonSchemas.toPaimon(column.name(), column.type(), true)));
+        }
+      }
+      try {
+        alter(changes);
+        return;
+      } catch (IllegalArgumentException e) {
+        if (!(e.getCause() instanceof Catalog.ColumnAlreadyExistException) || round == columns.size()) {
+          throw e;
+        }
+        catalog.invalidateTable(identifier); // the catalog caches the table with the schema it had before
+        reload();
       }
     }
-    alter(changes);
   }
 
   /** Paimon widens integers to wider integers, float to double and a decimal's precision, as its schema manager allows. */
@@ -181,7 +203,7 @@ final class PaimonFormatTable implements FormatTable {
 
   @Override
   public void changeProperties(UnaryOperator<Map<String, String>> change) throws IOException {
-    table = load();
+    reload();
     Map<String, String> before = new TreeMap<>(table.options());
     Map<String, String> after = change.apply(new TreeMap<>(before));
     List<SchemaChange> changes = new ArrayList<>();
@@ -209,7 +231,7 @@ final class PaimonFormatTable implements FormatTable {
     } catch (Catalog.ColumnAlreadyExistException | Catalog.ColumnNotExistException e) {
       throw new IllegalArgumentException("Paimon table " + identifier + ": " + e.getMessage(), e);
     }
-    table = load();
+    reload();
   }
 
   /** Paimon tables compute no columns of their own. */
@@ -319,12 +341,12 @@ final class PaimonFormatTable implements FormatTable {
 
   @Override
   public CommitResult commit(ChangeSet changes) throws IOException, FencedException {
-    table = load();
+    reload();
     if (writer == null) {
       writer = new PaimonWriter(commitUserPrefix, writeKind == WriteKind.APPEND ? List.of() : key(), spillDirectory);
     }
     CommitResult result = writer.commit(table, changes, this::currentRows);
-    table = load();
+    reload();
     return result;
   }
 
@@ -347,17 +369,39 @@ final class PaimonFormatTable implements FormatTable {
     }
     try {
       table = (FileStoreTable) catalog.getTable(identifier);
-      return true;
     } catch (Catalog.TableNotExistException e) {
       return false;
     }
+    readPositions();
+    return true;
   }
 
-  private FileStoreTable load() throws IOException {
+  /** Loads the table from the catalog, and its positions. */
+  private void reload() throws IOException {
     try {
-      return (FileStoreTable) catalog.getTable(identifier);
+      table = (FileStoreTable) catalog.getTable(identifier);
     } catch (Catalog.TableNotExistException e) {
       throw new IOException("Paimon table " + identifier + " is gone", e);
+    }
+    readPositions();
+  }
+
+  /**
+   * Reads the positions of the table's latest snapshot. Paimon reports a snapshot it could not read
+   * as a {@link RuntimeException} around the storage's {@link IOException}, which is thrown here as
+   * the storage failure it is (a task's open then leaves its partitions to open at their first record).
+   */
+  private void readPositions() throws IOException {
+    positions = null;
+    try {
+      positions();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    } catch (RuntimeException e) {
+      if (e.getCause() instanceof IOException storageFailure) {
+        throw storageFailure;
+      }
+      throw e;
     }
   }
 

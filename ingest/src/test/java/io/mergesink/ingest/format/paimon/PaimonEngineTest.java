@@ -17,6 +17,8 @@ import io.mergesink.ingest.options.SchemaEvolution;
 import io.mergesink.ingest.options.UpsertOrder;
 import io.mergesink.ingest.options.WriteMode;
 import io.mergesink.ingest.record.KafkaPartition;
+import io.mergesink.ingest.record.KafkaRecord;
+import io.mergesink.ingest.record.RecordHeaders;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.KeyedChangeModel;
 import io.mergesink.ingest.testing.PaimonTables;
@@ -33,6 +35,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.BeforeEach;
@@ -237,6 +240,30 @@ class PaimonEngineTest {
         Row.of(3L, 7L, "c@example.com"));
   }
 
+  /** Each task meets the new column in its own records; the one that adds it second finds it added and goes on. */
+  @Test
+  void twoTasksMeetingTheSameNewColumnBothLandTheirRows() throws Exception {
+    DebeziumTable before = DebeziumTable.builder("pg", "public", TABLE).column("id", Schema.INT64_SCHEMA)
+        .column("qty", Schema.OPTIONAL_INT32_SCHEMA).key("id").source(SourceField.TABLE).build();
+    DebeziumTable after = DebeziumTable.builder("pg", "public", TABLE).column("id", Schema.INT64_SCHEMA)
+        .column("qty", Schema.OPTIONAL_INT32_SCHEMA).column("email", Schema.OPTIONAL_STRING_SCHEMA).key("id")
+        .source(SourceField.TABLE).build();
+    IngestOptions options = options(Map.of()).schemaEvolution(SchemaEvolution.WIDEN_TYPES).build();
+    try (IngestEngine a = new IngestEngine(options, IngestMetrics.NONE); IngestEngine b = new IngestEngine(options, IngestMetrics.NONE)) {
+      a.open(List.of(P0));
+      b.open(List.of(P1));
+      a.accept(ChangeRecords.create(before, 0, before.newRow().put("id", 1L).put("qty", 5)));
+      a.flush();
+      b.accept(onP1(before, 0, before.newRow().put("id", 2L).put("qty", 6)));
+      b.flush();
+      a.accept(ChangeRecords.create(after, 1, after.newRow().put("id", 1L).put("qty", 7).put("email", "a@example.com")));
+      a.flush();
+      b.accept(onP1(after, 1, after.newRow().put("id", 2L).put("qty", 8).put("email", "b@example.com")));
+      b.flush();
+    }
+    assertThat(PaimonTables.readRows(table())).containsExactlyInAnyOrder(Row.of(1L, 7, "a@example.com"), Row.of(2L, 8, "b@example.com"));
+  }
+
   @Test
   void anAppendTableIsATableWithoutPrimaryKeyHoldingEveryChange() throws Exception {
     IngestOptions options = options(Map.of()).writeMode(WriteMode.APPEND).build();
@@ -264,6 +291,12 @@ class PaimonEngineTest {
         .hasMessageContaining("write.mode=history").hasMessageContaining("table.format=paimon");
   }
 
+
+  /** The create of {@code row} at {@code offset} of partition 1. */
+  private static KafkaRecord onP1(DebeziumTable events, long offset, Struct row) {
+    return new KafkaRecord(P1, offset, ChangeRecords.TOPIC, offset, events.keySchema(), events.key(row.get("id")),
+        events.envelopeSchema(), events.create(row, offset), RecordHeaders.NONE);
+  }
 
   private FileStoreTable table() {
     return PaimonTables.load(dir.toString(), "default", TABLE);
