@@ -25,7 +25,9 @@ import org.apache.iceberg.rest.RESTSessionCatalog;
  * IO, configured by the connector's {@code hadoop.*} options. A warehouse anywhere else (S3, Azure)
  * is reached with {@link StorageFileIO}, the connector's own storage with its own options, handed to
  * the JDBC and REST catalogs as their file IO builder, so no credential travels through catalog
- * properties; {@code io-impl} names another file IO instead.
+ * properties; {@code io-impl} names another file IO instead. The Hive Metastore catalog builds its
+ * file IO itself, from {@code io-impl} only (Iceberg's {@code HiveCatalog} takes none from outside),
+ * so on an object store it needs {@code io-impl}.
  */
 final class IcebergCatalogs {
   private IcebergCatalogs() {}
@@ -80,7 +82,7 @@ final class IcebergCatalogs {
     }
     io.close();
     throw new FatalIngestException("iceberg.catalog.type=" + type + " reaches the warehouse " + warehouse + " only with"
-        + " a file IO of its own: set iceberg.catalog.io-impl (the connector's storage options serve the jdbc and rest"
-        + " catalogs)", null);
+        + " a file IO it builds itself: set iceberg.catalog.io-impl and its options (the connector's storage options"
+        + " serve the jdbc and rest catalogs only)", null);
   }
 }
