@@ -86,7 +86,7 @@ class IcebergOnHiveMetastoreTest {
         .iceberg(new IcebergOptions("iceberg", Map.of("type", "hive", "uri", "thrift://127.0.0.1:9083"), database))
         .build();
 
-    assertThatThrownBy(() -> IcebergCatalogs.open(options)).isInstanceOf(FatalIngestException.class)
+    assertThatThrownBy(() -> IcebergCatalogs.open(options, new StorageFileIO(options.storage()))).isInstanceOf(FatalIngestException.class)
         .hasMessageContaining("iceberg.catalog.type=hive").hasMessageContaining("iceberg.catalog.io-impl");
   }
 
