@@ -9,13 +9,11 @@ import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.config.TableFormatName;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.metrics.IngestMetrics;
-import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.IcebergTables;
 import io.mergesink.ingest.testing.TestHiveMetastore;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
@@ -38,7 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IcebergOnHiveMetastoreTest {
   private static final String TABLE = "customers";
-  private static final KafkaPartition P0 = new KafkaPartition(ChangeRecords.TOPIC, 0);
 
   /** A database of this test's own in the shared metastore. */
   private final String database = "sink_" + UUID.randomUUID().toString().replace("-", "");
@@ -49,20 +46,7 @@ class IcebergOnHiveMetastoreTest {
 
   @Test
   void upsertsLandInATableRegisteredInTheMetastoreAndAnEngineStartedAgainResumesFromItsPositions() throws Exception {
-    try (IngestEngine engine = engine()) {
-      engine.open(List.of(P0));
-      changes.upserts(engine, 0, 9, "v");
-      engine.flush();
-      changes.upserts(engine, 3, 5, "w");
-      changes.delete(engine, 7);
-      engine.flush();
-    }
-    try (IngestEngine engine = engine()) {
-      assertThat(engine.open(List.of(P0))).containsEntry(P0, changes.nextOffset());
-      engine.seeksApplied();
-      changes.upserts(engine, 5, 6, "x");
-      engine.flush();
-    }
+    changes.acrossARestart(this::engine);
 
     try (HiveCatalog catalog = new HiveCatalog()) {
       catalog.setConf(new Configuration());
