@@ -181,13 +181,26 @@ final class Matrix {
 
   /** {@link #cells(Cell, Predicate)} with several CI cells (e.g. one per CDC mode). */
   static Stream<Cell> cells(List<Cell> ci, Predicate<Cell> applies) {
+    requireLocal(ci, applies);
+    return selection().map(selected -> selected.stream().filter(Cell::isLocal).filter(applies))
+        .orElseGet(ci::stream);
+  }
+
+  /**
+   * {@link #cells(List, Predicate)} of a scenario that runs in object stores too: in CI the local
+   * cells {@code ci}, else every selected cell, of any store, that {@code applies} accepts.
+   */
+  static Stream<Cell> cellsInAnyStore(List<Cell> ci, Predicate<Cell> applies) {
+    requireLocal(ci, applies);
+    return selection().map(selected -> selected.stream().filter(applies)).orElseGet(ci::stream);
+  }
+
+  private static void requireLocal(List<Cell> ci, Predicate<Cell> applies) {
     for (Cell cell : ci) {
       if (!applies.test(cell) || !cell.isLocal()) {
         throw new IllegalArgumentException("the CI cell " + cell + " is not one the scenario applies to");
       }
     }
-    return selection().map(selected -> selected.stream().filter(Cell::isLocal).filter(applies))
-        .orElseGet(ci::stream);
   }
 
   /** The cells of a single-case scenario on either storage: {@code ci} and {@code ciOnS3} in CI, else the selected cells. */

@@ -37,7 +37,11 @@ class SoakIT {
   private static final int BATCH = 40;
   private static final int DEFAULT_STEPS = 40;
   private static final int QUIESCE_POLLS = 3_000;
-  private static final String[] TARGETS = {FaultPlan.DATA_FILE, FaultPlan.DV_FILE, FaultPlan.COMMIT, FaultPlan.CHECKPOINT};
+  /** The files of a Delta table that faults and crashes aim at. */
+  private static final String[] DELTA_TARGETS = {FaultPlan.DATA_FILE, FaultPlan.DV_FILE, FaultPlan.COMMIT, FaultPlan.CHECKPOINT};
+  /** The files of an Iceberg table that faults and crashes aim at: data, deletes, manifests, manifest lists, metadata. */
+  private static final String[] ICEBERG_TARGETS = {FaultPlan.ICEBERG_PARQUET, FaultPlan.ICEBERG_DV_FILE,
+      FaultPlan.ICEBERG_MANIFEST, FaultPlan.ICEBERG_MANIFEST_LIST, FaultPlan.ICEBERG_METADATA};
 
   @TempDir Path tables;
   private Map<String, String> config;
@@ -53,14 +57,15 @@ class SoakIT {
   }
 
   static Stream<Cell> cells() {
-    // in CI a plain cell and one of each CDC mode, layouts and compaction alternating; Delta cells only:
-    // its storage faults aim at Delta's files (data files, deletion vectors, commits, checkpoints)
-    return Matrix.cells(List.of(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED),
+    // in CI a plain cell and one of each CDC mode, layouts and compaction alternating; selected, the local
+    // cells and the Iceberg cells on S3 too
+    return Matrix.cellsInAnyStore(List.of(Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED),
         Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF).in(Cell.Mode.ORDERED),
         Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF).in(Cell.Mode.SOFT_DELETES),
         Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.FORCED).in(Cell.Mode.HISTORY),
         Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.OFF).in(Cell.Mode.HISTORY_ORDERED),
-        Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED).in(Cell.Mode.CHANGE_FEED)), Cell::isDelta);
+        Cell.of(Cell.Layout.COPY_ON_WRITE, Cell.Compaction.FORCED).in(Cell.Mode.CHANGE_FEED)),
+        cell -> cell.isLocal() || !cell.isDelta());
   }
 
   @ParameterizedTest(name = "[{0}]", allowZeroInvocations = true)
@@ -70,7 +75,8 @@ class SoakIT {
     int steps = Integer.getInteger("soak.steps", DEFAULT_STEPS);
     random = new Random(seed);
     log = new RecordLog(Workloads.TOPIC, PARTITIONS);
-    config = cell.apply(Workloads.truncating(cell, Workloads.faultyConfig(tables, BUFFER_RECORDS)));
+    config = Workloads.truncating(cell, Workloads.faultyConfig(cell, tables, BUFFER_RECORDS));
+    String[] targets = cell.isDelta() ? DELTA_TARGETS : ICEBERG_TARGETS;
     group = new TaskGroup(config, log);
     group.start(2, random);
 
@@ -89,13 +95,13 @@ class SoakIT {
           count("storage fault");
           Effect effect = random.nextBoolean() ? Effect.IO_ERROR : Effect.DISK_FULL;
           Step at = random.nextBoolean() ? Step.CREATE : Step.AFTER_CLOSE;
-          FaultPlan.add(Fault.of(at, TARGETS[random.nextInt(TARGETS.length)], 1 + random.nextInt(3), effect)
+          FaultPlan.add(Fault.of(at, targets[random.nextInt(targets.length)], 1 + random.nextInt(3), effect)
               .times(1 + random.nextInt(3)));
           pollSome();
         } else if (dice < 70) {
           count("crash");
           Step at = Step.values()[random.nextInt(Step.values().length)];
-          String target = TARGETS[random.nextInt(TARGETS.length)];
+          String target = targets[random.nextInt(targets.length)];
           FaultPlan.add(Fault.of(at, target, 1 + random.nextInt(3), Effect.CRASH));
           Workloads.changes(log, KEYS, 100, random);
           pollSome();

@@ -37,7 +37,7 @@ public final class PassThroughOptions {
               + ICEBERG_CATALOG_PREFIX + "type=rest|jdbc|hive|hadoop (default hadoop), " + ICEBERG_CATALOG_PREFIX + "uri, "
               + ICEBERG_CATALOG_PREFIX + "warehouse (default: table.root), " + ICEBERG_CATALOG_PREFIX + "catalog-impl, "
               + ICEBERG_CATALOG_PREFIX + "io-impl, credentials and any other catalog property. The hadoop catalog commits "
-              + "by rename and is refused on s3:// roots."),
+              + "by rename and is refused on s3:// roots; the hive catalog (uri thrift://host:9083) needs io-impl there."),
       new PrefixOption(PAIMON_CATALOG_PREFIX, GROUP,
           "With table.format=paimon: every " + PAIMON_CATALOG_PREFIX + "<key>=<value> is an option, without the prefix, "
               + "of the Paimon catalog the tables are in: " + PAIMON_CATALOG_PREFIX + "warehouse (default: table.root), "

@@ -31,6 +31,15 @@ public final class RequestCounts {
     return total;
   }
 
+  /** The requests of this reading and {@code other}'s together (readings of two storages). */
+  public RequestCounts plus(RequestCounts other) {
+    long[] sum = new long[counts.length];
+    for (int i = 0; i < counts.length; i++) {
+      sum[i] = counts[i] + other.counts[i];
+    }
+    return new RequestCounts(sum);
+  }
+
   /** The requests made since {@code earlier}, a reading of the same counter. */
   public RequestCounts minus(RequestCounts earlier) {
     long[] difference = new long[counts.length];

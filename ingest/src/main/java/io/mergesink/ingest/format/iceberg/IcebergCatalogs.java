@@ -25,17 +25,22 @@ import org.apache.iceberg.rest.RESTSessionCatalog;
  * IO, configured by the connector's {@code hadoop.*} options. A warehouse anywhere else (S3, Azure)
  * is reached with {@link StorageFileIO}, the connector's own storage with its own options, handed to
  * the JDBC and REST catalogs as their file IO builder, so no credential travels through catalog
- * properties; {@code io-impl} names another file IO instead.
+ * properties; {@code io-impl} names another file IO instead. The Hive Metastore catalog builds its
+ * file IO itself, from {@code io-impl} only (Iceberg's {@code HiveCatalog} takes none from outside),
+ * so on an object store it needs {@code io-impl}.
  */
 final class IcebergCatalogs {
   private IcebergCatalogs() {}
 
   /**
+   * The catalog of the connector's {@code iceberg.catalog.*} properties; {@code storageIo}, which the
+   * caller owns and closes, is its tables' file IO when the warehouse is on an object store.
+   *
    * @throws FatalIngestException the properties cannot make a catalog (an unknown type, an
    *     unreachable server), name the Hadoop catalog for an object store, whose rename is not atomic,
    *     or a catalog that takes no file IO builder for an object store without {@code io-impl}
    */
-  static Catalog open(IngestOptions options) {
+  static Catalog open(IngestOptions options, StorageFileIO storageIo) {
     Map<String, String> properties = new HashMap<>(options.iceberg().catalogProperties());
     properties.putIfAbsent(CatalogProperties.WAREHOUSE_LOCATION, options.tableRoot());
     if (!properties.containsKey(CatalogProperties.CATALOG_IMPL)) {
@@ -54,7 +59,7 @@ final class IcebergCatalogs {
       if (onHadoop || properties.containsKey(CatalogProperties.FILE_IO_IMPL)) {
         return CatalogUtil.buildIcebergCatalog(options.iceberg().catalogName(), properties, hadoopConf);
       }
-      Catalog catalog = withStorage(type, warehouse, new StorageFileIO(options.storage()));
+      Catalog catalog = withStorage(type, warehouse, storageIo);
       CatalogUtil.configureHadoopConf(catalog, hadoopConf);
       catalog.initialize(options.iceberg().catalogName(), properties);
       return catalog;
@@ -64,7 +69,7 @@ final class IcebergCatalogs {
     }
   }
 
-  /** A catalog of {@code type} whose tables' files go through {@code io}, which it owns and closes. */
+  /** A catalog of {@code type} whose tables' files go through {@code io}, which it closes with itself. */
   private static Catalog withStorage(String type, String warehouse, FileIO io) {
     if (CatalogUtil.ICEBERG_CATALOG_TYPE_JDBC.equals(type)) {
       return new JdbcCatalog(properties -> io, null, true);
@@ -78,9 +83,8 @@ final class IcebergCatalogs {
         }
       };
     }
-    io.close();
     throw new FatalIngestException("iceberg.catalog.type=" + type + " reaches the warehouse " + warehouse + " only with"
-        + " a file IO of its own: set iceberg.catalog.io-impl (the connector's storage options serve the jdbc and rest"
-        + " catalogs)", null);
+        + " a file IO it builds itself: set iceberg.catalog.io-impl and its options (the connector's storage options"
+        + " serve the jdbc and rest catalogs only)", null);
   }
 }

@@ -52,6 +52,7 @@ public final class IcebergFormat implements TableFormat {
   private static final String DEFAULT_FORMAT_VERSION = "3";
 
   private final IngestOptions options;
+  private final StorageFileIO storageIo;
   private final Catalog catalog;
   private final int maxDepth;
   private final IcebergFormatTable.Maintenance maintenance;
@@ -59,7 +60,8 @@ public final class IcebergFormat implements TableFormat {
   /** @throws io.mergesink.ingest.errors.FatalIngestException the catalog cannot be opened */
   public IcebergFormat(IngestOptions options) {
     this.options = options;
-    this.catalog = IcebergCatalogs.open(options);
+    this.storageIo = new StorageFileIO(options.storage());
+    this.catalog = IcebergCatalogs.open(options, storageIo);
     this.maxDepth = options.tableNameFormat().format().split("/", -1).length;
     this.maintenance = new IcebergFormatTable.Maintenance(options.compactionEnabled(), options.compactionDeletedRatio(),
         options.compactionMinSmallFiles(), options.fileTargetSizeBytes());
@@ -172,10 +174,13 @@ public final class IcebergFormat implements TableFormat {
         : RowLevelOperationMode.MERGE_ON_READ;
   }
 
-  /** Iceberg's file IO does not count requests by kind. */
+  /**
+   * The requests of the tables' files on an object store, which go through the sink's storage; none
+   * on a Hadoop file system, whose file IO is Iceberg's, nor of another {@code io-impl} (docs/iceberg.md, "Storage").
+   */
   @Override
   public RequestCounts requests() {
-    return RequestCounts.ZERO;
+    return storageIo.requests();
   }
 
   @Override
@@ -187,6 +192,7 @@ public final class IcebergFormat implements TableFormat {
         LOG.warn("Closing the Iceberg catalog failed", e);
       }
     }
+    storageIo.close();
   }
 
   private TableIdentifier identifier(String name) {

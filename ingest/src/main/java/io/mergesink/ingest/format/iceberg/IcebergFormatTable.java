@@ -151,10 +151,7 @@ final class IcebergFormatTable implements FormatTable {
 
   @Override
   public void refresh() throws IOException {
-    StorageFailures.<Void, RuntimeException>checked(() -> {
-      table.refresh();
-      return null;
-    });
+    StorageFailures.run(table::refresh);
   }
 
   @Override
@@ -163,7 +160,7 @@ final class IcebergFormatTable implements FormatTable {
   }
 
   @Override
-  public void addColumns(List<StructField> columns) {
+  public void addColumns(List<StructField> columns) throws IOException {
     updateSchema((schema, update) -> {
       AtomicInteger ids = new AtomicInteger(0);
       boolean changed = false;
@@ -179,7 +176,7 @@ final class IcebergFormatTable implements FormatTable {
 
   /** Iceberg widens int to long, float to double and a decimal's precision; byte and short are int already. */
   @Override
-  public void widenColumns(Map<String, DataType> types) {
+  public void widenColumns(Map<String, DataType> types) throws IOException {
     updateSchema((schema, update) -> {
       boolean changed = false;
       for (Map.Entry<String, DataType> column : types.entrySet()) {
@@ -205,7 +202,7 @@ final class IcebergFormatTable implements FormatTable {
   }
 
   @Override
-  public void makeNullable(List<String> columns) {
+  public void makeNullable(List<String> columns) throws IOException {
     updateSchema((schema, update) -> {
       List<String> required = columns.stream().filter(column -> schema.findField(column) != null && schema.findField(column).isRequired())
           .toList();
@@ -220,16 +217,20 @@ final class IcebergFormatTable implements FormatTable {
    * the newer schema (where it may have nothing left to do).
    *
    * @param change adds its changes of the given schema to the update; false when there are none
+   * @throws IOException reading or writing the table's metadata failed: nothing changed, or the
+   *     change is committed and the next call finds nothing left to do
    */
-  private void updateSchema(BiFunction<Schema, UpdateSchema, Boolean> change) {
+  private void updateSchema(BiFunction<Schema, UpdateSchema, Boolean> change) throws IOException {
     for (int attempt = 1; ; attempt++) {
-      table.refresh();
-      UpdateSchema update = table.updateSchema();
+      UpdateSchema update = StorageFailures.<UpdateSchema, RuntimeException>checked(() -> {
+        table.refresh();
+        return table.updateSchema();
+      });
       if (!change.apply(table.schema(), update)) {
         return;
       }
       try {
-        update.commit();
+        StorageFailures.run(update::commit);
         return;
       } catch (CommitFailedException e) {
         if (attempt == SCHEMA_COMMIT_ATTEMPTS) {
@@ -240,8 +241,8 @@ final class IcebergFormatTable implements FormatTable {
   }
 
   @Override
-  public void changeProperties(UnaryOperator<Map<String, String>> change) {
-    table.refresh();
+  public void changeProperties(UnaryOperator<Map<String, String>> change) throws IOException {
+    StorageFailures.run(table::refresh);
     Map<String, String> before = new TreeMap<>(table.properties());
     Map<String, String> after = change.apply(before);
     UpdateProperties update = table.updateProperties();
@@ -259,7 +260,7 @@ final class IcebergFormatTable implements FormatTable {
       }
     }
     if (changed) {
-      update.commit();
+      StorageFailures.run(update::commit);
     }
   }
 
@@ -360,10 +361,7 @@ final class IcebergFormatTable implements FormatTable {
   public boolean reassign(Collection<KafkaPartition> partitions) throws IOException {
     writer = null;
     try {
-      StorageFailures.<Void, RuntimeException>checked(() -> {
-        table.refresh();
-        return null;
-      });
+      StorageFailures.run(table::refresh);
       return true;
     } catch (NoSuchTableException e) {
       return false;

@@ -18,6 +18,20 @@ final class StorageFailures {
     T run() throws IOException, E;
   }
 
+  /** An action on an Iceberg table that may meet a storage failure. */
+  @FunctionalInterface
+  interface TableAction {
+    void run() throws IOException;
+  }
+
+  /** Runs {@code action}, a storage failure in it thrown as the {@link IOException} it is. */
+  static void run(TableAction action) throws IOException {
+    StorageFailures.<Void, RuntimeException>checked(() -> {
+      action.run();
+      return null;
+    });
+  }
+
   /** The result of {@code call}, a storage failure in it thrown as the {@link IOException} it is. */
   static <T, E extends Exception> T checked(TableCall<T, E> call) throws IOException, E {
     try {

@@ -1,6 +1,7 @@
 package io.mergesink.ingest.format.iceberg;
 
 import io.mergesink.core.storage.PendingFile;
+import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.core.storage.Storage;
 import io.mergesink.core.storage.StorageOptions;
 import io.mergesink.core.storage.Storages;
@@ -29,7 +30,7 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  * Iceberg's file access over the sink's own {@link Storage} (docs/iceberg.md, "Storage"): the
  * storage of each location is the one {@link Storages} picks for its scheme and authority, built
  * from the connector's storage options, so an Iceberg table on S3 or Azure is reached with the same
- * clients, credentials, retries and request counts as a Delta table there. The options are handed
+ * clients, credentials, retries and request counts as a Delta table there ({@link #requests()}). The options are handed
  * over in Java, never as catalog properties: no secret is in {@link #properties()}.
  *
  * <ul>
@@ -97,6 +98,18 @@ public final class StorageFileIO implements SupportsPrefixOperations {
   @Override
   public void deletePrefix(String prefix) {
     listPrefix(prefix).forEach(file -> deleteFile(file.location()));
+  }
+
+  /**
+   * The requests of the storages this file IO reached so far, by kind, all locations together; none
+   * once it is closed.
+   */
+  public RequestCounts requests() {
+    RequestCounts sum = RequestCounts.ZERO;
+    for (Storage storage : storages.values()) {
+      sum = sum.plus(storage.requests());
+    }
+    return sum;
   }
 
   /** No properties: the storage options, credentials among them, never leave the connector's configuration. */

@@ -8,12 +8,10 @@ import io.mergesink.ingest.IngestEngine;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.config.TableFormatName;
 import io.mergesink.ingest.metrics.IngestMetrics;
-import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.IcebergTables;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.Table;
@@ -26,27 +24,13 @@ import org.junit.jupiter.api.Test;
  */
 class IcebergOnHdfsTest {
   private static final String TABLE = "customers";
-  private static final KafkaPartition P0 = new KafkaPartition(ChangeRecords.TOPIC, 0);
 
   private final String warehouse = TestHdfs.hdfsRoot("iceberg-" + UUID.randomUUID());
   private final ModelledChanges changes = new ModelledChanges(TABLE);
 
   @Test
   void upsertsAndDeletesLandOnHdfsAndAnEngineStartedAgainResumesWhereTheTableIs() throws Exception {
-    try (IngestEngine engine = engine()) {
-      engine.open(List.of(P0));
-      changes.upserts(engine, 0, 9, "v");
-      engine.flush();
-      changes.upserts(engine, 3, 5, "w");
-      changes.delete(engine, 7);
-      engine.flush();
-    }
-    try (IngestEngine engine = engine()) {
-      assertThat(engine.open(List.of(P0))).containsEntry(P0, changes.nextOffset());
-      engine.seeksApplied();
-      changes.upserts(engine, 5, 6, "x");
-      engine.flush();
-    }
+    changes.acrossARestart(this::engine);
 
     Table table = IcebergTables.load(warehouse, "default", TABLE);
     assertThat(table.location()).startsWith("hdfs://");

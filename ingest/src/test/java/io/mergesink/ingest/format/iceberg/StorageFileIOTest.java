@@ -3,6 +3,8 @@ package io.mergesink.ingest.format.iceberg;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.core.storage.RequestKind;
 import io.mergesink.core.storage.StorageOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -119,6 +121,25 @@ class StorageFileIOTest {
       io.newInputFile(root + "/any").exists();
       assertThat(io.properties()).isEmpty();
     }
+  }
+
+  @Test
+  void theRequestsOfItsStoragesAreCountedByKindUntilItCloses() throws IOException {
+    StorageFileIO io = io();
+    assertThat(io.requests()).isEqualTo(RequestCounts.ZERO);
+
+    write(io.newOutputFile(root + "/counted/a.parquet").create(), CONTENT);
+    write(io.newOutputFile(root + "/counted/b.parquet").createOrOverwrite(), CONTENT);
+    RequestCounts written = io.requests();
+    read(io.newInputFile(root + "/counted/a.parquet"));
+    io.deleteFile(root + "/counted/b.parquet");
+    RequestCounts readAndDeleted = io.requests().minus(written);
+
+    assertThat(written.total()).isPositive();
+    assertThat(readAndDeleted.get(RequestKind.DELETE)).isEqualTo(1);
+    assertThat(readAndDeleted.total()).isGreaterThan(1);
+    io.close();
+    assertThat(io.requests()).isEqualTo(RequestCounts.ZERO);
   }
 
   private static void write(PositionOutputStream out, byte[] content) throws IOException {
