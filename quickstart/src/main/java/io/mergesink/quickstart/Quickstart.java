@@ -20,6 +20,8 @@ import sun.misc.SignalHandler;
 public final class Quickstart {
   /** Log file name, in the table directory. */
   static final String LOG_FILE = "quickstart.log";
+  /** The Azure SDK's JDK HTTP client, whose per-upload warning {@link #routeLogging} silences. */
+  private static final String AZURE_JDK_HTTP_CLIENT = "com.azure.core.http.jdk.httpclient.JdkHttpClient";
   private static final int EXIT_FAILED = 1;
   private static final int EXIT_USAGE = 2;
   /** Exit code after a second Ctrl-C: 128 + SIGINT's number, as shells report it. */
@@ -79,6 +81,8 @@ public final class Quickstart {
     System.setProperty("org.slf4j.simpleLogger.logFile", logFile.toString());
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
     System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+    // The Azure SDK's JDK HTTP client warns on every upload that the JDK sets Content-Length itself.
+    System.setProperty("org.slf4j.simpleLogger.log." + AZURE_JDK_HTTP_CLIENT, "error");
     return logFile;
   }
 
