@@ -3,19 +3,12 @@ package io.mergesink.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mergesink.ingest.IngestEngine;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.config.TableFormatName;
-import io.mergesink.ingest.metrics.IngestMetrics;
-import io.mergesink.ingest.record.KafkaPartition;
-import io.mergesink.ingest.record.KafkaRecord;
-import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.PaimonTables;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,15 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
  * that makes them visible to deletion-vector readers).
  */
 class PaimonCommandsTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String TABLE = "customers";
-  private static final KafkaPartition P0 = new KafkaPartition(ChangeRecords.TOPIC, 0);
-  private static final KafkaPartition P1 = new KafkaPartition(ChangeRecords.TOPIC, 1);
-  private static final String POSITION_P0 = "sink:" + ChangeRecords.TOPIC + ":0";
-  private static final String POSITION_P1 = "sink:" + ChangeRecords.TOPIC + ":1";
+  private static final String TABLE = CustomerCommits.TABLE;
+  private static final String POSITION_P0 = CustomerCommits.POSITION_P0;
+  private static final String POSITION_P1 = CustomerCommits.POSITION_P1;
 
   @TempDir Path dir;
-  private final Map<Long, String> model = new TreeMap<>();
+  private Map<Long, String> model;
 
   @Test
   void aTableWithDeletionVectorsShowsWhatTheSinkCommitted() throws Exception {
@@ -132,47 +122,16 @@ class PaimonCommandsTest {
     assertThat(notInCatalog.err()).contains("<warehouse>/<database>.db/<table>");
   }
 
-  /**
-   * Three commits of the engine into {@code <dir>/lake/default.db/customers}: keys 0..7 from
-   * partition 0; keys 0..2 replaced and key 3 deleted; key 100 from partition 1. Returns the table's path.
-   */
-  private String write(Map<String, String> tableProperties) throws Exception {
+  /** The engine's {@link CustomerCommits} into {@code <dir>/lake/default.db/customers}; returns the table's path. */
+  private String write(Map<String, String> tableProperties) {
     String root = dir.resolve("lake").toString();
-    IngestOptions options = IngestOptions.builder(root, "sink").tableFormat(TableFormatName.PAIMON).tableNameFormat("${source.table}")
-        .commitInterval(Duration.ZERO).tableProperties(tableProperties).build();
-    try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
-      engine.open(List.of(P0, P1));
-      for (long offset = 0; offset < 8; offset++) {
-        engine.accept(upsert(0, offset, offset, "v" + offset));
-      }
-      engine.flush();
-      for (long offset = 8; offset < 11; offset++) {
-        engine.accept(upsert(0, offset, offset - 8, "w" + offset));
-      }
-      model.remove(3L);
-      engine.accept(ChangeRecords.delete(0, 11, TABLE, 3));
-      engine.flush();
-      engine.accept(upsert(1, 0, 100, "p1"));
-      engine.flush();
-    }
+    model = CustomerCommits.write(IngestOptions.builder(root, "sink").tableFormat(TableFormatName.PAIMON).tableNameFormat("${source.table}")
+        .commitInterval(Duration.ZERO).tableProperties(tableProperties).build());
     return root + "/default.db/" + TABLE;
   }
 
-  private KafkaRecord upsert(int partition, long offset, long id, String name) {
-    model.put(id, name);
-    return ChangeRecords.upsert(partition, offset, TABLE, id, name);
-  }
-
-  /** The rows {@code scan} prints as JSON lines: id → name. */
-  private Map<Long, String> scan(String... args) throws Exception {
-    CliRun result = run(args);
-    assertThat(result.code()).as(result.err()).isZero();
-    Map<Long, String> rows = new HashMap<>();
-    for (String line : result.out().lines().toList()) {
-      JsonNode row = JSON.readTree(line);
-      assertThat(rows.put(row.get("id").asLong(), row.get("name").asText())).as("each key once").isNull();
-    }
-    return new TreeMap<>(rows);
+  private static Map<Long, String> scan(String... args) throws Exception {
+    return CustomerCommits.scan(args);
   }
 
   private static JsonNode json(String... args) throws Exception {
