@@ -1,5 +1,8 @@
 package io.mergesink.cli;
 
+import static io.mergesink.cli.CustomerCommits.POSITION_P0;
+import static io.mergesink.cli.CustomerCommits.POSITION_P1;
+import static io.mergesink.cli.CustomerCommits.TABLE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -34,10 +37,6 @@ import org.junit.jupiter.api.io.TempDir;
  * files) and keeps both.
  */
 class IcebergCommandsTest {
-  private static final String TABLE = CustomerCommits.TABLE;
-  private static final String POSITION_P0 = CustomerCommits.POSITION_P0;
-  private static final String POSITION_P1 = CustomerCommits.POSITION_P1;
-
   @TempDir Path dir;
   private Map<Long, String> model;
 
