@@ -5,9 +5,10 @@
 #   table under ./quickstart-tables (or --table-dir DIR), which stays when the demo ends; with
 #   --storage s3 the table goes to a local S3 server (S3Proxy) the demo starts and stops, with
 #   --storage azure to a local Azure Blob service (Azurite, an npm package: needs Node.js); with
-#   --format iceberg it is an Iceberg table in a JDBC catalog kept in a SQLite file beside it.
+#   --format iceberg it is an Iceberg table in a JDBC catalog kept in a SQLite file beside it, with
+#   --format paimon a Paimon primary-key table in a filesystem catalog whose warehouse is that directory.
 # Usage: ./quickstart.sh [--table-dir DIR] [--source auto|postgres|bundled] [--storage local|s3|azure]
-#                        [--format delta|iceberg] [--rounds N] [--help]
+#                        [--format delta|iceberg|paimon] [--rounds N] [--help]
 set -euo pipefail
 cd "$(dirname "$0")"
 

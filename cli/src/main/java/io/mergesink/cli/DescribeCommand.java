@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code mergesink describe TABLE}: schema, key, protocol (Iceberg: format version, partition spec,
- * current snapshot), files, rows, DV (Iceberg: delete file) and small-file statistics.
+ * current snapshot; Paimon: latest snapshot, buckets, merge engine, LSM levels), files, rows, DV
+ * (Iceberg: delete file) and small-file statistics.
  */
 @Command(name = "describe", description = "Show a table's schema, key, protocol, files, rows, deletion vectors / delete files and small files.")
 final class DescribeCommand extends TableCommand {
@@ -50,6 +51,18 @@ final class DescribeCommand extends TableCommand {
         return;
       }
       IcebergDescription.printText(out, opened.iceberg(), description);
+    }
+  }
+
+  @Override
+  void runPaimon(PrintWriter out) throws IOException {
+    try (PaimonTableRef.Opened opened = openPaimon()) {
+      Map<String, Object> description = PaimonDescription.describe(opened.table(), opened.paimon(), Sizes.parse(targetSize), dvRatio);
+      if (json) {
+        printJson(out, description);
+        return;
+      }
+      PaimonDescription.printText(out, opened.paimon(), description);
     }
   }
 

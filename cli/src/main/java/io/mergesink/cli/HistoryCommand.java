@@ -23,10 +23,11 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code mergesink history TABLE}: the commits still in the log (of an Iceberg table: the snapshots
- * of its current state, {@link IcebergHistory}), newest first, with their operation, files and rows
+ * of its current state, {@link IcebergHistory}; of a Paimon table: its snapshots not yet expired,
+ * {@link PaimonHistory}), newest first, with their operation, files and rows
  * added and removed, and the Kafka offsets ({@code txn}s, positions) they moved.
  */
-@Command(name = "history", description = "List the table's commits (Iceberg: snapshots), newest first: operation, files and rows added/removed, offsets.")
+@Command(name = "history", description = "List the table's commits (Iceberg, Paimon: snapshots), newest first: operation, files and rows added/removed, offsets.")
 final class HistoryCommand extends TableCommand {
   @Option(names = {"-n", "--limit"}, defaultValue = "20", description = "Show at most this many commits (default ${DEFAULT-VALUE}).")
   int limit;
@@ -40,6 +41,13 @@ final class HistoryCommand extends TableCommand {
   void runIceberg(PrintWriter out) throws IOException {
     try (IcebergTableRef.Opened opened = openIceberg()) {
       print(out, IcebergHistory.of(opened.iceberg(), limit));
+    }
+  }
+
+  @Override
+  void runPaimon(PrintWriter out) throws IOException {
+    try (PaimonTableRef.Opened opened = openPaimon()) {
+      print(out, PaimonHistory.of(opened.paimon(), limit));
     }
   }
 

@@ -13,7 +13,7 @@ import picocli.CommandLine.ScopeType;
 // INHERIT gives every subcommand -h/--help (and -V/--version), so `mergesink vacuum --help` prints
 // usage instead of asking for the table; `mergesink help CMD` does the same.
 @Command(name = "mergesink", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, versionProvider = MergeSinkCli.Version.class,
-    description = "Inspect and maintain Delta and Iceberg tables written by MergeSink.",
+    description = "Inspect and maintain Delta, Iceberg and Paimon tables written by MergeSink.",
     subcommands = {DescribeCommand.class, HistoryCommand.class, OffsetsCommand.class, ScanCommand.class, CompactCommand.class,
         VacuumCommand.class, CheckpointCommand.class, HelpCommand.class})
 public final class MergeSinkCli {

@@ -17,8 +17,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code mergesink scan TABLE}: the live rows (deletion vectors, Iceberg's deletes applied) as JSON
- * lines or CSV.
+ * {@code mergesink scan TABLE}: the live rows (deletion vectors, Iceberg's deletes, Paimon's merges
+ * applied) as JSON lines or CSV.
  */
 @Command(name = "scan", description = "Print the table's live rows as JSON lines (default) or CSV.")
 final class ScanCommand extends TableCommand {
@@ -46,12 +46,23 @@ final class ScanCommand extends TableCommand {
   @Override
   void runIceberg(PrintWriter out) throws IOException {
     try (IcebergTableRef.Opened opened = openIceberg()) {
-      FormatTable table = opened.table();
-      checkOptions(table.schema(), table.location());
-      List<String> selected = columns.isEmpty() ? table.schema().fieldNames() : columns;
-      try (RowScan scan = table.scan(selected, Map.of())) {
-        print(out, table.schema().select(selected), scan);
-      }
+      scan(out, opened.table());
+    }
+  }
+
+  /** Paimon's reader through the engine's format, deletion vectors and merges applied. */
+  @Override
+  void runPaimon(PrintWriter out) throws IOException {
+    try (PaimonTableRef.Opened opened = openPaimon()) {
+      scan(out, opened.table());
+    }
+  }
+
+  private void scan(PrintWriter out, FormatTable table) throws IOException {
+    checkOptions(table.schema(), table.location());
+    List<String> selected = columns.isEmpty() ? table.schema().fieldNames() : columns;
+    try (RowScan scan = table.scan(selected, Map.of())) {
+      print(out, table.schema().select(selected), scan);
     }
   }
 

@@ -23,13 +23,15 @@ import picocli.CommandLine.Spec;
 /**
  * A command on one table: the table (a path, or with {@code --catalog} an Iceberg identifier), its
  * format, {@code --json}, and Hadoop settings ({@code --hadoop fs.s3a.endpoint=...}). Subclasses
- * compute a result and print it as text or JSON, for a Delta table in {@link #run} and for an
- * Iceberg table in {@link #runIceberg}.
+ * compute a result and print it as text or JSON, for a Delta table in {@link #run}, for an Iceberg
+ * table in {@link #runIceberg} and for a Paimon table in {@link #runPaimon}.
  */
 abstract class TableCommand implements Callable<Integer> {
   static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
   private static final String DELTA_LOG = "_delta_log";
   private static final String ICEBERG_METADATA = "metadata";
+  /** The directory of a Paimon table's schemas, there from its creation on. */
+  private static final String PAIMON_SCHEMA = "schema";
 
   @Spec CommandSpec spec;
 
@@ -37,8 +39,9 @@ abstract class TableCommand implements Callable<Integer> {
       + " with --catalog, the Iceberg table's namespace.table.")
   String tablePath;
 
-  @Option(names = "--table-format", paramLabel = "FORMAT", description = "delta or iceberg (default: iceberg with --catalog; else a"
-      + " directory with metadata/ and no _delta_log/ is an Iceberg table of a Hadoop catalog, any other a Delta table).")
+  @Option(names = "--table-format", paramLabel = "FORMAT", description = "delta, iceberg or paimon (default: iceberg with --catalog; else a"
+      + " directory with metadata/ and no _delta_log/ is an Iceberg table of a Hadoop catalog, one with schema/ and no _delta_log/ a"
+      + " Paimon table of a filesystem catalog, any other a Delta table).")
   TableFormatName tableFormat;
 
   @Option(names = "--catalog", paramLabel = "KEY=VALUE", description = "An Iceberg catalog property (repeatable), the connector's"
@@ -61,10 +64,10 @@ abstract class TableCommand implements Callable<Integer> {
   public final Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     try {
-      if (format() == TableFormatName.ICEBERG) {
-        runIceberg(out);
-      } else {
-        run(out);
+      switch (format()) {
+        case ICEBERG -> runIceberg(out);
+        case PAIMON -> runPaimon(out);
+        case DELTA -> run(out);
       }
     } catch (UncheckedIOException e) {
       throw e.getCause();
@@ -79,6 +82,17 @@ abstract class TableCommand implements Callable<Integer> {
   void runIceberg(PrintWriter out) throws IOException {
     throw new IllegalArgumentException("mergesink " + spec.name() + " works on Delta tables; " + tablePath + " is an Iceberg table"
         + icebergAlternative());
+  }
+
+  /** The command on the Paimon table at {@link #tablePath}, opened with {@link #openPaimon}; by default refused. */
+  void runPaimon(PrintWriter out) throws IOException {
+    throw new IllegalArgumentException("mergesink " + spec.name() + " does not work on Paimon tables; " + tablePath + " is a Paimon"
+        + " table, which Paimon's writers compact and whose snapshots they expire");
+  }
+
+  /** Opens the Paimon table; the caller closes it. */
+  PaimonTableRef.Opened openPaimon() {
+    return new PaimonTableRef(tablePath, hadoop).open();
   }
 
   /** What to use on an Iceberg table instead of a Delta-only command, as the end of its refusal. */
@@ -101,12 +115,14 @@ abstract class TableCommand implements Callable<Integer> {
 
   /**
    * The format of the table: {@code --table-format}, else Iceberg with {@code --catalog}, else
-   * Iceberg for a directory with {@code metadata/} and no {@code _delta_log/}, else Delta.
+   * Iceberg for a directory with {@code metadata/} and no {@code _delta_log/}, Paimon for one with
+   * {@code schema/} and no {@code _delta_log/}, else Delta.
    */
   private TableFormatName format() throws IOException {
     if (tableFormat != null) {
-      if (tableFormat == TableFormatName.DELTA && !catalog.isEmpty()) {
-        throw new IllegalArgumentException("--catalog names an Iceberg catalog; a Delta table is opened by its path alone");
+      if (tableFormat != TableFormatName.ICEBERG && !catalog.isEmpty()) {
+        throw new IllegalArgumentException("--catalog names an Iceberg catalog; a " + (tableFormat == TableFormatName.DELTA ? "Delta" : "Paimon")
+            + " table is opened by its path alone");
       }
       return tableFormat;
     }
@@ -115,12 +131,17 @@ abstract class TableCommand implements Callable<Integer> {
     }
     boolean delta = false;
     boolean iceberg = false;
+    boolean paimon = false;
     for (String directory : storage().listDirectories(tablePath)) {
       String name = new Path(directory).getName();
       delta |= name.equals(DELTA_LOG);
       iceberg |= name.equals(ICEBERG_METADATA);
+      paimon |= name.equals(PAIMON_SCHEMA);
     }
-    return iceberg && !delta ? TableFormatName.ICEBERG : TableFormatName.DELTA;
+    if (delta) {
+      return TableFormatName.DELTA;
+    }
+    return iceberg ? TableFormatName.ICEBERG : paimon ? TableFormatName.PAIMON : TableFormatName.DELTA;
   }
 
   Storage storage() {

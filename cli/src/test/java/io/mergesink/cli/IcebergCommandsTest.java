@@ -1,16 +1,14 @@
 package io.mergesink.cli;
 
+import static io.mergesink.cli.CustomerCommits.POSITION_P0;
+import static io.mergesink.cli.CustomerCommits.POSITION_P1;
+import static io.mergesink.cli.CustomerCommits.TABLE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mergesink.ingest.IngestEngine;
 import io.mergesink.ingest.config.IcebergOptions;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.config.TableFormatName;
-import io.mergesink.ingest.metrics.IngestMetrics;
-import io.mergesink.ingest.record.KafkaPartition;
-import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.IcebergTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +16,6 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -40,15 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * files) and keeps both.
  */
 class IcebergCommandsTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String TABLE = "customers";
-  private static final KafkaPartition P0 = new KafkaPartition(ChangeRecords.TOPIC, 0);
-  private static final KafkaPartition P1 = new KafkaPartition(ChangeRecords.TOPIC, 1);
-  private static final String POSITION_P0 = "sink:" + ChangeRecords.TOPIC + ":0";
-  private static final String POSITION_P1 = "sink:" + ChangeRecords.TOPIC + ":1";
-
   @TempDir Path dir;
-  private final Map<Long, String> model = new TreeMap<>();
+  private Map<Long, String> model;
 
   @Test
   void aHadoopTableByItsPathShowsWhatTheSinkCommittedAndCompactionKeepsRowsAndPositions() throws Exception {
@@ -205,33 +195,11 @@ class IcebergCommandsTest {
     assertThat(scan("scan", table.toString())).isEqualTo(rows).isEqualTo(model);
   }
 
-  /**
-   * Three commits of the engine: keys 0..7 from partition 0; keys 0..2 replaced and key 3 deleted
-   * (half the first file's rows); key 100 from partition 1.
-   */
-  private void write(IcebergOptions iceberg, String root, Map<String, String> tableProperties) throws Exception {
-    IngestOptions options = IngestOptions.builder(root, "sink").tableFormat(TableFormatName.ICEBERG).iceberg(iceberg)
-        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).tableProperties(tableProperties).compaction(false, 0.25, 10).build();
-    try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
-      engine.open(List.of(P0, P1));
-      for (long offset = 0; offset < 8; offset++) {
-        engine.accept(upsert(0, offset, offset, "v" + offset));
-      }
-      engine.flush();
-      for (long offset = 8; offset < 11; offset++) {
-        engine.accept(upsert(0, offset, offset - 8, "w" + offset));
-      }
-      model.remove(3L);
-      engine.accept(ChangeRecords.delete(0, 11, TABLE, 3));
-      engine.flush();
-      engine.accept(upsert(1, 0, 100, "p1"));
-      engine.flush();
-    }
-  }
-
-  private io.mergesink.ingest.record.KafkaRecord upsert(int partition, long offset, long id, String name) {
-    model.put(id, name);
-    return ChangeRecords.upsert(partition, offset, TABLE, id, name);
+  /** The engine's {@link CustomerCommits} into an Iceberg table. */
+  private void write(IcebergOptions iceberg, String root, Map<String, String> tableProperties) {
+    model = CustomerCommits.write(IngestOptions.builder(root, "sink").tableFormat(TableFormatName.ICEBERG).iceberg(iceberg)
+        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).tableProperties(tableProperties).compaction(false, 0.25, 10)
+        .build());
   }
 
   /** What {@code read} finds in the table {@code identifier} of a catalog opened for it alone. */
@@ -247,16 +215,8 @@ class IcebergCommandsTest {
     }
   }
 
-  /** The rows {@code scan} prints as JSON lines: id → name. */
-  private Map<Long, String> scan(String... args) throws Exception {
-    CliRun result = run(args);
-    assertThat(result.code()).as(result.err()).isZero();
-    Map<Long, String> rows = new HashMap<>();
-    for (String line : result.out().lines().toList()) {
-      JsonNode row = JSON.readTree(line);
-      assertThat(rows.put(row.get("id").asLong(), row.get("name").asText())).as("each key once").isNull();
-    }
-    return new TreeMap<>(rows);
+  private static Map<Long, String> scan(String... args) throws Exception {
+    return CustomerCommits.scan(args);
   }
 
   private static String[] args(String command, String table, List<String> options, String... more) {

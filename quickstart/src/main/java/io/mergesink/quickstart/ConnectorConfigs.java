@@ -30,6 +30,7 @@ final class ConnectorConfigs {
   private static final String S3_SINK_FILE = "config/mergesink-s3.json";
   private static final String AZURE_SINK_FILE = "config/mergesink-azure.json";
   private static final String ICEBERG_SINK_FILE = "config/mergesink-iceberg.json";
+  private static final String PAIMON_SINK_FILE = "config/mergesink-paimon.json";
 
   private ConnectorConfigs() {}
 
@@ -44,7 +45,9 @@ final class ConnectorConfigs {
   /**
    * {@code config/mergesink-upsert.json} (or {@code config/mergesink-s3.json} for an S3 location,
    * {@code config/mergesink-azure.json} for an Azure one, or
-   * {@code config/mergesink-iceberg.json} for Iceberg tables in the demo's catalog) with its tables
+   * {@code config/mergesink-iceberg.json} for Iceberg tables in the demo's catalog,
+   * {@code config/mergesink-paimon.json} for Paimon tables in a filesystem catalog on the table
+   * root) with its tables
    * at {@code location}, reading the {@value #TOPIC_PREFIX} topics, committing every
    * {@value #COMMIT_INTERVAL_MS} ms.
    */
@@ -53,12 +56,14 @@ final class ConnectorConfigs {
     if (format == TableFormat.ICEBERG) {
       config = load(ICEBERG_SINK_FILE);
       config.putAll(icebergCatalog(location));
+    } else if (format == TableFormat.PAIMON) {
+      config = load(PAIMON_SINK_FILE);
     } else {
       config = load(location.root().startsWith("s3://") ? S3_SINK_FILE
           : location.root().startsWith("abfss://") ? AZURE_SINK_FILE : SINK_FILE);
     }
     config.putAll(location.sinkOptions());
-    // public/orders in either format: the Iceberg deploy file routes its tables to a namespace of its own
+    // public/orders in every format: the Iceberg and Paimon deploy files route their tables to a namespace of their own
     config.put("table.name.format", ORDERS_TABLE_NAME_FORMAT);
     config.put("topics.regex", TOPIC_PREFIX + "\\.public\\..*");
     config.put("commit.interval.ms", COMMIT_INTERVAL_MS);
@@ -79,7 +84,10 @@ final class ConnectorConfigs {
 
   /** The path, relative to the table root, the sink config routes {@code public.orders} to ({@value #ORDERS_TABLE_NAME_FORMAT}). */
   static final String ORDERS_TABLE = "public/orders";
-  /** The demo's {@code table.name.format}: an Iceberg table {@code <schema>/<table>} is table {@code <table>} in namespace {@code <schema>}. */
+  /**
+   * The demo's {@code table.name.format}: an Iceberg table {@code <schema>/<table>} is table {@code <table>} in namespace
+   * {@code <schema>}, a Paimon table in database {@code <schema>}.
+   */
   private static final String ORDERS_TABLE_NAME_FORMAT = "${source.schema}/${source.table}";
 
   private static Map<String, String> load(String resource) {

@@ -17,7 +17,7 @@ import java.util.TreeMap;
 
 /**
  * The demo, start to end: a local Kafka broker and Connect worker, a change source (PostgreSQL with
- * Debezium, or the bundled stream), MergeSink writing a Delta or Iceberg table
+ * Debezium, or the bundled stream), MergeSink writing a Delta, Iceberg or Paimon table
  * {@code <tableDir>/public/orders}; a workload
  * with a progress line per round; a wait until the table holds every event; the summary; then
  * everything but the table stops.
@@ -54,11 +54,10 @@ final class Demo {
       case S3 -> TableLocation.s3(tableDir);
       case AZURE -> TableLocation.azure(tableDir);
     }) {
-      String tablePath = location.table(ConnectorConfigs.ORDERS_TABLE);
       Map<String, String> sinkConfig = ConnectorConfigs.mergeSink(location, options.format());
       try (TableReader reader = reader(location, sinkConfig)) {
         if (reader.exists()) {
-          throw new IllegalStateException("the table " + tablePath + " exists from an earlier run; its recorded Kafka "
+          throw new IllegalStateException("the table " + reader.path() + " exists from an earlier run; its recorded Kafka "
               + "offsets belong to that run's broker. Delete it (rm -rf " + tableDir + ") or pass --table-dir "
               + "with a new directory");
         }
@@ -86,6 +85,8 @@ final class Demo {
       case DELTA -> new DeltaTableReader(location.storage(), tablePath, ConnectorConfigs.SINK_NAME, ChangeSource.TOPIC);
       case ICEBERG -> new IcebergTableReader(sinkConfig, tablePath, ConnectorConfigs.ORDERS_TABLE,
           ConnectorConfigs.SINK_NAME, ChangeSource.TOPIC);
+      case PAIMON -> new PaimonTableReader(location.root(), ConnectorConfigs.ORDERS_TABLE, ConnectorConfigs.SINK_NAME,
+          ChangeSource.TOPIC);
     };
   }
 

@@ -41,15 +41,24 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
       "                         Azure Blob service (Azurite, needs Node.js) the demo starts, the table copied",
       "                         to " + TableLocation.AZURE_COPY_DIR + " in the table directory at the end",
       "  --format FORMAT        delta (default); iceberg: an Iceberg table in a JDBC catalog whose database",
-      "                         is the SQLite file " + ICEBERG_CATALOG_FILE + " in the table directory (local storage only)",
+      "                         is the SQLite file " + ICEBERG_CATALOG_FILE + " in the table directory (local storage only);",
+      "                         paimon: a Paimon primary-key table in a filesystem catalog whose warehouse is",
+      "                         the table directory (local storage only)",
       "  --help                 this text",
       "Stop it early with Ctrl-C: it still waits for the sink, prints the summary and keeps the table.");
 
-  /** @throws UsageException for an Iceberg table in an object store, which the sink does not write yet */
+  /**
+   * @throws UsageException for an Iceberg table in an object store, which the sink does not write yet,
+   *     or a Paimon table there, which the demo does not read
+   */
   QuickstartOptions {
     if (format == TableFormat.ICEBERG && storage != TableStorage.LOCAL) {
       throw new UsageException("--format iceberg takes --storage local only: the sink does not write Iceberg tables "
           + "in object stores yet");
+    }
+    if (format == TableFormat.PAIMON && storage != TableStorage.LOCAL) {
+      throw new UsageException("--format paimon takes --storage local only: the demo reads its Paimon table from the "
+          + "table directory");
     }
   }
 
@@ -63,7 +72,7 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
   enum TableStorage { LOCAL, S3, AZURE }
 
   /** The table format the sink writes ({@code table.format}). */
-  enum TableFormat { DELTA, ICEBERG }
+  enum TableFormat { DELTA, ICEBERG, PAIMON }
 
   /** Where change events come from. */
   enum SourceMode {
@@ -96,7 +105,7 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
    * Parses {@code args} ({@code --name value} pairs).
    *
    * @throws UsageException for an unknown option, a missing value, a value of the wrong kind, or
-   *     {@code --format iceberg} with {@code --storage s3} or {@code azure}
+   *     {@code --format iceberg} or {@code paimon} with {@code --storage s3} or {@code azure}
    */
   static QuickstartOptions parse(List<String> args) {
     Path tableDir = DEFAULT_TABLE_DIR;
@@ -130,7 +139,7 @@ record QuickstartOptions(Path tableDir, SourceMode source, int rounds, Duration 
     try {
       return TableFormat.valueOf(value.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new UsageException("--format must be delta or iceberg, not '" + value + "'");
+      throw new UsageException("--format must be delta, iceberg or paimon, not '" + value + "'");
     }
   }
 

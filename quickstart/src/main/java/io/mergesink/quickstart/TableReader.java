@@ -12,7 +12,7 @@ import java.util.Optional;
  * <p>The demo owns the reader and closes it; closing it leaves the table as it is.
  */
 interface TableReader extends AutoCloseable {
-  /** The format's name for the console ("Delta", "Iceberg"). */
+  /** The format's name for the console ("Delta", "Iceberg", "Paimon"). */
   String format();
 
   /** The table's path or URI. */

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mergesink.core.data.Row;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.ingest.testing.IcebergTables;
+import io.mergesink.ingest.testing.PaimonTables;
 import io.mergesink.quickstart.QuickstartOptions.TableFormat;
 import io.mergesink.quickstart.QuickstartOptions.SourceMode;
 import io.mergesink.quickstart.QuickstartOptions.TableStorage;
@@ -30,14 +31,16 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The quickstart as a user runs it, in both source modes and both table formats, with a short
+ * The quickstart as a user runs it, in both source modes and every table format, with a short
  * workload: the console shows progress and the summary, and Delta Kernel (or Iceberg's generic
- * reader) reads exactly the rows the workload left in the source table, with the topic's last
- * offsets recorded as txn versions (or in the Iceberg snapshot summary).
+ * reader, or Paimon's reader) reads exactly the rows the workload left in the source table, with the
+ * topic's last offsets recorded as txn versions (or in the Iceberg snapshot summary, or the Paimon
+ * snapshot properties).
  */
 class QuickstartIT {
   private static final int ROUNDS = 5;
@@ -127,6 +130,49 @@ class QuickstartIT {
         .contains("caught up: iceberg v");
   }
 
+  /** The Paimon table in a filesystem catalog on the table directory, read by Paimon's reader (deletion vectors applied). */
+  @Test
+  void bundledChangesLandInAPaimonTable() {
+    Run run = run(SourceMode.BUNDLED, TableStorage.LOCAL, TableFormat.PAIMON);
+
+    DemoResult result = run.result();
+    String root = tables.toAbsolutePath().toString();
+    String path = root + "/public.db/orders";
+    assertThat(result.table()).isEqualTo(path);
+    assertThat(result.caughtUp()).as(run.output()).isTrue();
+    FileStoreTable table = PaimonTables.load(root, "public", "orders");
+    assertThat(table.primaryKeys()).containsExactly("id");
+    List<Row> rows = PaimonTables.engineRows(table);
+    assertThat(rows).as("rows Paimon's reader reads").hasSize((int) result.sourceRows());
+    assertThat(new HashSet<>(rows)).as("rows Paimon's reader reads").isEqualTo(expectedRows(QuickstartIT::engineRow));
+    assertThat(table.snapshotManager().latestSnapshotId()).isGreaterThanOrEqualTo(result.state().version());
+    Map<String, Long> positions = PaimonTables.positions(table);
+    assertThat(result.endOffsets()).hasSize(BundledSource.PARTITIONS);
+    result.endOffsets().forEach((partition, end) ->
+        assertThat(positions).as("positions in the snapshot properties")
+            .containsEntry("mergesink:shop.public.orders:" + partition, end - 1));
+
+    assertThat(run.output())
+        .contains("Table format:    Paimon")
+        .contains("Paimon table:   " + path)
+        .contains("Paimon version: " + result.state().version())
+        .contains("Rows:           " + rows.size() + " (")
+        .contains(" - match")
+        .contains("Paimon snapshot properties, keys mergesink.position.mergesink:<topic>:<partition>")
+        .contains("committed through offset")
+        .contains("Sample (10 of " + rows.size() + " rows, by id):")
+        .contains("--conf spark.sql.catalog.paimon.warehouse=file:" + root)
+        .contains("spark.sql(\"SELECT * FROM paimon.public.orders\")")
+        .contains("caught up: paimon v");
+  }
+
+  @Test
+  void paimonOnS3IsAUsageError() {
+    assertThatThrownBy(() -> QuickstartOptions.parse(List.of("--format", "paimon", "--storage", "s3")))
+        .isInstanceOf(QuickstartOptions.UsageException.class)
+        .hasMessageContaining("--format paimon takes --storage local only");
+  }
+
   @Test
   void icebergOnS3IsAUsageError() {
     assertThatThrownBy(() -> QuickstartOptions.parse(List.of("--format", "iceberg", "--storage", "s3")))
@@ -165,9 +211,7 @@ class QuickstartIT {
     assertThat(result.caughtUp()).as(run.output()).isTrue();
     List<Row> rows = KernelTables.readRows(path);
     assertThat(rows).as("rows Delta Kernel reads").hasSize((int) result.sourceRows());
-    assertThat(new HashSet<>(rows)).as("rows Delta Kernel reads").isEqualTo(expectedRows(order -> Row.of(order.id(),
-        order.customer(), order.status(), order.quantity(), order.amount(), (int) order.placedOn().toEpochDay(),
-        ChronoUnit.MICROS.between(java.time.Instant.EPOCH, order.updatedAt()))));
+    assertThat(new HashSet<>(rows)).as("rows Delta Kernel reads").isEqualTo(expectedRows(QuickstartIT::engineRow));
     // a compaction may commit after the demo read the caught-up table; it changes no row and no position
     assertThat(KernelTables.latestVersion(path)).isGreaterThanOrEqualTo(result.state().version());
     result.endOffsets().forEach((partition, end) ->
@@ -185,6 +229,12 @@ class QuickstartIT {
         .contains("SELECT * FROM delta_scan('" + path + "')")
         // the sink may compact the table right after catching up, so the final version can be later
         .contains("caught up: delta v");
+  }
+
+  /** An order as the engine holds it, and Delta Kernel and the tests' Paimon reader read it: dates as days, timestamps as microseconds. */
+  private static Row engineRow(Order order) {
+    return Row.of(order.id(), order.customer(), order.status(), order.quantity(), order.amount(), (int) order.placedOn().toEpochDay(),
+        ChronoUnit.MICROS.between(java.time.Instant.EPOCH, order.updatedAt()));
   }
 
   /** The rows the workload leaves with {@link #SEED}, as {@code reader} returns an order. */

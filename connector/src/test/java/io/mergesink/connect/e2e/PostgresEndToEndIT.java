@@ -1,10 +1,6 @@
 package io.mergesink.connect.e2e;
 
-import io.mergesink.ingest.decode.LogicalTypes;
 import java.nio.file.Path;
-import java.util.Set;
-import java.util.TreeSet;
-import org.apache.kafka.connect.data.Struct;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,25 +33,11 @@ class PostgresEndToEndIT {
 
       SoftAssertions.assertSoftly(softly -> {
         softly.assertThat(e2e.tableDifferences()).as("Delta tables vs PostgreSQL tables, seed " + seed).isEmpty();
-        softly.assertThat(toastPlaceholderEvents(e2e))
+        softly.assertThat(e2e.toastPlaceholderEvents())
             .as("'<op>:<id>' of accounts events whose notes is Debezium's TOAST placeholder")
             .containsAll(Workload.TOAST_KEPT.stream().map(id -> "u:" + id).toList());
         softly.assertThat(e2e.deadLetters()).as("records in the dead letter queue").isZero();
       });
     }
-  }
-
-  /** {@code <op>:<id>} of every accounts event whose {@code after.notes} is the unavailable-value placeholder. */
-  private static Set<String> toastPlaceholderEvents(EndToEnd e2e) {
-    int count = Math.toIntExact(e2e.connect().recordCount(EndToEnd.topic(Workload.ACCOUNTS)));
-    Set<String> events = new TreeSet<>();
-    for (Struct[] record : e2e.records(Workload.ACCOUNTS, count)) {
-      Struct value = record[1];
-      Struct after = value == null ? null : value.getStruct("after");
-      if (after != null && LogicalTypes.DEFAULT_UNAVAILABLE_VALUE_PLACEHOLDER.equals(after.getString("notes"))) {
-        events.add(value.getString("op") + ":" + after.getInt32("id"));
-      }
-    }
-    return events;
   }
 }

@@ -41,17 +41,30 @@ record PostgresTable(String name, StructType schema, List<String> keyColumns, Li
    *     without a written-down representation
    */
   static PostgresTable read(LocalPostgres postgres, String name) {
+    return read(postgres, name, List.of());
+  }
+
+  /**
+   * {@link #read(LocalPostgres, String)} without the columns {@code excluded}: those Debezium leaves
+   * out of its change events ({@code column.exclude.list}), which the sink's table does not have.
+   */
+  static PostgresTable read(LocalPostgres postgres, String name, List<String> excluded) {
     try (Connection connection = postgres.connect()) {
       connection.setAutoCommit(false);
       connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
       List<StructField> fields = new ArrayList<>();
       List<SinkRepresentation> representations = new ArrayList<>();
       List<String> json = new ArrayList<>();
+      List<String> names = new ArrayList<>();
       try (PreparedStatement columns = connection.prepareStatement(COLUMNS)) {
         columns.setString(1, name);
         try (ResultSet result = columns.executeQuery()) {
           while (result.next()) {
             String column = result.getString("column_name");
+            if (excluded.contains(column)) {
+              continue;
+            }
+            names.add('"' + column + '"');
             SinkRepresentation representation = SinkRepresentation.of(result.getString("data_type"),
                 result.getString("udt_name"), (Integer) result.getObject("numeric_scale"));
             representations.add(representation);
@@ -78,7 +91,7 @@ record PostgresTable(String name, StructType schema, List<String> keyColumns, Li
       List<Row> rows = new ArrayList<>();
       try (Statement select = connection.createStatement()) {
         select.setFetchSize(FETCH_SIZE);
-        try (ResultSet result = select.executeQuery("SELECT * FROM public." + name)) {
+        try (ResultSet result = select.executeQuery("SELECT " + String.join(", ", names) + " FROM public." + name)) {
           while (result.next()) {
             Object[] values = new Object[fields.size()];
             for (int i = 0; i < values.length; i++) {

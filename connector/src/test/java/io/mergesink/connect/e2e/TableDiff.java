@@ -15,9 +15,10 @@ import java.util.Objects;
 
 /**
  * The differences between a PostgreSQL table and the table MergeSink wrote for it (read by its
- * format's independent reader, {@link SinkTables}: Delta Kernel, Iceberg's generic reader): schema
- * (column names and types, in order, as the format stores them), then rows matched by primary key.
- * {@code jsonb} columns are compared as parsed JSON, since PostgreSQL normalizes jsonb text.
+ * format's independent reader, {@link SinkTables}: Delta Kernel, Iceberg's generic reader, Paimon's
+ * {@code ReadBuilder}): schema (column names and types, in order, as the format stores them), then
+ * rows matched by primary key. {@code jsonb} columns are compared as parsed JSON, since PostgreSQL
+ * normalizes jsonb text.
  */
 final class TableDiff {
   /** How many differing keys of each kind a report lists. */
