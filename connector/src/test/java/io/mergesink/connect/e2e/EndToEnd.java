@@ -59,8 +59,6 @@ final class EndToEnd implements AutoCloseable {
   private final Path tableRoot;
   /** The format of the sink's tables, from its {@code table.format} when it starts. */
   private SinkTables format = SinkTables.DELTA;
-  /** Columns the source leaves out of its change events ({@code column.exclude.list}), by table. */
-  private final Map<String, List<String>> excludedColumns = new HashMap<>();
 
   private EndToEnd(LocalPostgres postgres, LocalConnect connect, Path tableRoot) {
     this.postgres = postgres;
@@ -95,15 +93,6 @@ final class EndToEnd implements AutoCloseable {
     return connect;
   }
 
-  /**
-   * Has the source leave {@code columns} of {@code table} out of its change events (Debezium's
-   * {@code column.exclude.list}), for a sink whose format does not take their type; the tables are
-   * then compared without them. Call before the source starts.
-   */
-  void excludeColumns(String table, String... columns) {
-    excludedColumns.computeIfAbsent(table, name -> new ArrayList<>()).addAll(List.of(columns));
-  }
-
   /** Registers the Debezium source and waits until its snapshot of both tables is in Kafka. */
   void startSourceAndAwaitSnapshot() {
     startSourceAndAwaitSnapshot(Map.of(Workload.ACCOUNTS, Workload.snapshotEvents(Workload.ACCOUNTS),
@@ -115,10 +104,6 @@ final class EndToEnd implements AutoCloseable {
     Map<String, String> config = configFile(SOURCE_FILE);
     assertThat(config).containsEntry("plugin.name", "pgoutput").containsEntry("topic.prefix", TOPIC_PREFIX);
     config.putAll(postgres.debeziumConnectionConfig());
-    if (!excludedColumns.isEmpty()) {
-      config.put("column.exclude.list", String.join(",", excludedColumns.entrySet().stream()
-          .flatMap(table -> table.getValue().stream().map(column -> SCHEMA + "." + table.getKey() + "." + column)).toList()));
-    }
     connect.startConnector(SOURCE, config, 1);
     snapshotEvents.forEach((table, events) -> Await.until(events + " snapshot events in " + topic(table), LocalConnect.DEFAULT_TIMEOUT,
         () -> topicExists(topic(table)) ? connect.recordCount(topic(table)) : -1L, count -> count >= events));
@@ -252,13 +237,12 @@ final class EndToEnd implements AutoCloseable {
 
   /**
    * The differences between each of the sink's tables (Delta, Iceberg or Paimon, read by that
-   * format's independent reader) and its PostgreSQL table without the excluded columns (see
-   * {@link TableDiff}); empty when equal.
+   * format's independent reader) and its PostgreSQL table (see {@link TableDiff}); empty when equal.
    */
   List<String> tableDifferences() {
     List<String> problems = new ArrayList<>();
     for (String table : List.of(Workload.ACCOUNTS, Workload.LINE_ITEMS)) {
-      PostgresTable expected = PostgresTable.read(postgres, table, excludedColumns.getOrDefault(table, List.of()));
+      PostgresTable expected = PostgresTable.read(postgres, table);
       String diff = TableDiff.compare(expected, format, tablePath(table));
       if (!diff.isEmpty()) {
         problems.add(diff);

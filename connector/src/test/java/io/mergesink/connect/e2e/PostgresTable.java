@@ -41,14 +41,6 @@ record PostgresTable(String name, StructType schema, List<String> keyColumns, Li
    *     without a written-down representation
    */
   static PostgresTable read(LocalPostgres postgres, String name) {
-    return read(postgres, name, List.of());
-  }
-
-  /**
-   * {@link #read(LocalPostgres, String)} without the columns {@code excluded}: those Debezium leaves
-   * out of its change events ({@code column.exclude.list}), which the sink's table does not have.
-   */
-  static PostgresTable read(LocalPostgres postgres, String name, List<String> excluded) {
     try (Connection connection = postgres.connect()) {
       connection.setAutoCommit(false);
       connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
@@ -61,9 +53,6 @@ record PostgresTable(String name, StructType schema, List<String> keyColumns, Li
         try (ResultSet result = columns.executeQuery()) {
           while (result.next()) {
             String column = result.getString("column_name");
-            if (excluded.contains(column)) {
-              continue;
-            }
             names.add('"' + column + '"');
             SinkRepresentation representation = SinkRepresentation.of(result.getString("data_type"),
                 result.getString("udt_name"), (Integer) result.getObject("numeric_scale"));

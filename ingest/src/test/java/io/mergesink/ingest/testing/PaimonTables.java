@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,7 +21,11 @@ import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.InternalArray;
+import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.io.DataFileMeta;
@@ -29,8 +34,9 @@ import org.apache.paimon.table.FileStoreTableFactory;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.DeletionFile;
 import org.apache.paimon.table.source.Split;
-import org.apache.paimon.types.LocalZonedTimestampType;
-import org.apache.paimon.types.TimestampType;
+import org.apache.paimon.types.ArrayType;
+import org.apache.paimon.types.MapType;
+import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.SnapshotManager;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
@@ -113,21 +119,50 @@ public final class PaimonTables {
   }
 
   private static Object engineValue(DataType type, InternalRow row, int i) {
+    return engineValue(type, InternalRow.createFieldGetter(type, i).getFieldOrNull(row));
+  }
+
+  /** {@code value}, as Paimon's field and element getters give it, as the engine holds it. */
+  private static Object engineValue(DataType type, Object value) {
+    if (value == null) {
+      return null;
+    }
     return switch (type.getTypeRoot()) {
-      case BOOLEAN -> row.getBoolean(i);
-      case TINYINT -> row.getByte(i);
-      case SMALLINT -> row.getShort(i);
-      case INTEGER, DATE -> row.getInt(i);
-      case BIGINT -> row.getLong(i);
-      case FLOAT -> row.getFloat(i);
-      case DOUBLE -> row.getDouble(i);
-      case CHAR, VARCHAR -> row.getString(i).toString();
-      case BINARY, VARBINARY -> row.getBinary(i);
-      case DECIMAL -> row.getDecimal(i, ((DecimalType) type).getPrecision(), ((DecimalType) type).getScale()).toBigDecimal();
-      case TIMESTAMP_WITHOUT_TIME_ZONE -> row.getTimestamp(i, ((TimestampType) type).getPrecision()).toMicros();
-      case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> row.getTimestamp(i, ((LocalZonedTimestampType) type).getPrecision()).toMicros();
+      case BOOLEAN, TINYINT, SMALLINT, INTEGER, DATE, BIGINT, FLOAT, DOUBLE, BINARY, VARBINARY -> value;
+      case CHAR, VARCHAR -> value.toString();
+      case DECIMAL -> ((Decimal) value).toBigDecimal();
+      case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> ((Timestamp) value).toMicros();
+      case ARRAY -> engineList(((ArrayType) type).getElementType(), (InternalArray) value);
+      case MAP -> {
+        MapType mapType = (MapType) type;
+        InternalMap map = (InternalMap) value;
+        List<Object> keys = engineList(mapType.getKeyType(), map.keyArray());
+        List<Object> values = engineList(mapType.getValueType(), map.valueArray());
+        Map<Object, Object> entries = new LinkedHashMap<>();
+        for (int i = 0; i < keys.size(); i++) {
+          entries.put(keys.get(i), values.get(i));
+        }
+        yield entries;
+      }
+      case ROW -> {
+        List<DataField> fields = ((RowType) type).getFields();
+        Object[] values = new Object[fields.size()];
+        for (int i = 0; i < values.length; i++) {
+          values[i] = engineValue(fields.get(i).type(), (InternalRow) value, i);
+        }
+        yield Row.of(values);
+      }
       default -> throw new IllegalArgumentException("the test reader does not read " + type);
     };
+  }
+
+  private static List<Object> engineList(DataType elementType, InternalArray array) {
+    InternalArray.ElementGetter getter = InternalArray.createElementGetter(elementType);
+    List<Object> items = new ArrayList<>();
+    for (int i = 0; i < array.size(); i++) {
+      items.add(engineValue(elementType, getter.getElementOrNull(array, i)));
+    }
+    return items;
   }
 
   /** The engine's schema of the table, converted here from Paimon's types. */
@@ -154,6 +189,12 @@ public final class PaimonTables {
       case TIMESTAMP_WITHOUT_TIME_ZONE -> PrimitiveType.TIMESTAMP_NTZ;
       case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> PrimitiveType.TIMESTAMP;
       case DECIMAL -> new io.mergesink.core.types.DecimalType(((DecimalType) type).getPrecision(), ((DecimalType) type).getScale());
+      case ARRAY -> new io.mergesink.core.types.ArrayType(engineType(((ArrayType) type).getElementType()),
+          ((ArrayType) type).getElementType().isNullable());
+      case MAP -> new io.mergesink.core.types.MapType(engineType(((MapType) type).getKeyType()),
+          engineType(((MapType) type).getValueType()), ((MapType) type).getValueType().isNullable());
+      case ROW -> new StructType(((RowType) type).getFields().stream()
+          .map(field -> new StructField(field.name(), engineType(field.type()), field.type().isNullable())).toList());
       default -> throw new IllegalArgumentException("the sink creates no Paimon columns of type " + type);
     };
   }

@@ -2,22 +2,33 @@ package io.mergesink.ingest.format.paimon;
 
 import io.mergesink.core.data.Row;
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.DataGetters;
 import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.GenericArray;
+import org.apache.paimon.data.GenericMap;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalArray;
+import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DecimalType;
+import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
 
 /**
  * The engine's rows and Paimon's internal rows. Values follow the engine's in-memory types
  * ({@link io.mergesink.core.types.DataType}) on one side and Paimon's internal ones on the other:
- * strings as {@link BinaryString}, timestamps as {@link Timestamp}, decimals as {@link Decimal};
+ * strings as {@link BinaryString}, timestamps as {@link Timestamp}, decimals as {@link Decimal},
+ * lists, maps and nested rows as {@link GenericArray}, {@link GenericMap} and {@link GenericRow};
  * numbers, booleans, dates (days) and bytes are the same.
  */
 final class PaimonRows {
@@ -48,6 +59,17 @@ final class PaimonRows {
       case VARCHAR, CHAR -> BinaryString.fromString(value.toString());
       case TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIMESTAMP_WITHOUT_TIME_ZONE -> Timestamp.fromMicros((Long) value);
       case DECIMAL -> Decimal.fromBigDecimal((BigDecimal) value, ((DecimalType) type).getPrecision(), ((DecimalType) type).getScale());
+      case ARRAY -> {
+        DataType element = ((ArrayType) type).getElementType();
+        yield new GenericArray(((List<?>) value).stream().map(item -> toPaimon(element, item)).toArray());
+      }
+      case MAP -> {
+        MapType map = (MapType) type;
+        Map<Object, Object> entries = new LinkedHashMap<>();
+        ((Map<?, ?>) value).forEach((key, item) -> entries.put(toPaimon(map.getKeyType(), key), toPaimon(map.getValueType(), item)));
+        yield new GenericMap(entries);
+      }
+      case ROW -> toPaimon((RowType) type, (Row) value, RowKind.INSERT);
       default -> value;
     };
   }
@@ -62,7 +84,8 @@ final class PaimonRows {
     return Row.of(values);
   }
 
-  private static Object fromPaimon(DataType type, InternalRow row, int pos) {
+  /** The value at {@code pos} of a row or an array, not null, as the engine holds it. */
+  private static Object fromPaimon(DataType type, DataGetters row, int pos) {
     return switch (type.getTypeRoot()) {
       case BOOLEAN -> row.getBoolean(pos);
       case TINYINT -> row.getByte(pos);
@@ -75,8 +98,29 @@ final class PaimonRows {
       case VARBINARY, BINARY -> row.getBinary(pos);
       case TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIMESTAMP_WITHOUT_TIME_ZONE -> row.getTimestamp(pos, timestampPrecision(type)).toMicros();
       case DECIMAL -> row.getDecimal(pos, ((DecimalType) type).getPrecision(), ((DecimalType) type).getScale()).toBigDecimal();
+      case ARRAY -> fromPaimon(((ArrayType) type).getElementType(), row.getArray(pos));
+      case MAP -> {
+        MapType mapType = (MapType) type;
+        InternalMap map = row.getMap(pos);
+        List<Object> keys = fromPaimon(mapType.getKeyType(), map.keyArray());
+        List<Object> values = fromPaimon(mapType.getValueType(), map.valueArray());
+        Map<Object, Object> entries = new LinkedHashMap<>();
+        for (int i = 0; i < keys.size(); i++) {
+          entries.put(keys.get(i), values.get(i));
+        }
+        yield entries;
+      }
+      case ROW -> fromPaimon((RowType) type, row.getRow(pos, ((RowType) type).getFieldCount()));
       default -> throw new IllegalArgumentException("Paimon type " + type + " has no counterpart in MergeSink's rows");
     };
+  }
+
+  private static List<Object> fromPaimon(DataType elementType, InternalArray array) {
+    List<Object> items = new ArrayList<>(array.size());
+    for (int i = 0; i < array.size(); i++) {
+      items.add(array.isNullAt(i) ? null : fromPaimon(elementType, array, i));
+    }
+    return items;
   }
 
   private static int timestampPrecision(DataType type) {

@@ -1,7 +1,9 @@
 package io.mergesink.ingest.format.paimon;
 
+import io.mergesink.core.types.ArrayType;
 import io.mergesink.core.types.DataType;
 import io.mergesink.core.types.DecimalType;
+import io.mergesink.core.types.MapType;
 import io.mergesink.core.types.PrimitiveType;
 import io.mergesink.core.types.StructField;
 import io.mergesink.core.types.StructType;
@@ -14,8 +16,9 @@ import org.apache.paimon.types.RowType;
 /**
  * The engine's column types and Paimon's. Timestamps are Paimon {@code TIMESTAMP_LTZ(6)} (an instant,
  * the engine's {@code timestamp}) and {@code TIMESTAMP(6)} (a local date-time, {@code timestamp_ntz}),
- * both in microseconds as the engine's are. Nested types (array, map, struct) are not written yet:
- * a column of one is refused by name.
+ * both in microseconds as the engine's are. Arrays, maps and structs are Paimon's {@code ARRAY},
+ * {@code MAP} (keys never null) and {@code ROW}; the field ids of nested fields are assigned by
+ * Paimon's schema builder and schema manager, so the ids given here are placeholders.
  */
 final class PaimonSchemas {
   private static final int MICROS_PRECISION = 6;
@@ -23,9 +26,7 @@ final class PaimonSchemas {
   private PaimonSchemas() {}
 
   /**
-   * The Paimon type of {@code type}, nullable or not.
-   *
-   * @throws IllegalArgumentException a nested type (the message names {@code column})
+   * The Paimon type of {@code type}, nullable or not; {@code column} names the column in messages.
    */
   static org.apache.paimon.types.DataType toPaimon(String column, DataType type, boolean nullable) {
     org.apache.paimon.types.DataType paimon;
@@ -46,9 +47,17 @@ final class PaimonSchemas {
       };
     } else if (type instanceof DecimalType decimal) {
       paimon = DataTypes.DECIMAL(decimal.precision(), decimal.scale());
+    } else if (type instanceof ArrayType array) {
+      paimon = DataTypes.ARRAY(toPaimon(column, array.elementType(), array.containsNull()));
+    } else if (type instanceof MapType map) {
+      paimon = DataTypes.MAP(toPaimon(column, map.keyType(), false), toPaimon(column, map.valueType(), map.valueContainsNull()));
     } else {
-      throw new IllegalArgumentException("column '" + column + "' is of type " + type + ": Paimon tables take columns of"
-          + " primitive and decimal types only (docs/paimon.md)");
+      StructType struct = (StructType) type;
+      List<DataField> fields = new ArrayList<>();
+      for (StructField field : struct.fields()) {
+        fields.add(new DataField(fields.size(), field.name(), toPaimon(column + "." + field.name(), field.type(), field.nullable())));
+      }
+      paimon = DataTypes.ROW(fields.toArray(DataField[]::new));
     }
     return paimon.copy(nullable);
   }
@@ -63,8 +72,8 @@ final class PaimonSchemas {
   }
 
   /**
-   * @throws IllegalArgumentException a type the engine does not read from Paimon tables (nested,
-   *     time, char of fixed length, variant, ...); the message names the column
+   * @throws IllegalArgumentException a type the engine does not read from Paimon tables (time,
+   *     multiset, variant, ...); the message names the column
    */
   static DataType fromPaimon(String column, org.apache.paimon.types.DataType type) {
     return switch (type.getTypeRoot()) {
@@ -82,6 +91,16 @@ final class PaimonSchemas {
       case TIMESTAMP_WITHOUT_TIME_ZONE -> PrimitiveType.TIMESTAMP_NTZ;
       case DECIMAL -> new DecimalType(((org.apache.paimon.types.DecimalType) type).getPrecision(),
           ((org.apache.paimon.types.DecimalType) type).getScale());
+      case ARRAY -> {
+        org.apache.paimon.types.DataType element = ((org.apache.paimon.types.ArrayType) type).getElementType();
+        yield new ArrayType(fromPaimon(column, element), element.isNullable());
+      }
+      case MAP -> {
+        org.apache.paimon.types.MapType map = (org.apache.paimon.types.MapType) type;
+        yield new MapType(fromPaimon(column, map.getKeyType()), fromPaimon(column, map.getValueType()),
+            map.getValueType().isNullable());
+      }
+      case ROW -> fromPaimon((RowType) type);
       default -> throw new IllegalArgumentException("column '" + column + "' of Paimon type " + type
           + " has no counterpart in MergeSink's rows");
     };

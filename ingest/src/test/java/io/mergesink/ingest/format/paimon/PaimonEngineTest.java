@@ -27,6 +27,8 @@ import io.mergesink.localconnect.debezium.SourceField;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -35,6 +37,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataTypes;
@@ -238,6 +241,35 @@ class PaimonEngineTest {
     assertThat(table.rowType().getField("email").type()).isEqualTo(DataTypes.STRING());
     assertThat(PaimonTables.readRows(table)).containsExactlyInAnyOrder(Row.of(1L, 5L, null), Row.of(2L, 5_000_000_000L, "b@example.com"),
         Row.of(3L, 7L, "c@example.com"));
+  }
+
+  @Test
+  void arrayMapAndStructColumnsLandAsPaimonArraysMapsAndRows() throws Exception {
+    Schema address = SchemaBuilder.struct().name("pg.public.customers.address").optional()
+        .field("city", Schema.OPTIONAL_STRING_SCHEMA).field("zip", Schema.OPTIONAL_INT32_SCHEMA).build();
+    DebeziumTable nested = DebeziumTable.builder("pg", "public", TABLE).column("id", Schema.INT64_SCHEMA)
+        .column("tags", SchemaBuilder.array(Schema.OPTIONAL_INT32_SCHEMA).optional().build())
+        .column("attributes", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.OPTIONAL_STRING_SCHEMA).optional().build())
+        .column("address", address).key("id").source(SourceField.TABLE).build();
+    Map<String, String> attributes = new LinkedHashMap<>();
+    attributes.put("tier", "gold");
+    attributes.put("note", null);
+    try (IngestEngine engine = new IngestEngine(options(Map.of()).build(), IngestMetrics.NONE)) {
+      engine.open(List.of(P0));
+      engine.accept(ChangeRecords.create(nested, 0, nested.newRow().put("id", 1L).put("tags", Arrays.asList(1, null, 3))
+          .put("address", new Struct(address).put("city", "Oslo").put("zip", 150))));
+      engine.accept(ChangeRecords.create(nested, 1, nested.newRow().put("id", 2L).put("tags", List.of())
+          .put("attributes", attributes)));
+      engine.flush();
+      engine.accept(ChangeRecords.create(nested, 2, nested.newRow().put("id", 1L).put("tags", List.of(4))
+          .put("address", new Struct(address).put("city", "Bergen"))));
+      engine.flush();
+    }
+    FileStoreTable table = table();
+    assertThat(table.rowType().getField("tags").type()).isEqualTo(DataTypes.ARRAY(DataTypes.INT()));
+    assertThat(PaimonTables.engineRows(table)).containsExactlyInAnyOrder(
+        Row.of(1L, List.of(4), null, Row.of("Bergen", null)),
+        Row.of(2L, List.of(), attributes, null));
   }
 
   /** Each task meets the new column in its own records; the one that adds it second finds it added and goes on. */
