@@ -227,7 +227,7 @@ public class IngestConfig extends AbstractConfig {
           .catalog(CatalogOptions.of(this))
           .transactions(new TransactionOptions(NamedOption.parse(TransactionBoundaries.class, TransactionOptions.BOUNDARIES,
               getString(TransactionOptions.BOUNDARIES)), getString(TransactionOptions.TOPIC),
-              stringsWithPrefix(TransactionOptions.KAFKA_PREFIX)))
+              stringsWithPrefix(TransactionOptions.KAFKA_PREFIX), Duration.ofMillis(getLong(TransactionOptions.CUT_INTERVAL))))
           .build();
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());

@@ -150,6 +150,16 @@ final class IcebergFormatTable implements FormatTable {
   }
 
   @Override
+  public OptionalLong timeTravelId(long version) {
+    for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
+      if (snapshot.sequenceNumber() == version) {
+        return OptionalLong.of(snapshot.snapshotId());
+      }
+    }
+    return OptionalLong.empty();
+  }
+
+  @Override
   public void refresh() throws IOException {
     StorageFailures.run(table::refresh);
   }
