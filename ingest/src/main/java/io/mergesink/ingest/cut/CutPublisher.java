@@ -108,7 +108,11 @@ public final class CutPublisher {
     }
     Map<String, FormatTable> opened = new LinkedHashMap<>();
     for (String table : tables) {
-      format.open(table, List.of(), List.of()).ifPresent(found -> opened.put(table, found));
+      Optional<FormatTable> found = format.open(table, List.of(), List.of());
+      if (found.isPresent()) {
+        found.get().refresh(); // a catalog may hand out the table as it was loaded before: other tasks commit to it
+        opened.put(table, found.get());
+      }
     }
     for (End candidate : pending) {
       Map<String, Long> versions = new LinkedHashMap<>();
@@ -130,6 +134,9 @@ public final class CutPublisher {
   private OptionalLong versionAt(FormatTable table, End candidate) throws IOException {
     for (long version = table.version(); version >= 0; version--) {
       Optional<String> tag = table.commitTag(version, CutGate.CUT_TAG);
+      if (tag.isEmpty() && table.rewritesOnly(version)) {
+        continue; // a compaction: the rows of the version before
+      }
       if (tag.isEmpty()) {
         return OptionalLong.empty(); // a commit not at a candidate (a transaction in pieces, no cuts yet): no cut reaches past it
       }

@@ -73,6 +73,11 @@ public interface FormatTable {
     return OptionalLong.of(version);
   }
 
+  /** Whether {@code version} only rewrote files and changed no row (a compaction). */
+  default boolean rewritesOnly(long version) throws IOException {
+    return false;
+  }
+
   /** Reads the latest state of the table. */
   void refresh() throws IOException;
 
