@@ -412,7 +412,7 @@ public final class IngestEngine implements AutoCloseable {
     }
     cutGate.advance();
     try {
-      cutPublisher.stage(positions, buffers, catalog);
+      cutPublisher.stage(positions, buffers, catalog, transactionEnds);
     } catch (IOException e) {
       LOG.warn("Could not read the tables under {} for the cuts they reached; the next flush looks again: {}", options.tableRoot(),
           e.toString());

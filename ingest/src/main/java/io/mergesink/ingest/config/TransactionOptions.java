@@ -46,6 +46,24 @@ public record TransactionOptions(TransactionBoundaries boundaries, String topic,
   }
 
   /**
+   * The options as configured: {@code cut.interval.ms} is refused without what cuts need (an engine
+   * given its transaction ends by its front end takes options without that check).
+   *
+   * @throws IllegalArgumentException cuts asked for with {@code transaction.boundaries=off} or without
+   *     {@code transaction.kafka.bootstrap.servers}
+   */
+  public static TransactionOptions configured(TransactionBoundaries boundaries, String topic, Map<String, String> kafka,
+      Duration cutInterval) {
+    TransactionOptions options = new TransactionOptions(boundaries, topic, kafka, cutInterval);
+    if (!cutInterval.isZero() && !options.cuts()) {
+      throw new IllegalArgumentException(CUT_INTERVAL + "=" + cutInterval.toMillis() + " needs " + BOUNDARIES + " other than "
+          + TransactionBoundaries.OFF.configName() + " and " + KAFKA_PREFIX + ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG
+          + " (each task reads the transaction topic to find the cuts)");
+    }
+    return options;
+  }
+
+  /**
    * Whether tasks commit up to consistent cuts across tables and the task holding the transaction topic
    * publishes them: {@code cut.interval.ms} is set and whole transactions are kept with their ends read.
    */

@@ -17,6 +17,7 @@ import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.table.TableCatalog;
 import io.mergesink.ingest.table.TableSink;
 import io.mergesink.ingest.transaction.SourceTable;
+import io.mergesink.ingest.transaction.TransactionEnds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -62,6 +63,9 @@ public final class CutPublisher {
   private final CutCandidates candidates;
   private final TableFormat format;
   private final TransactionOptions options;
+  /** The newest cut this publisher staged, and each table's version there; -1 before the first. */
+  private long lastCut = -1;
+  private Map<String, Long> lastVersions = Map.of();
 
   public CutPublisher(CutCandidates candidates, TableFormat format, TransactionOptions options) {
     this.candidates = candidates;
@@ -81,8 +85,9 @@ public final class CutPublisher {
    * Buffers the rows of the cuts found since the last one published, if this task holds the transaction
    * topic's partition; its position moves to the newest.
    */
-  public void stage(PartitionPositions positions, Map<KafkaPartition, PartitionBuffer> buffers, TableCatalog catalog)
-      throws IOException {
+  public void stage(PartitionPositions positions, Map<KafkaPartition, PartitionBuffer> buffers, TableCatalog catalog,
+      TransactionEnds ends) throws IOException {
+    positions.partitions().stream().filter(this::publishesFor).forEach(held -> ends.follow(held, 0)); // every end the topic keeps
     KafkaPartition topic = candidates.topic();
     if (topic == null || !positions.holds(topic) || !buffers.containsKey(topic)) {
       return;
@@ -94,6 +99,8 @@ public final class CutPublisher {
         buffers.get(topic).add(TABLE, sink.prepare(row));
       }
       positions.processed(topic, cut.end().offset());
+      lastCut = cut.end().offset();
+      lastVersions = cut.versions();
       LOG.info("Cut at {} (transaction {}, source time {}): {}", cut.end().offset(), cut.end().id(),
           cut.end().event().timestampMs(), cut.versions());
     }
@@ -117,7 +124,7 @@ public final class CutPublisher {
     for (End candidate : pending) {
       Map<String, Long> versions = new LinkedHashMap<>();
       for (Map.Entry<String, FormatTable> table : opened.entrySet()) {
-        OptionalLong version = versionAt(table.getValue(), candidate);
+        OptionalLong version = versionAt(table.getKey(), table.getValue(), candidate);
         if (version.isEmpty()) {
           break;
         }
@@ -131,7 +138,7 @@ public final class CutPublisher {
   }
 
   /** The version of {@code table} at {@code candidate} (as time travel names it), if it has one. */
-  private OptionalLong versionAt(FormatTable table, End candidate) throws IOException {
+  private OptionalLong versionAt(String name, FormatTable table, End candidate) throws IOException {
     for (long version = table.version(); version >= 0; version--) {
       Optional<String> tag = table.commitTag(version, CutGate.CUT_TAG);
       if (tag.isEmpty() && table.rewritesOnly(version)) {
@@ -144,10 +151,13 @@ public final class CutPublisher {
       if (at > candidate.offset()) {
         continue;
       }
-      if (at < candidate.offset() && changedSince(table.commitTag(version, CutGate.SOURCES_TAG).orElse(""), at, candidate)) {
+      OptionalLong id = table.timeTravelId(version);
+      // at the last cut staged at this version, the table held every transaction up to it: only those since count
+      long since = id.isPresent() && Long.valueOf(id.getAsLong()).equals(lastVersions.get(name)) ? Math.max(at, lastCut) : at;
+      if (since < candidate.offset() && changedSince(table.commitTag(version, CutGate.SOURCES_TAG).orElse(""), since, candidate)) {
         return OptionalLong.empty();
       }
-      return table.timeTravelId(version);
+      return id;
     }
     return OptionalLong.empty();
   }

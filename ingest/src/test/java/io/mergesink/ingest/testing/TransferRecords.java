@@ -37,17 +37,11 @@ public final class TransferRecords {
       .field("to_table", Schema.STRING_SCHEMA).field("to_id", Schema.INT64_SCHEMA).field("to_moves", Schema.INT64_SCHEMA)
       .field("amount", Schema.INT64_SCHEMA).build();
   private static final Schema KEY = SchemaBuilder.struct().name("bank.Key").field("id", Schema.INT64_SCHEMA).build();
-  private static final Schema SOURCE = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
-      .field("db", Schema.STRING_SCHEMA).field("schema", Schema.STRING_SCHEMA).field("table", Schema.STRING_SCHEMA)
-      .field("ts_ms", Schema.INT64_SCHEMA).build();
-  private static final Schema BLOCK = SchemaBuilder.struct().name("event.block").optional().version(1)
-      .field("id", Schema.STRING_SCHEMA).field("total_order", Schema.INT64_SCHEMA)
-      .field("data_collection_order", Schema.INT64_SCHEMA).build();
-  private static final Schema COLLECTION = SchemaBuilder.struct().field("data_collection", Schema.STRING_SCHEMA)
-      .field("event_count", Schema.INT64_SCHEMA).build();
-  private static final Schema TRANSACTION = SchemaBuilder.struct().name("io.debezium.connector.common.TransactionMetadataValue")
-      .field("status", Schema.STRING_SCHEMA).field("id", Schema.STRING_SCHEMA).field("event_count", Schema.OPTIONAL_INT64_SCHEMA)
-      .field("data_collections", SchemaBuilder.array(COLLECTION).optional().build()).field("ts_ms", Schema.INT64_SCHEMA).build();
+  // the source block, transaction block and transaction topic value as TransactionRecords writes them
+  private static final Schema SOURCE = TransactionRecords.SOURCE;
+  private static final Schema BLOCK = TransactionRecords.BLOCK;
+  private static final Schema COLLECTION = TransactionRecords.COLLECTION;
+  private static final Schema TRANSACTION = TransactionRecords.END;
 
   /** An {@code END} of the transaction topic at its offset. */
   public record End(long offset, TransactionEvent event) {}
