@@ -15,7 +15,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "mergesink", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, versionProvider = MergeSinkCli.Version.class,
     description = "Inspect and maintain Delta, Iceberg and Paimon tables written by MergeSink.",
     subcommands = {DescribeCommand.class, HistoryCommand.class, OffsetsCommand.class, ScanCommand.class, CompactCommand.class,
-        VacuumCommand.class, CheckpointCommand.class, HelpCommand.class})
+        VacuumCommand.class, CheckpointCommand.class, CutCommand.class, HelpCommand.class})
 public final class MergeSinkCli {
   public static final int EXIT_FAILED = 1;
   public static final int EXIT_USAGE = 2;

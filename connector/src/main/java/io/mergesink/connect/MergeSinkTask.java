@@ -59,7 +59,7 @@ public final class MergeSinkTask extends SinkTask {
       metrics.close();
       throw new ConnectException(e.getMessage(), e);
     }
-    metrics.registerGauges(engine::bufferedChanges, engine::openTransactions, engine::storageRequests);
+    metrics.registerGauges(engine::bufferedChanges, engine::openTransactions, engine::cutLagMillis, engine::storageRequests);
     badRecords = new BadRecordHandler(config.errorTolerance(), context.errantRecordReporter());
   }
 

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,6 +61,8 @@ final class Flush {
   private final Map<KafkaPartition, PartitionBuffer> buffers;
   private final FlushScope scope;
   private final CommitThreads threads;
+  /** The tags of each table's commit (a consistent cut's); anchors carry none. */
+  private final Function<String, Map<String, String>> commitTags;
   private final Set<KafkaPartition> fenced = new LinkedHashSet<>();
   private final Set<String> committedTables = new LinkedHashSet<>();
   /** Partitions that take no part in the commits still to start: their anchor did not land, or another task fenced them. */
@@ -69,7 +72,8 @@ final class Flush {
   private IOException failure;
 
   Flush(TableCatalog catalog, IngestMetrics metrics, TableFormat format, PartitionPositions positions,
-      Map<KafkaPartition, PartitionBuffer> buffers, FlushScope scope, CommitThreads threads) {
+      Map<KafkaPartition, PartitionBuffer> buffers, FlushScope scope, CommitThreads threads,
+      Function<String, Map<String, String>> commitTags) {
     this.catalog = catalog;
     this.metrics = metrics;
     this.format = format;
@@ -77,6 +81,7 @@ final class Flush {
     this.buffers = buffers;
     this.scope = scope;
     this.threads = threads;
+    this.commitTags = commitTags;
   }
 
   /** Commits what is pending; afterwards see {@link #fenced()} and {@link #failure()}. */
@@ -99,7 +104,7 @@ final class Flush {
     FlushPlan plan = positions.plan(pendingTables, deferred, cuts);
     Map<String, List<Commit>> anchorsByTable = new LinkedHashMap<>();
     for (TableTxns anchor : plan.anchors()) {
-      anchorsByTable.computeIfAbsent(anchor.table(), table -> new ArrayList<>()).add(new Commit(anchor, List.of(), txns(anchor)));
+      anchorsByTable.computeIfAbsent(anchor.table(), table -> new ArrayList<>()).add(new Commit(anchor, List.of(), txns(anchor), Map.of()));
     }
     List<Supplier<List<Attempt>>> anchorJobs = new ArrayList<>();
     anchorsByTable.values().forEach(anchors -> anchorJobs.add(() -> anchors.stream().map(this::anchor).toList()));
@@ -107,7 +112,9 @@ final class Flush {
     Set<KafkaPartition> incomplete = new HashSet<>(blocked);
     List<Supplier<Attempt>> commitJobs = new ArrayList<>();
     for (TableTxns tableCommit : plan.commits()) {
-      Commit commit = new Commit(tableCommit, changesOf(tableCommit), txns(tableCommit));
+      // a partition left out holds changes of the tables' cut that this flush does not commit: no cut tags then
+      Map<String, String> tags = deferred.isEmpty() ? commitTags.apply(tableCommit.table()) : Map.of();
+      Commit commit = new Commit(tableCommit, changesOf(tableCommit), txns(tableCommit), tags);
       commitJobs.add(() -> commit(commit));
     }
     List<Attempt> commits = threads.runAll(commitJobs);
@@ -182,7 +189,7 @@ final class Flush {
       ChangeSet changeSet;
       CommitResult result;
       for (int attempt = 1; ; attempt++) {
-        changeSet = sink.changeSet(commit.changes(), commit.txns());
+        changeSet = sink.changeSet(commit.changes(), commit.txns(), commit.tags());
         try {
           result = sink.commit(changeSet);
           break;
@@ -257,7 +264,7 @@ final class Flush {
   }
 
   /** A commit of the plan with what it carries: the buffered changes and the txns by app id. */
-  private record Commit(TableTxns planned, List<TableChanges> changes, Map<String, TxnChange> txns) {
+  private record Commit(TableTxns planned, List<TableChanges> changes, Map<String, TxnChange> txns, Map<String, String> tags) {
     Set<KafkaPartition> covered() {
       return planned.txns().keySet();
     }

@@ -6,6 +6,9 @@ import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.ingest.align.SchemaMismatchException;
 import io.mergesink.ingest.buffer.BufferLimits;
 import io.mergesink.ingest.buffer.PartitionBuffer;
+import io.mergesink.ingest.cut.CutCandidates;
+import io.mergesink.ingest.cut.CutGate;
+import io.mergesink.ingest.cut.CutPublisher;
 import io.mergesink.ingest.catalog.TableRegistry;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.decode.ChangeEvent.Op;
@@ -30,6 +33,7 @@ import io.mergesink.ingest.table.TableKind;
 import io.mergesink.ingest.table.TableSink;
 import io.mergesink.ingest.table.TopicGrowth;
 import io.mergesink.ingest.transaction.KafkaTransactionEnds;
+import io.mergesink.ingest.transaction.KafkaTransactionEnds.EndListener;
 import io.mergesink.ingest.transaction.TransactionEnds;
 import java.io.IOException;
 import java.util.Collection;
@@ -90,6 +94,9 @@ public final class IngestEngine implements AutoCloseable {
   private volatile int openTransactions;
   /** Where source transactions end; null when commits do not keep them whole (docs/transactions.md). */
   private final TransactionEnds transactionEnds;
+  /** Consistent cuts: the task's gate, and the publisher of cuts when it holds the transaction topic; null without cuts. */
+  private final CutGate cutGate;
+  private final CutPublisher cutPublisher;
   private FatalIngestException fatal;
   /** Some open table's writer may still hold the scope of an earlier assignment: see {@link #reassignWriters()}. */
   private boolean writersStale;
@@ -101,8 +108,12 @@ public final class IngestEngine implements AutoCloseable {
    *     commits, an S3 root without a region)
    */
   public IngestEngine(IngestOptions options, IngestMetrics metrics) {
+    this(options, metrics, options.transactions().cuts() ? new CutCandidates(options.transactions().cutInterval().toMillis()) : null);
+  }
+
+  private IngestEngine(IngestOptions options, IngestMetrics metrics, CutCandidates cuts) {
     this(options, metrics, options.transactions().keepsTransactionsWhole() && options.transactions().readsTransactionTopic()
-        ? new KafkaTransactionEnds(options.transactions()) : TransactionEnds.NONE);
+        ? new KafkaTransactionEnds(options.transactions(), cuts == null ? EndListener.NONE : cuts) : TransactionEnds.NONE, cuts);
   }
 
   /**
@@ -111,12 +122,23 @@ public final class IngestEngine implements AutoCloseable {
    * whole ({@code transaction.boundaries}).
    */
   public IngestEngine(IngestOptions options, IngestMetrics metrics, TransactionEnds ends) {
+    this(options, metrics, ends, null);
+  }
+
+  /**
+   * As {@link #IngestEngine(IngestOptions, IngestMetrics, TransactionEnds)}, committing up to consistent
+   * cuts across tables chosen from {@code cuts}, the ends the front end read with their offsets
+   * (docs/transactions.md, "Consistent cuts"); null: no cuts.
+   */
+  public IngestEngine(IngestOptions options, IngestMetrics metrics, TransactionEnds ends, CutCandidates cuts) {
     this.options = options;
     if (options.transactions().keepsTransactionsWhole()) {
-      this.transactionEnds = ends;
+      this.cutGate = cuts == null ? null : new CutGate(ends, cuts);
+      this.transactionEnds = cuts == null ? ends : cutGate;
     } else {
       ends.close();
       this.transactionEnds = null;
+      this.cutGate = null;
     }
     this.metrics = metrics;
     this.decoder = new RecordDecoder(options.decoderOptions());
@@ -132,6 +154,7 @@ public final class IngestEngine implements AutoCloseable {
     this.compactions = new BackgroundCompaction(options.txnAppId());
     this.commitThreads = new CommitThreads(options.commitThreads(), options.txnAppId());
     this.registry = TableRegistry.of(options.catalog());
+    this.cutPublisher = cutGate == null ? null : new CutPublisher(cuts, format, options.transactions());
   }
 
   /**
@@ -186,8 +209,8 @@ public final class IngestEngine implements AutoCloseable {
     failIfFatal();
     KafkaPartition partition = record.partition();
     requireHeld(partition);
-    if (!positions.accepts(partition, record.offset())) {
-      return;
+    if (!positions.accepts(partition, record.offset()) || cutPublisher != null && cutPublisher.publishesFor(partition)) {
+      return; // the transaction topic's records: its position is the cuts published (CutPublisher)
     }
     PartitionBuffer buffer = buffers.get(partition);
     long before = buffer.changeCount();
@@ -242,6 +265,7 @@ public final class IngestEngine implements AutoCloseable {
   public FlushOutcome flush(FlushScope scope) {
     failIfFatal();
     lastCommitMillis = System.currentTimeMillis();
+    advanceCuts();
     if (positions.partitions().stream().noneMatch(positions::hasUncommitted)) {
       return FlushOutcome.COMPLETE;
     }
@@ -255,7 +279,8 @@ public final class IngestEngine implements AutoCloseable {
     }
     followCompactions();
     sealTransactions();
-    Flush flush = new Flush(catalog, metrics, format, positions, buffers, scope, commitThreads);
+    Flush flush = new Flush(catalog, metrics, format, positions, buffers, scope, commitThreads,
+        cutGate == null ? table -> Map.of() : cutGate::tags);
     try {
       flush.run();
     } catch (FatalIngestException e) {
@@ -347,6 +372,14 @@ public final class IngestEngine implements AutoCloseable {
     return openTransactions;
   }
 
+  /**
+   * How far, in source time, the cut this task commits up to is behind the newest change it read of a
+   * source transaction (docs/transactions.md, "Consistent cuts"); 0 without cuts. May be read from any thread.
+   */
+  public long cutLagMillis() {
+    return cutGate == null ? 0 : cutGate.lagMillis();
+  }
+
   /** The requests the engine's storage made so far, by kind; may be read from any thread. */
   public RequestCounts storageRequests() {
     return format.requests();
@@ -369,11 +402,32 @@ public final class IngestEngine implements AutoCloseable {
     openTransactions = buffers.values().stream().mapToInt(PartitionBuffer::openTransactions).sum();
   }
 
+  /**
+   * With consistent cuts: moves the cut to the newest candidate the task read all of, and, in the task
+   * holding the transaction topic, buffers the cuts every table reached (docs/transactions.md).
+   */
+  private void advanceCuts() {
+    if (cutGate == null) {
+      return;
+    }
+    cutGate.advance();
+    try {
+      cutPublisher.stage(positions, buffers, catalog, transactionEnds);
+    } catch (IOException e) {
+      LOG.warn("Could not read the tables under {} for the cuts they reached; the next flush looks again: {}", options.tableRoot(),
+          e.toString());
+    }
+  }
+
   /** Moves the complete source transactions of each buffer to the part a flush commits (docs/transactions.md). */
   private void sealTransactions() {
     int pieces = 0;
     for (PartitionBuffer buffer : buffers.values()) {
-      pieces += buffer.seal();
+      int sealed = buffer.seal();
+      if (sealed > 0 && cutGate != null) {
+        cutGate.forced(buffer.transactionsInPieces());
+      }
+      pieces += sealed;
     }
     if (pieces > 0) {
       LOG.info("{} source transactions larger than a buffer begin to land in pieces", pieces);
@@ -399,6 +453,9 @@ public final class IngestEngine implements AutoCloseable {
         return; // a tombstone: no source block to route by; the delete event before it removed the row
       }
       throw e;
+    }
+    if (cutGate != null) {
+      cutGate.read(table, event);
     }
     if (positions.isReplay(record.partition(), table, event.offset())) {
       metrics.replaySkipped();

@@ -70,9 +70,11 @@ public final class SinkMetrics implements IngestMetrics, AutoCloseable {
    *
    * @param buffered the number of changes currently buffered
    * @param openTransactions the source transactions read in part and not yet known complete
+   * @param cutLagMillis the source time the task's consistent cut is behind the newest change it read
    * @param storageRequests the requests the task's storage made so far
    */
-  public void registerGauges(LongSupplier buffered, LongSupplier openTransactions, Supplier<RequestCounts> storageRequests) {
+  public void registerGauges(LongSupplier buffered, LongSupplier openTransactions, LongSupplier cutLagMillis,
+      Supplier<RequestCounts> storageRequests) {
     for (RequestKind kind : RequestKind.values()) {
       MetricName name = metrics.metricName("storage-requests-total", "Storage requests made (on S3 one per HTTP "
           + "request, the SDK's retries not counted again), by kind", Map.of("kind", kind.metricName()));
@@ -81,6 +83,8 @@ public final class SinkMetrics implements IngestMetrics, AutoCloseable {
     gauge(name("buffered-records", "Changes buffered and not yet committed"), (config, now) -> buffered.getAsLong());
     gauge(name("open-transactions", "Source transactions read in part and held back until they are known complete "
         + "(transaction.boundaries)"), (config, now) -> openTransactions.getAsLong());
+    gauge(name("cut-lag-ms", "Source time from the consistent cut the task commits up to, to the newest change of a source "
+        + "transaction it read (cut.interval.ms; 0 without cuts)"), (config, now) -> cutLagMillis.getAsLong());
     if (!gaugesHeldElsewhere.isEmpty()) {
       LOG.warn("Metrics {} are still registered by an instance of this task that has not stopped; this instance does "
           + "not report them until it restarts", gaugesHeldElsewhere);

@@ -4,6 +4,7 @@ import io.mergesink.ingest.decode.ChangeEvent;
 import io.mergesink.ingest.decode.SourceInfo;
 import io.mergesink.ingest.decode.SourceTransaction;
 import io.mergesink.ingest.decode.TransactionEvent;
+import io.mergesink.ingest.transaction.SourceTable;
 import io.mergesink.ingest.transaction.TransactionEnds;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -24,21 +25,6 @@ final class OpenTransactions {
   /** An event held open; {@code table} is null for one that is only counted. */
   record Held(String table, ChangeEvent event) {}
 
-  /** A source table as change events name it. */
-  private record SourceTable(String db, String schema, String table) {
-    /**
-     * Whether {@code name}, a data collection of an {@code END} event, is this table: {@code schema.table}
-     * (PostgreSQL), {@code db.table} (MySQL), {@code db.schema.table} (SQL Server), {@code prefix.db.table} (MongoDB).
-     */
-    boolean isNamed(String name) {
-      if (!name.endsWith("." + table)) {
-        return false;
-      }
-      String qualifier = name.substring(0, name.length() - table.length() - 1);
-      return qualifier.equals(schema) || qualifier.equals(db) || qualifier.equals(db + "." + schema) || qualifier.endsWith("." + db);
-    }
-  }
-
   private final ArrayDeque<Held> events = new ArrayDeque<>();
   /** Transaction id → its events held here, by source table. */
   private final Map<String, Map<SourceTable, Long>> counts = new HashMap<>();
@@ -56,8 +42,7 @@ final class OpenTransactions {
     SourceTransaction transaction = event.transaction();
     if (transaction != null) {
       SourceInfo source = event.source();
-      counts.computeIfAbsent(transaction.id(), id -> new HashMap<>())
-          .merge(new SourceTable(source.db(), source.schema(), source.table()), 1L, Long::sum);
+      counts.computeIfAbsent(transaction.id(), id -> new HashMap<>()).merge(SourceTable.of(source), 1L, Long::sum);
       lastTransaction = transaction.id();
     }
     if (table != null) {
@@ -84,13 +69,14 @@ final class OpenTransactions {
   /**
    * Takes the complete transactions at the head, with the events that follow each up to the next
    * transaction's first: a transaction is complete when its {@code END} counts, per table, as many
-   * events as are held of it (all of them are here).
+   * events as are held of it (all of them are here), or when a later transaction is held after it; and
+   * is taken only when it ends within the cut ({@link TransactionEnds#withinCut}).
    */
   List<Held> takeComplete(TransactionEnds ends) {
     List<Held> taken = new ArrayList<>();
     while (!events.isEmpty()) {
       SourceTransaction head = events.peekFirst().event().transaction();
-      if (head != null && !complete(head.id(), ends.end(head.id()))) {
+      if (head != null && !(ends.withinCut(head.id()) && (counts.size() > 1 || complete(head.id(), ends.end(head.id()))))) {
         break;
       }
       taken.addAll(takeThrough(head == null ? null : head.id()));

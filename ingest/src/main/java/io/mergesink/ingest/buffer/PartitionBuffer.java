@@ -28,7 +28,9 @@ import java.util.function.Supplier;
  * transaction is complete when its {@code END} counts as many events per table as the partition
  * holds, or when an event of a later transaction arrives (a partition keeps its producer's order). An
  * open part that reaches the buffer limits is sealed as it is: the transaction lands in pieces, and
- * the changes of its pieces name it ({@link TableChanges#transactionPieces()}).
+ * the changes of its pieces name it ({@link TableChanges#transactionPieces()}). With consistent cuts
+ * ({@link TransactionEnds#holdsPastCut()}) the open part holds every transaction that ends after the cut,
+ * complete or not, and is sealed up to the cut only.
  *
  * <p>The partition's position (what was read, what its tables hold) is not kept here but in
  * {@link io.mergesink.ingest.position.PartitionPositions}; the buffer says up to which offset its
@@ -146,6 +148,11 @@ public final class PartitionBuffer {
     return first.isPresent() ? OptionalLong.of(first.getAsLong() - 1) : OptionalLong.empty();
   }
 
+  /** The transactions that began to land in pieces and did not end yet. */
+  public Set<String> transactionsInPieces() {
+    return Set.copyOf(inPieces);
+  }
+
   /** Source transactions open in this partition: read in part, not yet known complete. */
   public int openTransactions() {
     return open.transactions().size();
@@ -156,7 +163,8 @@ public final class PartitionBuffer {
     if (ends == null || open.isEmpty() && event.transaction() == null) {
       return false;
     }
-    if (event.transaction() != null && !open.isEmpty() && !event.transaction().id().equals(open.lastTransaction())) {
+    if (!ends.holdsPastCut() && event.transaction() != null && !open.isEmpty()
+        && !event.transaction().id().equals(open.lastTransaction())) {
       ended(sealOpen(open.takeAll())); // a later transaction began: those before it in this partition are complete
     }
     return true;

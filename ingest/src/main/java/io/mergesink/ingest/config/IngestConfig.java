@@ -225,9 +225,9 @@ public class IngestConfig extends AbstractConfig {
               getString(ICEBERG_DEFAULT_NAMESPACE)))
           .paimon(new PaimonOptions(stringsWithPrefix(PAIMON_CATALOG_PREFIX), getString(PAIMON_DATABASE), getInt(PAIMON_BUCKET)))
           .catalog(CatalogOptions.of(this))
-          .transactions(new TransactionOptions(NamedOption.parse(TransactionBoundaries.class, TransactionOptions.BOUNDARIES,
+          .transactions(TransactionOptions.configured(NamedOption.parse(TransactionBoundaries.class, TransactionOptions.BOUNDARIES,
               getString(TransactionOptions.BOUNDARIES)), getString(TransactionOptions.TOPIC),
-              stringsWithPrefix(TransactionOptions.KAFKA_PREFIX)))
+              stringsWithPrefix(TransactionOptions.KAFKA_PREFIX), Duration.ofMillis(getLong(TransactionOptions.CUT_INTERVAL))))
           .build();
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());

@@ -16,8 +16,10 @@ import org.apache.kafka.connect.data.Struct;
  *
  * @param eventCount the transaction's change events; 0 for a {@code BEGIN}
  * @param tableCounts change events per table, for an {@code END}; empty for a {@code BEGIN}
+ * @param timestampMs the event's {@code ts_ms} (the source's time of the transaction's commit, for an
+ *     {@code END}); 0 when the event has none
  */
-public record TransactionEvent(Status status, String id, long eventCount, Map<String, Long> tableCounts) {
+public record TransactionEvent(Status status, String id, long eventCount, Map<String, Long> tableCounts, long timestampMs) {
   /** Whether the transaction begins or ends. */
   public enum Status { BEGIN, END }
 
@@ -25,6 +27,11 @@ public record TransactionEvent(Status status, String id, long eventCount, Map<St
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(id, "id");
     tableCounts = Map.copyOf(tableCounts);
+  }
+
+  /** An event without a time. */
+  public TransactionEvent(Status status, String id, long eventCount, Map<String, Long> tableCounts) {
+    this(status, id, eventCount, tableCounts, 0);
   }
 
   /**
@@ -57,7 +64,7 @@ public record TransactionEvent(Status status, String id, long eventCount, Map<St
       }
     }
     long eventCount = field(payload, "event_count") instanceof Number count ? count.longValue() : 0;
-    return Optional.of(new TransactionEvent(parsed, id.toString(), eventCount, counts));
+    return Optional.of(new TransactionEvent(parsed, id.toString(), eventCount, counts, longOf(field(payload, "ts_ms"))));
   }
 
   /** The source transaction of a Debezium {@code transaction} block, or null when {@code block} is none. */

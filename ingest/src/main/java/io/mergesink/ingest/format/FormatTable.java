@@ -65,6 +65,19 @@ public interface FormatTable {
   /** The tag {@code name} of the commit of {@code version}, if it has one and the table still knows that commit. */
   Optional<String> commitTag(long version, String name) throws IOException;
 
+  /**
+   * What time travel names {@code version} by: the version itself (Delta's, Paimon's snapshot id), or
+   * Iceberg's snapshot id of that sequence number; empty when the table has no such version.
+   */
+  default OptionalLong timeTravelId(long version) throws IOException {
+    return OptionalLong.of(version);
+  }
+
+  /** Whether {@code version} only rewrote files and changed no row (a compaction). */
+  default boolean rewritesOnly(long version) throws IOException {
+    return false;
+  }
+
   /** Reads the latest state of the table. */
   void refresh() throws IOException;
 

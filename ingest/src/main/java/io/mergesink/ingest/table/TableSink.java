@@ -171,6 +171,11 @@ public final class TableSink {
    * (docs/transactions.md).
    */
   public ChangeSet changeSet(List<TableChanges> changes, Map<String, TxnChange> txns) throws IOException {
+    return changeSet(changes, txns, Map.of());
+  }
+
+  /** As {@link #changeSet(List, Map)}, the commit carrying {@code tags} too (a consistent cut's, docs/transactions.md). */
+  public ChangeSet changeSet(List<TableChanges> changes, Map<String, TxnChange> txns, Map<String, String> tags) throws IOException {
     ChangeSet.Builder builder;
     synchronized (kind) {
       builder = kind.assemble(this, changes);
@@ -181,6 +186,7 @@ public final class TableSink {
     if (!pieces.isEmpty()) {
       builder.commitTag(TRANSACTION_PIECES_TAG, String.join(",", pieces));
     }
+    tags.forEach(builder::commitTag);
     return builder.build();
   }
 

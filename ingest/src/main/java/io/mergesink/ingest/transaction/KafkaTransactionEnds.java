@@ -20,12 +20,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.utils.ExponentialBackoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +41,10 @@ import org.slf4j.LoggerFactory;
  * <p>Values are JSON (the JsonConverter's, with or without schemas); other values are ignored
  * (logged once), and transactions then complete when a later one begins. Keeps the newest
  * {@value #MAX_ENDS} ends.
+ *
+ * <p>A failure to read (the broker unreachable past the consumer's timeouts, the topic deleted) closes
+ * the consumer and starts over with a new one after a wait that grows exponentially with the failures
+ * in a row ({@value #RETRY_MAX_SECONDS} s at most), each failure logged with the topics and its cause.
  */
 public final class KafkaTransactionEnds implements TransactionEnds {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaTransactionEnds.class);
@@ -50,6 +56,11 @@ public final class KafkaTransactionEnds implements TransactionEnds {
   /** How long a transaction topic that does not exist (yet) is left alone before the next look. */
   private static final Duration MISSING_TOPIC_WAIT = Duration.ofSeconds(5);
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** The wait after the first failure to read; it doubles with each failure in a row, up to {@link #RETRY_MAX}. */
+  static final Duration RETRY_INITIAL = Duration.ofMillis(500);
+  static final int RETRY_MAX_SECONDS = 30;
+  static final Duration RETRY_MAX = Duration.ofSeconds(RETRY_MAX_SECONDS);
+  private static final double RETRY_JITTER = 0.2;
 
   private final TransactionOptions options;
   private final Map<String, TransactionEvent> ends = Collections.synchronizedMap(new LinkedHashMap<>() {
@@ -63,10 +74,28 @@ public final class KafkaTransactionEnds implements TransactionEnds {
   private final CountDownLatch closed = new CountDownLatch(1);
   private final Thread reader;
   private volatile KafkaConsumer<byte[], byte[]> consumer;
+  private final EndListener listener;
+  /** Failures to read in a row, on the reader thread. */
+  private int failures;
+  private volatile long failuresTotal;
+  private boolean undecodedLogged;
+
+  /** Told of every {@code END} read, on the reader thread; an end may be told again after a failure to read. */
+  public interface EndListener {
+    EndListener NONE = (partition, offset, end) -> { };
+
+    void ended(KafkaPartition transactionTopic, long offset, TransactionEvent end);
+  }
 
   /** Starts the reader; it reads nothing before the first {@link #follow}. */
   public KafkaTransactionEnds(TransactionOptions options) {
+    this(options, EndListener.NONE);
+  }
+
+  /** As {@link #KafkaTransactionEnds(TransactionOptions)}, telling {@code listener} of every end read. */
+  public KafkaTransactionEnds(TransactionOptions options, EndListener listener) {
     this.options = options;
+    this.listener = listener;
     this.reader = new Thread(this::read, "mergesink-transaction-ends");
     reader.setDaemon(true);
     reader.start();
@@ -80,6 +109,11 @@ public final class KafkaTransactionEnds implements TransactionEnds {
   @Override
   public void follow(KafkaPartition partition, long timestampMs) {
     wanted.merge(options.transactionTopicOf(partition.topic()), Math.max(0, timestampMs - MARGIN.toMillis()), Math::min);
+  }
+
+  /** The failures to read so far (each followed by a new consumer). */
+  long failures() {
+    return failuresTotal;
   }
 
   /** Stops the reader and closes its consumer. */
@@ -103,33 +137,56 @@ public final class KafkaTransactionEnds implements TransactionEnds {
     config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    Map<String, Long> readFrom = new HashMap<>();
-    boolean undecodedLogged = false;
-    try (KafkaConsumer<byte[], byte[]> kafka = new KafkaConsumer<>(config)) {
-      consumer = kafka;
+    ExponentialBackoff backoff = new ExponentialBackoff(RETRY_INITIAL.toMillis(), 2, RETRY_MAX.toMillis(), RETRY_JITTER);
+    try {
       while (closed.getCount() > 0) {
-        if (!seek(kafka, readFrom)) {
-          // nothing asked for yet, or the topics asked for do not exist (yet)
-          closed.await((wanted.isEmpty() ? POLL : MISSING_TOPIC_WAIT).toMillis(), TimeUnit.MILLISECONDS);
-          continue;
-        }
-        for (ConsumerRecord<byte[], byte[]> record : kafka.poll(POLL)) {
-          Optional<TransactionEvent> event = decode(record.value());
-          if (event.isEmpty() && record.value() != null && !undecodedLogged) {
-            LOG.warn("Transaction topic {} holds values that are not JSON transaction events (first at partition {}, offset {}); "
-                + "transactions complete when a later one begins", record.topic(), record.partition(), record.offset());
-            undecodedLogged = true;
+        try (KafkaConsumer<byte[], byte[]> kafka = new KafkaConsumer<>(config)) {
+          consumer = kafka;
+          if (closed.getCount() > 0) {
+            readWith(kafka);
           }
-          event.filter(end -> end.status() == Status.END).ifPresent(end -> ends.put(end.id(), end));
+        } catch (WakeupException e) {
+          // closed
+        } catch (RuntimeException e) {
+          // the broker unreachable past the consumer's timeouts, the topic deleted under it, ...: start over with a new consumer
+          // from the times wanted (ends read again change nothing); transactions wait meanwhile, none lands in part
+          long wait = backoff.backoff(failures++);
+          failuresTotal++;
+          LOG.warn("Reading the transaction topics {} failed ({} in a row); reading again in {} ms: {}", wanted.keySet(), failures,
+              wait, e.toString());
+          closed.await(wait, TimeUnit.MILLISECONDS);
+        } finally {
+          consumer = null;
         }
       }
-    } catch (WakeupException e) {
-      // closed
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      LOG.warn("Stopped reading the transaction topics {}; transactions complete when a later one begins: {}", wanted.keySet(),
-          e.toString());
+    }
+  }
+
+  /** Reads with {@code kafka}, from the times wanted, until closed or until it throws. */
+  private void readWith(KafkaConsumer<byte[], byte[]> kafka) throws InterruptedException {
+    Map<String, Long> readFrom = new HashMap<>();
+    while (closed.getCount() > 0) {
+      if (!seek(kafka, readFrom)) {
+        // nothing asked for yet, or the topics asked for do not exist (yet)
+        closed.await((wanted.isEmpty() ? POLL : MISSING_TOPIC_WAIT).toMillis(), TimeUnit.MILLISECONDS);
+        continue;
+      }
+      ConsumerRecords<byte[], byte[]> records = kafka.poll(POLL);
+      failures = 0;
+      for (ConsumerRecord<byte[], byte[]> record : records) {
+        Optional<TransactionEvent> event = decode(record.value());
+        if (event.isEmpty() && record.value() != null && !undecodedLogged) {
+          LOG.warn("Transaction topic {} holds values that are not JSON transaction events (first at partition {}, offset {}); "
+              + "transactions complete when a later one begins", record.topic(), record.partition(), record.offset());
+          undecodedLogged = true;
+        }
+        event.filter(end -> end.status() == Status.END).ifPresent(end -> {
+          ends.put(end.id(), end);
+          listener.ended(new KafkaPartition(record.topic(), record.partition()), record.offset(), end);
+        });
+      }
     }
   }
 

@@ -23,6 +23,22 @@ public interface TransactionEnds extends AutoCloseable {
    */
   default void follow(KafkaPartition partition, long timestampMs) {}
 
+  /**
+   * Whether the changes of transaction {@code id} may be committed by the next flush: it ends at or
+   * before the cut the flush commits up to (docs/transactions.md, "Consistent cuts"). Always, without cuts.
+   */
+  default boolean withinCut(String id) {
+    return true;
+  }
+
+  /**
+   * Whether buffers hold transactions that end after the cut open even when they are complete (cuts
+   * are on); then a transaction held is complete also when a later one is held after it.
+   */
+  default boolean holdsPastCut() {
+    return false;
+  }
+
   @Override
   default void close() {}
 }

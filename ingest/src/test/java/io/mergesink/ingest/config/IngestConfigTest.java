@@ -13,6 +13,7 @@ import io.mergesink.ingest.options.PartitionTransform.Function;
 import io.mergesink.ingest.options.PrimaryKeyMode;
 import io.mergesink.ingest.options.SchemaEvolution;
 import io.mergesink.ingest.options.WriteMode;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -234,5 +235,19 @@ class IngestConfigTest {
       assertThatThrownBy(() -> new IngestConfig(props)).as(value).isInstanceOf(ConfigException.class)
           .hasMessageContaining("partition.fields").hasMessageContaining(message);
     });
+  }
+
+  @Test
+  void cutsNeedTheTransactionTopicsEnds() {
+    Map<String, String> props = new HashMap<>(minimal());
+    props.put(TransactionOptions.CUT_INTERVAL, "60000");
+    assertThatThrownBy(() -> new IngestConfig(props).ingestOptions()).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("transaction.kafka.bootstrap.servers");
+
+    props.put(TransactionOptions.KAFKA_PREFIX + "bootstrap.servers", "kafka:9092");
+    TransactionOptions transactions = new IngestConfig(props).ingestOptions().transactions();
+    assertThat(transactions.cuts()).isTrue();
+    assertThat(transactions.cutInterval()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(new IngestConfig(minimal()).ingestOptions().transactions().cuts()).as("by default").isFalse();
   }
 }

@@ -43,14 +43,14 @@ class TransactionDecodingTest {
     TransactionEvent end = TransactionEvent.of(load("pg-transaction-end.json", "pg.transaction", 0, 12).value()).orElseThrow();
 
     assertThat(end).isEqualTo(new TransactionEvent(Status.END, "771:24023128", 5,
-        Map.of("public.customers", 3L, "public.orders", 2L)));
+        Map.of("public.customers", 3L, "public.orders", 2L), 1709288132010L));
   }
 
   @Test
   void theBeginOfATransactionCountsNothing() {
     TransactionEvent begin = TransactionEvent.of(load("pg-transaction-begin.json", "pg.transaction", 0, 11).value()).orElseThrow();
 
-    assertThat(begin).isEqualTo(new TransactionEvent(Status.BEGIN, "771:24023128", 0, Map.of()));
+    assertThat(begin).isEqualTo(new TransactionEvent(Status.BEGIN, "771:24023128", 0, Map.of(), 1709288132000L));
   }
 
   @Test

@@ -110,9 +110,17 @@ public final class IcebergTables {
    * them (without the row positions it reads to apply position deletes).
    */
   public static List<Row> readRows(Table table) {
+    return readRows(table, table.currentSnapshot() == null ? -1 : table.currentSnapshot().snapshotId());
+  }
+
+  /** As {@link #readRows(Table)}, of snapshot {@code snapshotId} (time travel); -1: the table has no snapshot. */
+  public static List<Row> readRows(Table table, long snapshotId) {
     List<Row> rows = new ArrayList<>();
     int width = table.schema().columns().size();
-    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+    if (snapshotId == -1) {
+      return rows;
+    }
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).useSnapshot(snapshotId).build()) {
       for (Record record : records) {
         Object[] values = new Object[width];
         for (int i = 0; i < values.length; i++) {

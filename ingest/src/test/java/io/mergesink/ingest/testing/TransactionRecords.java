@@ -30,16 +30,16 @@ public final class TransactionRecords implements TransactionEnds {
   private static final Schema KEY = SchemaBuilder.struct().name("bank.Key").field("id", Schema.INT64_SCHEMA).build();
   private static final Schema ROW = SchemaBuilder.struct().name("bank.Value").optional().field("id", Schema.INT64_SCHEMA)
       .field("amount", Schema.OPTIONAL_INT64_SCHEMA).build();
-  private static final Schema SOURCE = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
+  static final Schema SOURCE = SchemaBuilder.struct().name("io.debezium.connector.postgresql.Source")
       .field("db", Schema.STRING_SCHEMA).field("schema", Schema.STRING_SCHEMA).field("table", Schema.STRING_SCHEMA)
       .field("ts_ms", Schema.INT64_SCHEMA).build();
-  private static final Schema BLOCK = SchemaBuilder.struct().name("event.block").optional().version(1)
+  static final Schema BLOCK = SchemaBuilder.struct().name("event.block").optional().version(1)
       .field("id", Schema.STRING_SCHEMA).field("total_order", Schema.INT64_SCHEMA)
       .field("data_collection_order", Schema.INT64_SCHEMA).build();
   private static final Schema ENVELOPE = SchemaBuilder.struct().name("bank.Envelope").version(2)
       .field("before", ROW).field("after", ROW).field("source", SOURCE).field("transaction", BLOCK)
       .field("op", Schema.STRING_SCHEMA).field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA).build();
-  private static final Schema COLLECTION = SchemaBuilder.struct().field("data_collection", Schema.STRING_SCHEMA)
+  static final Schema COLLECTION = SchemaBuilder.struct().field("data_collection", Schema.STRING_SCHEMA)
       .field("event_count", Schema.INT64_SCHEMA).build();
   /** The value schema of the transaction topic's events. */
   public static final Schema END = SchemaBuilder.struct().name("io.debezium.connector.common.TransactionMetadataValue")

@@ -133,6 +133,11 @@ final class DeltaFormatTable implements FormatTable {
   }
 
   @Override
+  public boolean rewritesOnly(long version) throws IOException {
+    return table.commitInfo(version).map(info -> Compactor.OPERATION.equals(info.values().get("operation"))).orElse(false);
+  }
+
+  @Override
   public void refresh() throws IOException {
     snapshot = table.snapshot();
   }

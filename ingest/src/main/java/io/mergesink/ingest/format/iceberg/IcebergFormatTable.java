@@ -1,5 +1,6 @@
 package io.mergesink.ingest.format.iceberg;
 
+import org.apache.iceberg.DataOperations;
 import io.mergesink.core.changes.ChangeSet;
 import io.mergesink.core.commit.FencedException;
 import io.mergesink.core.data.Row;
@@ -147,6 +148,26 @@ final class IcebergFormatTable implements FormatTable {
       }
     }
     return Optional.empty();
+  }
+
+  @Override
+  public boolean rewritesOnly(long version) {
+    for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
+      if (snapshot.sequenceNumber() == version) {
+        return DataOperations.REPLACE.equals(snapshot.operation());
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public OptionalLong timeTravelId(long version) {
+    for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
+      if (snapshot.sequenceNumber() == version) {
+        return OptionalLong.of(snapshot.snapshotId());
+      }
+    }
+    return OptionalLong.empty();
   }
 
   @Override

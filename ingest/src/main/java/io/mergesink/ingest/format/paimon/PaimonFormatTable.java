@@ -130,6 +130,12 @@ final class PaimonFormatTable implements FormatTable {
   }
 
   @Override
+  public boolean rewritesOnly(long version) {
+    return table.snapshotManager().snapshotExists(version)
+        && table.snapshotManager().snapshot(version).commitKind() == Snapshot.CommitKind.COMPACT;
+  }
+
+  @Override
   public void refresh() throws IOException {
     reload();
   }

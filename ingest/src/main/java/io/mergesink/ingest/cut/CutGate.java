@@ -1,0 +1,163 @@
+package io.mergesink.ingest.cut;
+
+import io.mergesink.ingest.cut.CutCandidates.End;
+import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.decode.SourceInfo;
+import io.mergesink.ingest.decode.TransactionEvent;
+import io.mergesink.ingest.record.KafkaPartition;
+import io.mergesink.ingest.transaction.SourceTable;
+import io.mergesink.ingest.transaction.TransactionEnds;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A task's side of consistent cuts (docs/transactions.md, "Consistent cuts"): before each flush,
+ * {@link #advance} picks the newest {@linkplain CutCandidates candidate} the task has read every change of
+ * (for each source table it has seen changes of, as many events of each transaction up to the
+ * candidate as the transaction's {@code END} counts); buffers then seal transactions that end at or
+ * before it only ({@link #withinCut}), so the flush commits every partition up to the candidate and no
+ * further, and each commit carries the candidate in tag {@value #CUT_TAG} ({@link #tags}) with the
+ * source tables the table holds changes of in {@value #SOURCES_TAG}.
+ *
+ * <p>A transaction sealed past the cut because it outgrew a buffer ({@link #forced}) suspends the tags
+ * until a candidate at or after its end: the commits between hold part of what follows the cut.
+ * Changes of a source table read before the task first saw it (before a restart) are in the tables
+ * already. Wraps the {@link TransactionEnds} buffers ask; engine thread only, apart from the ends it wraps.
+ */
+public final class CutGate implements TransactionEnds {
+  /** Commit tag: the offset of the {@code END} of the candidate the commit's task committed up to. */
+  public static final String CUT_TAG = "mergesink.cut";
+  /** Commit tag: the source tables ({@link SourceTable#qualifiedName()}, comma-separated) whose changes the table holds. */
+  public static final String SOURCES_TAG = "mergesink.sourceTables";
+  private static final long NONE = -1;
+
+  private final TransactionEnds ends;
+  private final CutCandidates candidates;
+  /** Transaction id → its events read, by source table, for transactions that end after the cut. */
+  private final Map<String, Map<SourceTable, Long>> read = new HashMap<>();
+  /** Source table → the id of the first transaction read of it (what ends before that is in the tables). */
+  private final Map<SourceTable, String> firstRead = new LinkedHashMap<>();
+  private final Map<String, Set<SourceTable>> tableSources = new HashMap<>();
+  private final Set<String> forced = new HashSet<>();
+  private long cut = NONE;
+  private long newestRead;
+  private volatile long lagMillis;
+
+  /** @param ends where transactions end; closed with this gate */
+  public CutGate(TransactionEnds ends, CutCandidates candidates) {
+    this.ends = ends;
+    this.candidates = candidates;
+  }
+
+  @Override
+  public Optional<TransactionEvent> end(String id) {
+    return ends.end(id);
+  }
+
+  @Override
+  public void follow(KafkaPartition partition, long timestampMs) {
+    ends.follow(partition, timestampMs);
+  }
+
+  @Override
+  public boolean withinCut(String id) {
+    OptionalLong end = candidates.endOffset(id);
+    return end.isPresent() && end.getAsLong() <= cut;
+  }
+
+  @Override
+  public boolean holdsPastCut() {
+    return true;
+  }
+
+  @Override
+  public void close() {
+    ends.close();
+  }
+
+  /** {@code event}, routed to {@code table}, was read (buffered or not): counts it towards its transaction. */
+  public void read(String table, ChangeEvent event) {
+    if (event.transaction() == null || event.source() == SourceInfo.NONE) {
+      return;
+    }
+    newestRead = Math.max(newestRead, event.timestampMs());
+    SourceTable source = SourceTable.of(event.source());
+    read.computeIfAbsent(event.transaction().id(), id -> new HashMap<>()).merge(source, 1L, Long::sum);
+    firstRead.putIfAbsent(source, event.transaction().id());
+    tableSources.computeIfAbsent(table, name -> new TreeSet<>(Comparator.comparing(SourceTable::qualifiedName)))
+        .add(source);
+  }
+
+  /** Transactions {@code ids} were sealed past the cut (larger than a buffer): no tags until a candidate after their ends. */
+  public void forced(Set<String> ids) {
+    ids.stream().filter(id -> !withinCut(id)).forEach(forced::add);
+  }
+
+  /** The source time from the cut to the newest change of a transaction read; may be read from any thread. */
+  public long lagMillis() {
+    return lagMillis;
+  }
+
+  /** Moves the cut to the newest candidate whose changes the task has all read; returns it (-1: none yet). */
+  public long advance() {
+    long checked = cut;
+    for (End candidate : candidates.candidates(cut)) {
+      if (!candidates.ends(checked, candidate.offset()).stream().allMatch(this::allRead)) {
+        break;
+      }
+      checked = candidate.offset();
+      moveTo(candidate.offset());
+    }
+    End at = cut == NONE ? null : candidates.end(cut);
+    lagMillis = at == null ? 0 : Math.max(0, newestRead - at.event().timestampMs());
+    return cut;
+  }
+
+  /** The cut the next flush commits up to; -1 before the first. */
+  public long cut() {
+    return cut;
+  }
+
+  /** The tags of a commit of {@code table} up to the cut; none while a transaction sealed past it is not behind it. */
+  public Map<String, String> tags(String table) {
+    Set<SourceTable> sources = tableSources.get(table);
+    if (cut == NONE || !forced.isEmpty() || sources == null) {
+      return Map.of();
+    }
+    return Map.of(CUT_TAG, Long.toString(cut),
+        SOURCES_TAG, String.join(",", sources.stream().map(SourceTable::qualifiedName).toList()));
+  }
+
+  private void moveTo(long offset) {
+    cut = offset;
+    read.keySet().removeIf(this::withinCut);
+    forced.removeIf(this::withinCut);
+  }
+
+  /** Whether every event of {@code end}'s transaction of each source table the task read changes of was read. */
+  private boolean allRead(End end) {
+    Map<SourceTable, Long> counted = read.getOrDefault(end.id(), Map.of());
+    for (Map.Entry<SourceTable, String> source : firstRead.entrySet()) {
+      OptionalLong first = candidates.endOffset(source.getValue());
+      if (first.isEmpty()) {
+        return false; // the end of the first transaction read of it is not known: nor what came before
+      }
+      if (end.offset() < first.getAsLong()) {
+        continue; // before the first transaction read of this source: its changes were in the tables already
+      }
+      for (Map.Entry<String, Long> count : end.event().tableCounts().entrySet()) {
+        if (source.getKey().isNamed(count.getKey()) && counted.getOrDefault(source.getKey(), 0L) < count.getValue()) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+}
