@@ -8,8 +8,9 @@ import java.util.concurrent.Future;
 import org.slf4j.MDC;
 
 /**
- * Where the commits of a flush run: on a thread of their own ({@code flush.pipelined=true}), while
- * the engine's thread goes on reading, or on the engine's thread. At most one flush is in flight; it
+ * Where the commits of a flush run: on a thread of their own ({@link #launch}, with {@code
+ * flush.pipelined=true}), while the engine's thread goes on reading, or on the engine's thread
+ * ({@link #runHere}, for a flush the caller waits for at once). At most one flush is in flight; it
  * is {@link Flush#plan() planned} before and {@link Flush#apply() applied} after on the engine's
  * thread, and {@link #land()} hands it back.
  */
@@ -31,21 +32,30 @@ final class FlushInFlight implements AutoCloseable {
   }
 
   /**
-   * Starts the commits of {@code planned}; without a thread of their own they run here, before this
-   * returns.
+   * Runs the commits of {@code planned} on this thread; {@link #land()} hands it back.
+   *
+   * @throws IllegalStateException a flush is in flight already
+   */
+  void runHere(Flush planned) {
+    requireNoneInFlight();
+    flush = planned;
+    commits = null;
+    planned.commit();
+  }
+
+  /**
+   * Starts the commits of {@code planned} on the thread of their own; without one ({@code
+   * flush.pipelined=false}) they run here, before this returns.
    *
    * @throws IllegalStateException a flush is in flight already
    */
   void launch(Flush planned) {
-    if (flush != null) {
-      throw new IllegalStateException("a flush is in flight already; land it before the next one starts");
-    }
-    flush = planned;
     if (thread == null) {
-      commits = null;
-      planned.commit();
+      runHere(planned);
       return;
     }
+    requireNoneInFlight();
+    flush = planned;
     Map<String, String> context = MDC.getCopyOfContextMap();
     commits = thread.submit(() -> {
       if (context != null) {
@@ -57,6 +67,12 @@ final class FlushInFlight implements AutoCloseable {
         MDC.clear();
       }
     });
+  }
+
+  private void requireNoneInFlight() {
+    if (flush != null) {
+      throw new IllegalStateException("a flush is in flight already; land it before the next one starts");
+    }
   }
 
   /** Whether a flush was launched and not landed yet. */

@@ -42,6 +42,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -300,7 +301,7 @@ public final class IngestEngine implements AutoCloseable {
    * says what landed.
    */
   public FlushOutcome flush(FlushScope scope) {
-    launchFlush(scope);
+    launchFlush(scope, inFlight::runHere); // a pipelined flush awaited at once: its commits need no thread of their own
     awaitFlush();
     return takeLandedOutcome();
   }
@@ -315,12 +316,18 @@ public final class IngestEngine implements AutoCloseable {
    * @return how the flushes that landed since the last report ended (the one this call waited for, if any)
    */
   public FlushOutcome flushInBackground(FlushScope scope) {
-    launchFlush(scope);
+    launchFlush(scope, inFlight::launch);
+    if (!options.pipelinedFlush()) {
+      awaitFlush();
+    }
     return takeLandedOutcome();
   }
 
-  /** Lands the flush in flight, buffers the records read meanwhile, and launches the next flush when there is anything to commit. */
-  private void launchFlush(FlushScope scope) {
+  /**
+   * Lands the flush in flight, buffers the records read meanwhile, and has {@code launcher} start the
+   * next flush when there is anything to commit.
+   */
+  private void launchFlush(FlushScope scope, Consumer<Flush> launcher) {
     failIfFatal();
     awaitFlush();
     lastCommitMillis = System.currentTimeMillis();
@@ -340,10 +347,7 @@ public final class IngestEngine implements AutoCloseable {
     sealTransactions();
     Flush flush = new Flush(catalog, metrics, format, positions, buffers, scope, commitThreads);
     flush.plan();
-    inFlight.launch(flush);
-    if (!options.pipelinedFlush()) {
-      landFlush(); // the commits ran on this thread
-    }
+    launcher.accept(flush);
   }
 
   /** Waits for the flush in flight, if any, and applies what it did; nothing else. */
