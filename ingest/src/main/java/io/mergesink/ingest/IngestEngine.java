@@ -193,7 +193,8 @@ public final class IngestEngine implements AutoCloseable {
    * Buffers {@code record}'s change; a record at or below what its table holds is skipped (a replay).
    *
    * @throws BadRecordException the record cannot be written; nothing changed, its position did not
-   *     advance (see {@link #skip})
+   *     advance (see {@link #skip}); or, when the exception names another position, a record read
+   *     while a flush was in flight could not be written (see {@link #awaitFlush()})
    * @throws RetriableStorageException its table could not be opened or created; deliver it again
    * @throws IllegalStateException the engine does not hold the record's partition
    */
