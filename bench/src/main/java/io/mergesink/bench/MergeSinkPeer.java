@@ -28,6 +28,8 @@ final class MergeSinkPeer implements Peer {
   private final Path directory;
   private final long commitIntervalMs;
   private final TableSpec upsertSpec;
+  /** {@code flush.pipelined}: whether commits run beside the task's reading. */
+  private final boolean pipelined;
 
   /**
    * @param writeMode {@code upsert} or {@code append}
@@ -35,6 +37,12 @@ final class MergeSinkPeer implements Peer {
    *     (preloaded tables get it)
    */
   MergeSinkPeer(String writeMode, RecordFormat format, Path directory, long commitIntervalMs, TableSpec upsertSpec) {
+    this(writeMode, format, directory, commitIntervalMs, upsertSpec, CommitOptions.FLUSH_PIPELINED_DEFAULT);
+  }
+
+  /** As the other constructor, with {@code flush.pipelined} as given. */
+  MergeSinkPeer(String writeMode, RecordFormat format, Path directory, long commitIntervalMs, TableSpec upsertSpec, boolean pipelined) {
+    this.pipelined = pipelined;
     this.writeMode = writeMode;
     this.format = format;
     this.directory = directory;
@@ -44,13 +52,13 @@ final class MergeSinkPeer implements Peer {
 
   @Override
   public String optionName() {
-    return "mergesink-" + writeMode + (format == RecordFormat.JSON ? "" : "-" + format.label());
+    return "mergesink-" + writeMode + (format == RecordFormat.JSON ? "" : "-" + format.label()) + (pipelined ? "-pipelined" : "");
   }
 
   @Override
   public String label() {
     return "MergeSink " + writeMode + (writeMode.equals("upsert") ? " (deletion vectors)" : "") + ", "
-        + (format == RecordFormat.JSON ? "JsonConverter" : "DebeziumJsonConverter");
+        + (format == RecordFormat.JSON ? "JsonConverter" : "DebeziumJsonConverter") + (pipelined ? ", flush.pipelined=true" : "");
   }
 
   @Override
@@ -62,7 +70,9 @@ final class MergeSinkPeer implements Peer {
 
   @Override
   public Map<String, String> connectorConfig(String topic, String connector, int tasks) {
-    return config(format, directory.resolve(topic), writeMode, topic, connector, tasks, commitIntervalMs);
+    Map<String, String> config = config(format, directory.resolve(topic), writeMode, topic, connector, tasks, commitIntervalMs);
+    config.put(CommitOptions.FLUSH_PIPELINED, Boolean.toString(pipelined));
+    return config;
   }
 
   /** The e2e suite's MergeSink configuration, with {@code write.mode} as given. */

@@ -121,6 +121,8 @@ public final class PeersBenchmark {
       Peer peer = switch (sink) {
         case "mergesink-upsert" -> new MergeSinkPeer("upsert", RecordFormat.JSON, directory, options.commitIntervalMs(), spec);
         case "mergesink-upsert-json-fast" -> new MergeSinkPeer("upsert", RecordFormat.JSON_FAST, directory, options.commitIntervalMs(), spec);
+        case "mergesink-upsert-json-fast-pipelined" ->
+            new MergeSinkPeer("upsert", RecordFormat.JSON_FAST, directory, options.commitIntervalMs(), spec, true);
         case "mergesink-append" -> new MergeSinkPeer("append", RecordFormat.JSON, directory, options.commitIntervalMs(), spec);
         case "mergesink-iceberg-upsert" -> new MergeSinkIcebergPeer(directory, options.commitIntervalMs(), spec);
         case "jdbc" -> new JdbcSinkPeer(postgres, RecordFormat.JSON, options.jdbcBatchSize());

@@ -42,6 +42,14 @@ public final class MergeSinkTask extends SinkTask {
   private IngestEngine engine;
   private BadRecordHandler badRecords;
   private SinkMetrics metrics;
+  /**
+   * The records the engine read while a flush was in flight and did not buffer yet, by position: the
+   * engine may find one of them bad later ({@link IngestEngine#awaitFlush()}), and the dead letter
+   * queue takes Connect's record.
+   */
+  private final Map<ReadAt, SinkRecord> parked = new HashMap<>();
+
+  private record ReadAt(KafkaPartition partition, long offset) {}
 
   @Override
   public String version() {
@@ -90,13 +98,7 @@ public final class MergeSinkTask extends SinkTask {
         if (!engine.holds(view.partition())) {
           openLate(record, view.partition());
         }
-        try {
-          engine.accept(view);
-        } catch (BadRecordException e) {
-          badRecords.handle(record, e);
-          metrics.deadLettered();
-          engine.skip(view);
-        }
+        accept(record, view);
       }
       if (engine.commitDue()) {
         FlushOutcome outcome = flush();
@@ -130,6 +132,7 @@ public final class MergeSinkTask extends SinkTask {
   @Override
   public void close(Collection<TopicPartition> partitions) {
     try {
+      awaitFlush();
       badRecords.awaitReported();
       seek(engine.close(partitions.stream().map(p -> new KafkaPartition(p.topic(), p.partition())).toList()).seeks());
     } catch (IngestException e) {
@@ -166,11 +169,64 @@ public final class MergeSinkTask extends SinkTask {
     seek(engine.open(List.of(partition)));
   }
 
-  /** Commits what the engine holds, once the dead letter queue holds every record reported to it. */
+  /**
+   * Hands {@code record} to the engine; a bad record, this one or one read while a flush was in flight,
+   * goes to the dead letter queue.
+   */
+  private void accept(SinkRecord record, KafkaRecord view) {
+    while (true) {
+      try {
+        engine.accept(view);
+        break;
+      } catch (BadRecordException e) {
+        setAside(e);
+        if (e.partition().equals(view.partition()) && e.offset() == view.offset()) {
+          badRecords.handle(record, e);
+          metrics.deadLettered();
+          engine.skip(view);
+          break;
+        }
+      }
+    }
+    if (engine.parkedRecords() > 0) {
+      parked.put(new ReadAt(view.partition(), view.offset()), record);
+    } else {
+      parked.clear();
+    }
+  }
+
+  /** Waits for the engine's flush in flight and has it buffer the records read meanwhile, setting bad ones aside. */
+  private void awaitFlush() {
+    while (true) {
+      try {
+        engine.awaitFlush();
+        parked.clear();
+        return;
+      } catch (BadRecordException e) {
+        setAside(e);
+      }
+    }
+  }
+
+  /** Sends a record the engine read while a flush was in flight, and now finds bad, to the dead letter queue. */
+  private void setAside(BadRecordException e) {
+    SinkRecord record = parked.remove(new ReadAt(e.partition(), e.offset()));
+    if (record != null) {
+      badRecords.handle(record, e);
+      metrics.deadLettered();
+    }
+  }
+
+  /**
+   * Commits what the engine holds, once the dead letter queue holds every record reported to it: with
+   * {@code flush.pipelined} the commits run while the next batches are read, and what landed is
+   * reported by a later call.
+   */
   private FlushOutcome flush() {
+    awaitFlush();
     badRecords.awaitReported();
     // Connect commits only the offsets the tables hold, so a half-read primary-key change may wait for its create
-    FlushOutcome outcome = engine.flush(FlushScope.WHOLE_KEY_CHANGES);
+    FlushOutcome outcome = engine.flushInBackground(FlushScope.WHOLE_KEY_CHANGES);
     seek(outcome.seeks());
     return outcome;
   }

@@ -41,9 +41,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The commits of different tables run on {@link CommitThreads} (the anchors of one table one after
  * the other); every commit is a compare-and-set of its txns, so any subset of them landing in any
- * order is a state the exactly-once rule allows. The commit jobs only read the plan, the buffers and
- * the positions; what a commit changes (positions, buffers, metrics) is applied on the calling thread
- * once every job of a phase has finished, in plan order.
+ * order is a state the exactly-once rule allows. A flush has three steps: {@link #plan()} on the
+ * thread that drives the engine takes what the commits carry; {@link #commit()}, on that thread or on
+ * one of its own (docs/design.md, "Pipelined flush"), touches only the tables; {@link #apply()}, back
+ * on the engine's thread, records what the commits changed (positions, buffers, metrics) in plan
+ * order.
  */
 final class Flush {
   private static final Logger LOG = LoggerFactory.getLogger(Flush.class);
@@ -70,6 +72,13 @@ final class Flush {
   /** Set by a commit that threw what fails the flush: the commits not started yet are left out. */
   private volatile boolean stopped;
   private IOException failure;
+  private FlushPlan plan;
+  private final Map<String, List<Commit>> anchorsByTable = new LinkedHashMap<>();
+  private final List<Commit> commits = new ArrayList<>();
+  /** The partitions of the plan by txn app id, for a commit that is fenced off the engine's thread. */
+  private final Map<String, KafkaPartition> partitionsByAppId = new HashMap<>();
+  private List<Attempt> anchorAttempts = List.of();
+  private List<Attempt> commitAttempts = List.of();
 
   Flush(TableCatalog catalog, IngestMetrics metrics, TableFormat format, PartitionPositions positions,
       Map<KafkaPartition, PartitionBuffer> buffers, FlushScope scope, CommitThreads threads,
@@ -84,8 +93,13 @@ final class Flush {
     this.commitTags = commitTags;
   }
 
-  /** Commits what is pending; afterwards see {@link #fenced()} and {@link #failure()}. */
-  void run() {
+  /**
+   * Decides what the flush commits, on the thread that drives the engine: the plan, and for each of
+   * its commits the buffered changes and txns it carries. From here to {@link #apply()} the flush
+   * reads nothing of the buffers or the positions, so the engine may buffer records meanwhile
+   * elsewhere (the pipelined flush).
+   */
+  void plan() {
     Map<KafkaPartition, Set<String>> pendingTables = new LinkedHashMap<>();
     Set<KafkaPartition> deferred = new HashSet<>();
     Map<KafkaPartition, Long> cuts = new HashMap<>();
@@ -101,25 +115,41 @@ final class Flush {
     if (!deferred.isEmpty()) {
       LOG.debug("Leaving {} out of this flush: each ends in the first half of a primary-key change", deferred);
     }
-    FlushPlan plan = positions.plan(pendingTables, deferred, cuts);
-    Map<String, List<Commit>> anchorsByTable = new LinkedHashMap<>();
+    plan = positions.plan(pendingTables, deferred, cuts);
     for (TableTxns anchor : plan.anchors()) {
       anchorsByTable.computeIfAbsent(anchor.table(), table -> new ArrayList<>()).add(new Commit(anchor, List.of(), txns(anchor), Map.of()));
     }
-    List<Supplier<List<Attempt>>> anchorJobs = new ArrayList<>();
-    anchorsByTable.values().forEach(anchors -> anchorJobs.add(() -> anchors.stream().map(this::anchor).toList()));
-    apply(threads.runAll(anchorJobs).stream().flatMap(List::stream).toList());
-    Set<KafkaPartition> incomplete = new HashSet<>(blocked);
-    List<Supplier<Attempt>> commitJobs = new ArrayList<>();
     for (TableTxns tableCommit : plan.commits()) {
       // a partition left out holds changes of the tables' cut that this flush does not commit: no cut tags then
       Map<String, String> tags = deferred.isEmpty() ? commitTags.apply(tableCommit.table()) : Map.of();
-      Commit commit = new Commit(tableCommit, changesOf(tableCommit), txns(tableCommit), tags);
-      commitJobs.add(() -> commit(commit));
+      commits.add(new Commit(tableCommit, changesOf(tableCommit), txns(tableCommit), tags));
     }
-    List<Attempt> commits = threads.runAll(commitJobs);
-    apply(commits);
-    commits.stream().filter(attempt -> attempt.outcome() != Outcome.LANDED)
+    positions.partitions().forEach(partition -> partitionsByAppId.put(positions.appId(partition), partition));
+  }
+
+  /**
+   * Runs the commits {@link #plan()} decided, anchors first, on {@link CommitThreads}; may run on any
+   * thread, one at a time. It touches only the tables.
+   */
+  void commit() {
+    List<Supplier<List<Attempt>>> anchorJobs = new ArrayList<>();
+    anchorsByTable.values().forEach(anchors -> anchorJobs.add(() -> anchors.stream().map(this::anchor).toList()));
+    anchorAttempts = threads.runAll(anchorJobs).stream().flatMap(List::stream).toList();
+    List<Supplier<Attempt>> commitJobs = new ArrayList<>();
+    commits.forEach(commit -> commitJobs.add(() -> commit(commit)));
+    commitAttempts = threads.runAll(commitJobs);
+  }
+
+  /**
+   * Records what {@link #commit()} did, on the thread that drives the engine, in plan order: the txns
+   * that landed, the changes they carried, the partitions flushed or fenced, the first failure; then
+   * rethrows what a commit threw.
+   */
+  void apply() {
+    Set<KafkaPartition> incomplete = new HashSet<>(blocked);
+    apply(anchorAttempts);
+    apply(commitAttempts);
+    commitAttempts.stream().filter(attempt -> attempt.outcome() != Outcome.LANDED)
         .forEach(attempt -> incomplete.addAll(attempt.commit().covered()));
     plan.flushedTo().forEach((partition, offset) -> {
       if (!incomplete.contains(partition)) {
@@ -213,7 +243,10 @@ final class Flush {
       return new Attempt(commit, Outcome.LANDED, result, millis, requests, null, null);
     } catch (FencedException e) {
       LOG.warn("Fenced while committing table {}: {}", table, e.getMessage());
-      positions.partitionOf(e.appId()).ifPresent(blocked::add);
+      KafkaPartition fencedPartition = partitionsByAppId.get(e.appId());
+      if (fencedPartition != null) {
+        blocked.add(fencedPartition);
+      }
       return new Attempt(commit, Outcome.FENCED, null, 0, RequestCounts.ZERO, e, null);
     } catch (IOException e) {
       LOG.warn("Commit to table {} failed; its changes stay buffered and are retried: {}", table, e.toString());

@@ -5,7 +5,9 @@ import io.mergesink.core.protocol.UnsupportedTableException;
 import io.mergesink.core.storage.RequestCounts;
 import io.mergesink.ingest.align.SchemaMismatchException;
 import io.mergesink.ingest.buffer.BufferLimits;
+import io.mergesink.ingest.buffer.ParkedRecords;
 import io.mergesink.ingest.buffer.PartitionBuffer;
+import io.mergesink.ingest.buffer.RoutedRecord;
 import io.mergesink.ingest.cut.CutCandidates;
 import io.mergesink.ingest.cut.CutGate;
 import io.mergesink.ingest.cut.CutPublisher;
@@ -44,6 +46,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,14 +63,16 @@ import org.slf4j.LoggerFactory;
  *       a record the engine cannot write throws {@link BadRecordException} and, if the front end
  *       sets it aside, {@link #skip} moves past it;
  *   <li>{@link #flush} when {@link #commitDue()} and before the front end commits its own offsets:
- *       one commit per table with the positions of the partitions it covers;
+ *       one commit per table with the positions of the partitions it covers; or
+ *       {@link #flushInBackground}, which returns while the commits run and the front end reads on;
  *   <li>{@link #committedOffsets()}: the offsets that are in tables, for the consumer group;
  *   <li>{@link #close(Collection)} partitions it loses, {@link #close()} at the end.
  * </ol>
  *
  * <p>Single-threaded, like a sink task or a stream task: every call on the thread that drives it.
- * A flush commits different tables on a pool of its own ({@code flush.commit.threads}) and returns
- * once every commit finished.
+ * A flush commits different tables on a pool of its own ({@code flush.commit.threads}); with
+ * {@code flush.pipelined} its commits run beside the calling thread, which meanwhile reads records
+ * into {@link ParkedRecords} (docs/design.md, "Pipelined flush").
  * Errors: {@link BadRecordException} (this record), {@link RetriableStorageException} (try the call
  * again later; nothing is lost), {@link FatalIngestException} (the engine stays failed).
  */
@@ -89,6 +94,11 @@ public final class IngestEngine implements AutoCloseable {
   private final TopicGrowth topicGrowth;
   private final PartitionPositions positions;
   private final Map<KafkaPartition, PartitionBuffer> buffers = new LinkedHashMap<>();
+  /** Records read while a flush is in flight, buffered once it landed. */
+  private final ParkedRecords parked;
+  private final FlushInFlight inFlight;
+  /** What flushes that landed outside {@link #flush} calls reported, for the next one to return. */
+  private FlushOutcome landedOutcome = FlushOutcome.COMPLETE;
   private long lastCommitMillis = System.currentTimeMillis();
   private volatile long bufferedChanges;
   private volatile int openTransactions;
@@ -147,12 +157,14 @@ public final class IngestEngine implements AutoCloseable {
     this.positions = new PartitionPositions(appIds);
     this.topicGrowth = new TopicGrowth(appIds);
     this.limits = new BufferLimits(options.bufferMaxRecords(), options.bufferMaxBytes());
+    this.parked = new ParkedRecords(limits);
     // the table format and the table kind: chosen once here, so that buffers, sinks and flushes never ask again
     this.format = TableFormats.of(options);
     this.kind = TableKind.of(options.writeMode(), options.changeSemantics(), options.appendTombstones(), metrics);
     this.catalog = new TableCatalog(format, options, kind, positions::partitions);
     this.compactions = new BackgroundCompaction(options.txnAppId());
     this.commitThreads = new CommitThreads(options.commitThreads(), options.txnAppId());
+    this.inFlight = new FlushInFlight(options.pipelinedFlush(), options.txnAppId());
     this.registry = TableRegistry.of(options.catalog());
     this.cutPublisher = cutGate == null ? null : new CutPublisher(cuts, format, options.transactions());
   }
@@ -171,6 +183,7 @@ public final class IngestEngine implements AutoCloseable {
     if (fresh.isEmpty()) {
       return Map.of();
     }
+    landFlush(); // the writers are re-read for the new partitions: no commit may use them meanwhile
     try {
       Map<KafkaPartition, Map<String, Long>> recorded = recover(fresh);
       topicGrowth.widenLookups(catalog.open(), fresh);
@@ -194,14 +207,17 @@ public final class IngestEngine implements AutoCloseable {
    * seeks before each poll, so its adapter calls this at the start of every batch.
    */
   public void seeksApplied() {
-    positions.seeksApplied();
+    if (landedOutcome.seeks().isEmpty()) { // else the front end has not been told of them yet: the next flush returns them
+      positions.seeksApplied();
+    }
   }
 
   /**
    * Buffers {@code record}'s change; a record at or below what its table holds is skipped (a replay).
    *
    * @throws BadRecordException the record cannot be written; nothing changed, its position did not
-   *     advance (see {@link #skip})
+   *     advance (see {@link #skip}); or, when the exception names another position, a record read
+   *     while a flush was in flight could not be written (see {@link #awaitFlush()})
    * @throws RetriableStorageException its table could not be opened or created; deliver it again
    * @throws IllegalStateException the engine does not hold the record's partition
    */
@@ -212,17 +228,58 @@ public final class IngestEngine implements AutoCloseable {
     if (!positions.accepts(partition, record.offset()) || cutPublisher != null && cutPublisher.publishesFor(partition)) {
       return; // the transaction topic's records: its position is the cuts published (CutPublisher)
     }
-    PartitionBuffer buffer = buffers.get(partition);
-    long before = buffer.changeCount();
+    if (inFlight.finished() || inFlight.inFlight() && parked.isFull(partition) || !inFlight.inFlight() && parked.size() > 0) {
+      awaitFlush();
+      if (!positions.accepts(partition, record.offset())) {
+        return; // the flush found the partition fenced: it starts over from its tables
+      }
+    }
+    RoutedRecord routed;
     try {
-      buffer(buffer, record);
-    } catch (RoutingException | SchemaMismatchException e) {
+      routed = route(record);
+    } catch (RoutingException e) {
       throw new BadRecordException(record, e.getMessage(), e);
-    } catch (IOException e) {
-      throw new RetriableStorageException("could not open or create the table of the record at " + record.position(), e);
+    }
+    if (routed != null && inFlight.inFlight()) {
+      parked.add(routed);
+      bufferedChanges++;
+    } else if (routed != null) {
+      buffer(routed);
     }
     positions.processed(partition, record.offset());
-    bufferedChanges += buffer.changeCount() - before;
+  }
+
+  /**
+   * Waits for the flush in flight, if any, applies what it did, and buffers the records read
+   * meanwhile; its outcome is returned by the next {@link #flush} or {@link #close(Collection)}. A
+   * front end that cannot attribute a {@link BadRecordException} of {@link #accept} or {@link #flush} to
+   * a record it holds calls this first.
+   *
+   * @throws BadRecordException a record read while the flush was in flight cannot be written (the
+   *     exception's partition and offset are that record's, not those of one being accepted): its
+   *     position advanced already, as {@link #skip} would move it; call again for the records after it
+   * @throws RetriableStorageException the table of a record read meanwhile could not be opened or
+   *     created; it stays held, and the next call tries again
+   * @throws FatalIngestException a table cannot be written at all
+   */
+  public void awaitFlush() {
+    landFlush();
+    for (RoutedRecord routed = parked.first(); routed != null; routed = parked.first()) {
+      try {
+        buffer(routed);
+      } catch (BadRecordException e) {
+        parked.removeFirst();
+        countBuffered();
+        throw e;
+      }
+      parked.removeFirst();
+    }
+    countBuffered();
+  }
+
+  /** Records read while a flush was in flight and not buffered yet; the front end may hold them for {@link #awaitFlush}. */
+  public int parkedRecords() {
+    return parked.size();
   }
 
   /**
@@ -238,21 +295,26 @@ public final class IngestEngine implements AutoCloseable {
 
   /** Whether a flush is due: the commit interval passed since the last one, or a buffer is full. */
   public boolean commitDue() {
-    return System.currentTimeMillis() - lastCommitMillis >= options.commitInterval().toMillis() || buffersFull();
+    return System.currentTimeMillis() - lastCommitMillis >= options.commitInterval().toMillis() || buffersFull()
+        || !landedOutcome.equals(FlushOutcome.COMPLETE);
   }
 
-  /** Whether a partition's buffer reached its limits; it should not grow before a flush succeeded. */
+  /**
+   * Whether a partition's buffer, or its records read while a flush is in flight, reached the buffer
+   * limits; it should not grow before a flush succeeded.
+   */
   public boolean buffersFull() {
-    return buffers.values().stream().anyMatch(PartitionBuffer::isFull);
+    return buffers.values().stream().anyMatch(PartitionBuffer::isFull) || parked.anyFull();
   }
 
   /**
    * Commits every pending change and position: one commit per table, up to {@code
-   * flush.commit.threads} tables at once. Partitions another task took
+   * flush.commit.threads} tables at once, and returns once they landed. Partitions another task took
    * over are dropped and reported for seeking back; storage failures leave the changes of the
    * tables they hit buffered.
    *
    * @throws FatalIngestException a table cannot be written at all; the engine stays failed
+   * @throws BadRecordException see {@link #awaitFlush()}
    */
   public FlushOutcome flush() {
     return flush(FlushScope.EVERYTHING);
@@ -263,26 +325,65 @@ public final class IngestEngine implements AutoCloseable {
    * says what landed.
    */
   public FlushOutcome flush(FlushScope scope) {
+    launchFlush(scope, inFlight::runHere); // a pipelined flush awaited at once: its commits need no thread of their own
+    awaitFlush();
+    return takeLandedOutcome();
+  }
+
+  /**
+   * As {@link #flush(FlushScope)}, returning while the commits run when {@code flush.pipelined}: the
+   * front end goes on with {@link #accept}, and a later call (this one, {@link #flush}, {@link
+   * #close(Collection)}, {@link #awaitFlush()}, or an {@link #accept} that finds the flush landed or its
+   * partition's held records at the buffer limits) waits for it and applies it. Positions move only then:
+   * {@link #committedOffsets()} says what landed.
+   *
+   * @return how the flushes that landed since the last report ended (the one this call waited for, if any)
+   */
+  public FlushOutcome flushInBackground(FlushScope scope) {
+    launchFlush(scope, inFlight::launch);
+    if (!options.pipelinedFlush()) {
+      awaitFlush();
+    }
+    return takeLandedOutcome();
+  }
+
+  /**
+   * Lands the flush in flight, buffers the records read meanwhile, and has {@code launcher} start the
+   * next flush when there is anything to commit.
+   */
+  private void launchFlush(FlushScope scope, Consumer<Flush> launcher) {
     failIfFatal();
+    awaitFlush();
     lastCommitMillis = System.currentTimeMillis();
     advanceCuts();
     if (positions.partitions().stream().noneMatch(positions::hasUncommitted)) {
-      return FlushOutcome.COMPLETE;
+      return;
     }
     if (writersStale) {
       try {
         reassignWriters();
       } catch (IOException e) {
-        return new FlushOutcome(Map.of(), Optional.of(new RetriableStorageException("could not re-read the tables under "
-            + options.tableRoot() + " for the current partitions; buffered changes are kept", e)));
+        report(new FlushOutcome(Map.of(), Optional.of(new RetriableStorageException("could not re-read the tables under "
+            + options.tableRoot() + " for the current partitions; buffered changes are kept", e))));
+        return;
       }
     }
     followCompactions();
     sealTransactions();
     Flush flush = new Flush(catalog, metrics, format, positions, buffers, scope, commitThreads,
         cutGate == null ? table -> Map.of() : cutGate::tags);
+    flush.plan();
+    launcher.accept(flush);
+  }
+
+  /** Waits for the flush in flight, if any, and applies what it did; nothing else. */
+  private void landFlush() {
+    Flush flush = inFlight.land();
+    if (flush == null) {
+      return;
+    }
     try {
-      flush.run();
+      flush.apply();
     } catch (FatalIngestException e) {
       fatal = e;
       throw e;
@@ -300,7 +401,20 @@ public final class IngestEngine implements AutoCloseable {
         .map(e -> new RetriableStorageException("could not commit to the tables under " + options.tableRoot()
             + "; buffered changes are kept", e));
     countBuffered();
-    return new FlushOutcome(seeks, failure);
+    report(new FlushOutcome(seeks, failure));
+  }
+
+  /** Adds {@code outcome} to what the next flush returns: the seeks of both, the first failure. */
+  private void report(FlushOutcome outcome) {
+    Map<KafkaPartition, Long> seeks = new LinkedHashMap<>(landedOutcome.seeks());
+    seeks.putAll(outcome.seeks());
+    landedOutcome = new FlushOutcome(seeks, landedOutcome.failure().or(outcome::failure));
+  }
+
+  private FlushOutcome takeLandedOutcome() {
+    FlushOutcome outcome = landedOutcome;
+    landedOutcome = FlushOutcome.COMPLETE;
+    return outcome;
   }
 
   /** For each partition, the offset after the last record its tables hold: what the consumer group may commit. */
@@ -334,6 +448,7 @@ public final class IngestEngine implements AutoCloseable {
     for (KafkaPartition partition : revoked) {
       positions.release(partition);
       buffers.remove(partition);
+      parked.drop(partition);
     }
     countBuffered();
     try {
@@ -353,6 +468,11 @@ public final class IngestEngine implements AutoCloseable {
    */
   @Override
   public void close() {
+    try {
+      inFlight.close();
+    } catch (RuntimeException e) {
+      LOG.warn("The flush in flight when the engine closed failed: {}", e.toString());
+    }
     if (transactionEnds != null) {
       transactionEnds.close();
     }
@@ -398,7 +518,7 @@ public final class IngestEngine implements AutoCloseable {
   }
 
   private void countBuffered() {
-    bufferedChanges = buffers.values().stream().mapToLong(PartitionBuffer::changeCount).sum();
+    bufferedChanges = buffers.values().stream().mapToLong(PartitionBuffer::changeCount).sum() + parked.size();
     openTransactions = buffers.values().stream().mapToInt(PartitionBuffer::openTransactions).sum();
   }
 
@@ -435,22 +555,25 @@ public final class IngestEngine implements AutoCloseable {
     }
   }
 
-  /** Buffers the change of {@code record}, if it makes one; its position is processed by the caller. */
-  private void buffer(PartitionBuffer buffer, KafkaRecord record) throws IOException {
+  /**
+   * Decodes and routes {@code record}, touching no table: null when it changes nothing a buffer keeps
+   * (a tombstone with no source block to route by).
+   */
+  private RoutedRecord route(KafkaRecord record) {
     ChangeEvent event = decoder.decode(record);
     if (transactionEnds != null && event.transaction() != null) {
       transactionEnds.follow(record.partition(), event.timestampMs());
     }
+    long previous = positions.lastProcessed(record.partition());
     if (event.op() == Op.SKIP) {
-      buffer.pass(event);
-      return;
+      return new RoutedRecord(record, event, null, previous);
     }
     String table;
     try {
       table = router.route(event);
     } catch (RoutingException e) {
       if (event.op() == Op.DELETE && event.source() == SourceInfo.NONE) {
-        return; // a tombstone: no source block to route by; the delete event before it removed the row
+        return null; // a tombstone: no source block to route by; the delete event before it removed the row
       }
       throw e;
     }
@@ -459,6 +582,36 @@ public final class IngestEngine implements AutoCloseable {
     }
     if (positions.isReplay(record.partition(), table, event.offset())) {
       metrics.replaySkipped();
+      return new RoutedRecord(record, event, null, previous);
+    }
+    return new RoutedRecord(record, event, table, previous);
+  }
+
+  /**
+   * Buffers the change of {@code routed}, if it makes one, fitted to its table; its position is
+   * processed by the caller.
+   *
+   * @throws BadRecordException the record cannot be written
+   * @throws RetriableStorageException its table could not be opened or created
+   */
+  private void buffer(RoutedRecord routed) {
+    KafkaRecord record = routed.record();
+    PartitionBuffer buffer = buffers.get(record.partition());
+    long before = buffer.changeCount();
+    try {
+      place(buffer, routed);
+    } catch (SchemaMismatchException e) {
+      throw new BadRecordException(record, e.getMessage(), e);
+    } catch (IOException e) {
+      throw new RetriableStorageException("could not open or create the table of the record at " + record.position(), e);
+    }
+    bufferedChanges += buffer.changeCount() - before;
+  }
+
+  private void place(PartitionBuffer buffer, RoutedRecord routed) throws IOException {
+    ChangeEvent event = routed.event();
+    String table = routed.table();
+    if (table == null) {
       buffer.pass(event);
       return;
     }
@@ -466,10 +619,11 @@ public final class IngestEngine implements AutoCloseable {
     try {
       sink = catalog.forEvent(table, event);
     } catch (IllegalArgumentException e) {
-      throw new BadRecordException(record, "table " + table + " cannot be created from it: " + e.getMessage(), e);
+      throw new BadRecordException(routed.record(), "table " + table + " cannot be created from it: " + e.getMessage(), e);
     }
-    long previous = positions.lastProcessed(record.partition());
-    if (sink != null && !sink.changesNothing(event, previous, positions.isReplay(record.partition(), table, previous))) {
+    KafkaPartition partition = routed.record().partition();
+    long previous = routed.previousOffset();
+    if (sink != null && !sink.changesNothing(event, previous, positions.isReplay(partition, table, previous))) {
       buffer.add(table, sink.prepare(event));
     } else {
       buffer.pass(event);
@@ -522,6 +676,7 @@ public final class IngestEngine implements AutoCloseable {
   /** Drops the state of fenced partitions; returns where their tables stand now, to seek back to. */
   private Map<KafkaPartition, Long> rewind(Set<KafkaPartition> fenced) {
     List<KafkaPartition> lost = List.copyOf(fenced);
+    lost.forEach(parked::drop);
     try {
       Map<KafkaPartition, Long> seeks = startAt(lost, recover(lost));
       reassignWriters();

@@ -23,6 +23,8 @@ public final class CommitOptions {
   public static final String FLUSH_COMMIT_THREADS = "flush.commit.threads";
   public static final int FLUSH_COMMIT_THREADS_DEFAULT = 4;
   public static final int FLUSH_COMMIT_THREADS_MAX = 64;
+  public static final String FLUSH_PIPELINED = "flush.pipelined";
+  public static final boolean FLUSH_PIPELINED_DEFAULT = false;
 
   private CommitOptions() {}
 
@@ -48,6 +50,13 @@ public final class CommitOptions {
             + "after the other on the task's thread. A flush of many small tables (one connector for a whole database) "
             + "costs about the time of its slowest commits rather than the sum of all; each commit in flight holds its "
             + "table's open data file (one Parquet row group at most).")
+        .define();
+    commits.option(FLUSH_PIPELINED, Type.BOOLEAN).defaultValue(FLUSH_PIPELINED_DEFAULT)
+        .importance(Importance.LOW).displayName("Pipelined flush")
+        .doc("Whether a flush commits on a thread of its own while the task goes on reading: records that come meanwhile "
+            + "are decoded and routed, and held (at most the buffer limits per partition) until the commits land; a task "
+            + "whose held records reach the limits waits for them. false commits on the task's thread, which reads nothing "
+            + "meanwhile. Either way positions move only with the commits that hold them.")
         .define();
     commits.option(LOOKUP_SCOPE, Type.STRING).defaultValue(LOOKUP_SCOPE_DEFAULT.configName())
         .oneOf(LookupScope.class).importance(Importance.LOW).displayName("Key lookup scope")

@@ -215,6 +215,7 @@ public class IngestConfig extends AbstractConfig {
           .bufferLimits(bufferMaxRecords(), bufferMaxBytes())
           .lookupScope(lookupScope())
           .commitThreads(getInt(FLUSH_COMMIT_THREADS))
+          .pipelinedFlush(getBoolean(FLUSH_PIPELINED))
           .parquetCompression(parquetCompression())
           .fileTargetSizeBytes(fileTargetSizeBytes())
           .checkpointInterval(checkpointInterval())

@@ -52,6 +52,7 @@ import java.util.Optional;
  * @param bufferMaxBytes ... or at about this many bytes
  * @param lookupScope which files a task's key index covers
  * @param commitThreads how many tables a flush commits at once ({@code flush.commit.threads})
+ * @param pipelinedFlush whether a flush commits on a thread of its own while the task reads on ({@code flush.pipelined})
  * @param parquetCompression the codec of new data files
  * @param fileTargetSizeBytes new data files roll over at this size; compaction aims for it
  * @param checkpointInterval commits between Delta checkpoints
@@ -87,6 +88,7 @@ public record IngestOptions(
     long bufferMaxBytes,
     LookupScope lookupScope,
     int commitThreads,
+    boolean pipelinedFlush,
     ParquetCompression parquetCompression,
     long fileTargetSizeBytes,
     int checkpointInterval,
@@ -269,6 +271,7 @@ public record IngestOptions(
     private long bufferMaxBytes = CommitOptions.BUFFER_MAX_BYTES_DEFAULT;
     private LookupScope lookupScope = CommitOptions.LOOKUP_SCOPE_DEFAULT;
     private int commitThreads = CommitOptions.FLUSH_COMMIT_THREADS_DEFAULT;
+    private boolean pipelinedFlush = CommitOptions.FLUSH_PIPELINED_DEFAULT;
     private ParquetCompression parquetCompression = FileOptions.PARQUET_COMPRESSION_DEFAULT;
     private long fileTargetSizeBytes = FileOptions.FILE_TARGET_SIZE_BYTES_DEFAULT;
     private int checkpointInterval = FileOptions.CHECKPOINT_INTERVAL_DEFAULT;
@@ -373,6 +376,11 @@ public record IngestOptions(
       return this;
     }
 
+    public Builder pipelinedFlush(boolean value) {
+      pipelinedFlush = value;
+      return this;
+    }
+
     public Builder parquetCompression(ParquetCompression codec) {
       parquetCompression = codec;
       return this;
@@ -435,7 +443,7 @@ public record IngestOptions(
       return new IngestOptions(tableRoot, storage, tableNameFormat, tableFormat, txnAppId, writeMode, mergeStrategy, primaryKeyMode,
           primaryKeyFields, deleteEnabled, truncateEnabled, appendDeleteImage, appendTombstones, unavailableValuePlaceholder,
           schemaEvolution,
-          partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, commitThreads, parquetCompression,
+          partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, commitThreads, pipelinedFlush, parquetCompression,
           fileTargetSizeBytes, checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties, changeSemantics,
           iceberg, catalog, paimon, transactions);
     }
