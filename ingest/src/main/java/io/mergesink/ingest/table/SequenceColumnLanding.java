@@ -55,6 +55,9 @@ final class SequenceColumnLanding {
       throws IOException {
     sink.orderBySequenceColumn(order.column());
     StructType schema = sink.schema();
+    // guarded from the version before the traces are read: a table's version may be its latest snapshot at each call, and a
+    // trace landing between the two is then both read and checked (at worst the change set is decided again)
+    DeleteTraces.guard(builder, sink, latest.stream().map(ChangeEvent::key).toList());
     DeletedKeys deleted = deletedKeys.computeIfAbsent(sink.name(), name -> new DeletedKeys(deletedKeysMax));
     traces.catchUp(sink, deleted);
     SequenceOrder changes = order.changes();
@@ -80,7 +83,6 @@ final class SequenceColumnLanding {
     }
     undecided.put(sink.name(), new DeletedKeysChange(truncated, deletedAsOf));
     changes.decided(sink.name());
-    DeleteTraces.guard(builder, sink, latest.stream().map(ChangeEvent::key).toList());
     if (truncated || !deletedAsOf.isEmpty()) {
       builder.commitTag(DeleteTraces.TAG, DeleteTraces.tag(truncated, deletedAsOf));
     }
