@@ -32,6 +32,9 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
     if (layout == Layout.MERGE_ON_READ && format != Format.PAIMON) {
       throw new IllegalArgumentException("only Paimon tables are merged on read, got " + format);
     }
+    if (layout == Layout.PARTIAL_UPDATE && format != Format.PAIMON) {
+      throw new IllegalArgumentException("only Paimon tables have a partial-update merge engine, got " + format);
+    }
     if (format == Format.PAIMON && layout == Layout.COPY_ON_WRITE) {
       throw new IllegalArgumentException("Paimon tables take deletion vectors, merge on read or appends, got " + layout);
     }
@@ -80,6 +83,11 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
     COPY_ON_WRITE,
     /** A Paimon primary-key table without deletion vectors: readers merge by key. */
     MERGE_ON_READ,
+    /**
+     * A Paimon primary-key table with deletion vectors and the {@code partial-update} merge engine:
+     * a column a change leaves null keeps its value.
+     */
+    PARTIAL_UPDATE,
     APPEND;
 
     String label() {
@@ -239,13 +247,18 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
       case DELETION_VECTORS -> table.newWriter(WriterOptions.defaults(MergeStrategy.DELETION_VECTORS), keyColumns);
       case COPY_ON_WRITE -> table.newWriter(WriterOptions.defaults(MergeStrategy.COPY_ON_WRITE), keyColumns);
       case APPEND -> table.newAppendWriter(WriterOptions.defaults());
-      case MERGE_ON_READ -> throw new IllegalStateException("merged on read is a layout of Paimon tables only");
+      case MERGE_ON_READ, PARTIAL_UPDATE -> throw new IllegalStateException(layout.label() + " is a layout of Paimon tables only");
     };
   }
 
   /** Whether the sink writes deletion vector files in this cell (faults aimed at them can fire). */
   boolean writesDeletionVectors() {
-    return layout == Layout.DELETION_VECTORS;
+    return layout == Layout.DELETION_VECTORS || layout == Layout.PARTIAL_UPDATE;
+  }
+
+  /** Whether a change's null columns keep the row's values (Paimon's {@code partial-update} merge engine). */
+  boolean updatesPartially() {
+    return layout == Layout.PARTIAL_UPDATE;
   }
 
   /** {@code config} with this cell's table format, write mode, merge strategy, CDC mode and compaction options. */
@@ -256,7 +269,10 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
       celled.put("write.mode", "append");
     } else if (format == Format.PAIMON) {
       celled.put("write.mode", "upsert");
-      celled.put("table.properties.deletion-vectors.enabled", Boolean.toString(layout == Layout.DELETION_VECTORS));
+      celled.put("table.properties.deletion-vectors.enabled", Boolean.toString(layout != Layout.MERGE_ON_READ));
+      if (layout == Layout.PARTIAL_UPDATE) {
+        celled.put("table.properties.merge-engine", "partial-update");
+      }
     } else {
       celled.put("write.mode", mode.keepsHistory() ? "history" : "upsert");
       celled.put("merge.strategy", layout.label());

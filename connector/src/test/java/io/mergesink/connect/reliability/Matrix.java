@@ -108,11 +108,13 @@ final class Matrix {
   /**
    * The Paimon cells: primary-key tables with deletion vectors and merged on read, on local disk
    * (Paimon's own file IO, or the sink's storage under a fault-injecting root) and on S3 (the sink's
-   * storage), and an append table. Outside the rotation, like the Iceberg cells.
+   * storage), one with the {@code partial-update} merge engine, and an append table. Outside the
+   * rotation, like the Iceberg cells.
    */
   static final List<Cell> PAIMON_CELLS = List.of(
       Cell.paimon(Layout.DELETION_VECTORS),
       Cell.paimon(Layout.MERGE_ON_READ),
+      Cell.paimon(Layout.PARTIAL_UPDATE),
       Cell.paimon(Layout.APPEND),
       Cell.paimon(Layout.DELETION_VECTORS).onS3(),
       Cell.paimon(Layout.MERGE_ON_READ).onS3());

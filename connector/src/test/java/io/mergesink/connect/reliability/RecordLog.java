@@ -227,6 +227,9 @@ final class RecordLog {
     // partition that had not committed to it yet: docs/design.md, "Topics that grow"); then it keeps the positions, null in the
     // rows no change has written since. A table that never did has no such columns, which the model lets read as null.
     Set<String> positions = Set.of(SourceTable.SOURCE_LSN, SourceTable.VALID_TO_SOURCE_LSN);
+    if (cell.updatesPartially()) {
+      return source.partiallyUpdated().nullableIn(positions);
+    }
     return switch (cell.mode()) {
       case PLAIN, CHANGE_FEED -> source.ordered().nullableIn(positions);
       case ORDERED -> source.ordered();

@@ -119,6 +119,27 @@ final class SourceTable {
   }
 
   /**
+   * The rows of a table whose changes update it partially (Paimon's {@code partial-update}): a
+   * column a change sets to null keeps an older value, so of each row only the columns that are
+   * not null in the source are certain, and they hold the source's values (the newest change of a
+   * key writes every column it does not leave null).
+   */
+  Expected<Long> partiallyUpdated() {
+    Map<Long, Map<String, Object>> certain = new HashMap<>();
+    rows.forEach((id, columns) -> {
+      Map<String, Object> row = new LinkedHashMap<>();
+      columns.forEach((column, value) -> {
+        if (value != null) {
+          row.put(column, value);
+        }
+      });
+      row.put(SOURCE_LSN, lsns.get(id));
+      certain.put(id, row);
+    });
+    return Expected.upserts(certain).partialWhere(row -> true);
+  }
+
+  /**
    * The rows of a soft-deleting table: the source table's rows, not deleted; and every deleted key,
    * deleted when its last delete was made. Of a deleted row only the key and the marks are certain:
    * it keeps the last version that landed before the delete, which coalescing decides; and a key

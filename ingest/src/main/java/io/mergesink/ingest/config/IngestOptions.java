@@ -195,9 +195,9 @@ public record IngestOptions(
 
   /**
    * What Paimon tables take of the table kinds and change semantics (docs/paimon.md): upsert tables as
-   * primary-key tables, append tables as tables without a key; history tables and changes decided
-   * against the table's rows (ordering by a source position, soft deletes) and truncates are refused
-   * by name.
+   * primary-key tables, append tables as tables without a key, ordered by a source position through
+   * Paimon's {@code sequence.field}; history tables, ordering by a column of the row, soft deletes and
+   * truncates are refused by name.
    */
   private static void checkPaimon(WriteMode writeMode, ChangeSemantics changeSemantics, boolean truncateEnabled) {
     if (truncateEnabled) {
@@ -208,10 +208,12 @@ public record IngestOptions(
       throw new IllegalArgumentException("write.mode=history is not supported with table.format=paimon (docs/paimon.md): use"
           + " write.mode=upsert (a primary-key table) or write.mode=append");
     }
-    if (changeSemantics.merges()) {
+    boolean bySourcePosition = changeSemantics.orderBy().sinkColumn();
+    if (changeSemantics.merges() && (!bySourcePosition || changeSemantics.deleteMode() != DeleteMode.HARD)) {
       throw new IllegalArgumentException("upsert.order.by=" + changeSemantics.orderBy().configValue() + " and delete.mode="
-          + changeSemantics.deleteMode().configName() + ": with table.format=paimon changes land in Kafka order with hard"
-          + " deletes only (docs/paimon.md); ordering by a source position and soft deletes are not supported yet");
+          + changeSemantics.deleteMode().configName() + ": with table.format=paimon changes land in Kafka order or ordered by"
+          + " source.lsn or source.ts_ms (Paimon's sequence.field), with hard deletes only (docs/paimon.md); ordering by a column"
+          + " of the row and soft deletes are not supported yet");
     }
   }
 

@@ -119,6 +119,36 @@ public interface FormatTable {
   boolean decidesAgainstRows();
 
   /**
+   * Whether the table orders a key's rows by a sequence column itself, whatever order they arrive
+   * in (Paimon's {@code sequence.field}): changes ordered by a source position then land as they
+   * are, deletes with their sequence ({@link io.mergesink.core.changes.ChangeSet.Builder#delete(
+   * io.mergesink.core.data.Row, Object)}), instead of being decided against the table's rows.
+   */
+  default boolean ordersBySequenceColumn() {
+    return false;
+  }
+
+  /**
+   * The first version of the last {@code commits} commits that changed the table's rows, up to
+   * {@code version}: {@code version - commits + 1} where each commit is one version; a format whose
+   * commits may take several versions (a Paimon commit and its compaction) looks further back.
+   */
+  default long firstOfLastCommits(long version, int commits) {
+    return Math.max(0, version - commits + 1);
+  }
+
+  /**
+   * Makes the table order a key's rows by {@code column} from its next commit on (a table option,
+   * committed at once); nothing when it does already.
+   *
+   * @throws UnsupportedOperationException the table does not order by a sequence column ({@link #ordersBySequenceColumn()})
+   * @throws IllegalStateException the table orders by another column
+   */
+  default void orderBySequenceColumn(String column) throws IOException {
+    throw new UnsupportedOperationException("table " + location() + " does not order its rows by a sequence column");
+  }
+
+  /**
    * The live rows by key, as of the writer's state (the writer is opened if needed); valid until
    * the next commit.
    *

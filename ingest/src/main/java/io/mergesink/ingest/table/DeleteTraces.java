@@ -85,7 +85,7 @@ final class DeleteTraces {
   void catchUp(TableSink sink, DeletedKeys deleted) throws IOException {
     long version = sink.version();
     Long through = readThrough.get(sink.name());
-    for (long next = through == null ? Math.max(0, version - LOOKBACK + 1) : through + 1; next <= version; next++) {
+    for (long next = through == null ? sink.firstOfLastCommits(version, LOOKBACK) : through + 1; next <= version; next++) {
       Optional<String> tag = sink.commitTag(next, TAG);
       if (tag.isPresent()) {
         apply(tag.get(), deleted);

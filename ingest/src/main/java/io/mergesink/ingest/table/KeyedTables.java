@@ -52,6 +52,10 @@ final class KeyedTables implements TableKind {
   private final Map<UpsertOrder, Landing> movedKeys = new HashMap<>();
   /** Per table, the landing of its last decided change set, which {@link #landed} completes. */
   private final Map<String, Landing> decided = new HashMap<>();
+  /** Per order, the landing of tables that order their rows by the sink's sequence column themselves. */
+  private final Map<TableOrder, SequenceColumnLanding> sequenced = new HashMap<>();
+  /** Per table, the landing of its last change set decided for a sequence column, which {@link #landed} completes. */
+  private final Map<String, SequenceColumnLanding> decidedSequenced = new HashMap<>();
   /** Tables whose topics grew but whose format keeps them in Kafka order (warned once). */
   private final Set<String> keptInKafkaOrder = new HashSet<>();
 
@@ -145,7 +149,11 @@ final class KeyedTables implements TableKind {
   public ChangeSet.Builder assemble(TableSink sink, List<TableChanges> changes) throws IOException {
     Landing landing = configured;
     String movedKeyTopics = sink.movedKeyTopics();
-    if (movedKeyTopics != null && !sink.decidesAgainstRows()) {
+    Optional<Landing> bySequenceColumn = sink.ordersBySequenceColumn() ? bySequenceColumn(sink, changes, movedKeyTopics)
+        : Optional.empty();
+    if (bySequenceColumn.isPresent()) {
+      landing = bySequenceColumn.get();
+    } else if (movedKeyTopics != null && !sink.decidesAgainstRows()) {
       if (keptInKafkaOrder.add(sink.name())) {
         LOG.warn("Table {}: topic(s) {} grew, but its format cannot order changes by a source position; they stay in Kafka order, "
             + "so of two changes of a key that moved between partitions the one committed last wins", sink.name(), movedKeyTopics);
@@ -162,6 +170,7 @@ final class KeyedTables implements TableKind {
       }
     }
     decided.put(sink.name(), landing);
+    decidedSequenced.remove(sink.name());
     // rows are re-fitted to the sink's current schema; the writer pads them if the table gains columns before they land
     ChangeSet.Builder builder = ChangeSet.builder().rowSchema(sink.schema());
     TableOrder order = landing.order();
@@ -178,6 +187,12 @@ final class KeyedTables implements TableKind {
         latest.merge(event.key(), event, order::newer);
       }
     }
+    if (bySequenceColumn.isPresent()) {
+      SequenceColumnLanding sequenceColumn = sequenced.computeIfAbsent(order,
+          o -> new SequenceColumnLanding(o, semantics.deletedKeysMax()));
+      decidedSequenced.put(sink.name(), sequenceColumn);
+      return sequenceColumn.assemble(sink, builder, new ArrayList<>(latest.values()), truncated);
+    }
     if (landing.semantics().merges()) {
       return landing.merge().assemble(sink, builder, new ArrayList<>(latest.values()), truncated);
     }
@@ -191,8 +206,43 @@ final class KeyedTables implements TableKind {
     return builder;
   }
 
+  /**
+   * The landing of a table that orders its rows by a sequence column itself: by the source position
+   * {@code upsert.order.by} names, or, in Kafka order, by the one its changes carry once its topic
+   * grew (the sink's column added); empty in Kafka order otherwise, with soft deletes, or ordered by
+   * a column of the row (a delete carries no value of it).
+   */
+  private Optional<Landing> bySequenceColumn(TableSink sink, List<TableChanges> changes, String movedKeyTopics) throws IOException {
+    if (!DeleteHandling.of(semantics.deleteMode()).removesRows()) {
+      return Optional.empty();
+    }
+    if (!configured.order().ownColumns().isEmpty()) {
+      return Optional.of(configured);
+    }
+    if (movedKeyTopics == null || configured.order().rowColumn().isPresent()) {
+      return Optional.empty();
+    }
+    Optional<UpsertOrder> byPosition = configured.order().movedKeysOrder(sink.schema(), changes);
+    if (byPosition.isEmpty()) {
+      return Optional.empty();
+    }
+    Landing landing = movedKeys.computeIfAbsent(byPosition.get(),
+        o -> Landing.of(new ChangeSemantics(o, semantics.deleteMode(), semantics.deletedKeysMax()), metrics));
+    for (StructField column : landing.order().ownColumns()) {
+      sink.addOwnColumn(column, "topic(s) " + movedKeyTopics + " grew, so changes of a key are ordered by "
+          + byPosition.get().configValue());
+    }
+    return Optional.of(landing);
+  }
+
   @Override
   public void landed(TableSink sink) {
+    SequenceColumnLanding sequenceColumn = decidedSequenced.remove(sink.name());
+    if (sequenceColumn != null) {
+      decided.remove(sink.name());
+      sequenceColumn.landed(sink.name());
+      return;
+    }
     Landing landing = decided.remove(sink.name());
     if (landing != null && landing.semantics().merges()) {
       landing.merge().landed(sink.name());

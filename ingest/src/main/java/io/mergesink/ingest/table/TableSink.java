@@ -207,6 +207,21 @@ public final class TableSink {
     return table.decidesAgainstRows();
   }
 
+  /** Whether the table orders a key's rows by a sequence column itself ({@link FormatTable#ordersBySequenceColumn}). */
+  boolean ordersBySequenceColumn() {
+    return table.ordersBySequenceColumn();
+  }
+
+  /** The first version of the table's last {@code commits} commits up to {@code version} ({@link FormatTable#firstOfLastCommits}). */
+  long firstOfLastCommits(long version, int commits) {
+    return table.firstOfLastCommits(version, commits);
+  }
+
+  /** Makes the table order a key's rows by {@code column} ({@link FormatTable#orderBySequenceColumn}). */
+  void orderBySequenceColumn(String column) throws IOException {
+    table.orderBySequenceColumn(column);
+  }
+
   LiveRows liveRows() throws IOException {
     return table.liveRows();
   }

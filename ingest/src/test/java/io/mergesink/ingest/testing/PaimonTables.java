@@ -37,6 +37,9 @@ import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
+import org.apache.paimon.table.source.StreamTableScan;
+import org.apache.paimon.table.source.TableRead;
+import org.apache.paimon.types.RowKind;
 import org.apache.paimon.utils.SnapshotManager;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
@@ -251,6 +254,38 @@ public final class PaimonTables {
       throw new UncheckedIOException(e);
     }
     return rows;
+  }
+
+  /** A change of a table's changelog: Paimon's row kind ({@code +I}, {@code -U}, {@code +U}, {@code -D}) and the row. */
+  public record Change(RowKind kind, Row row) {}
+
+  /**
+   * The table's changelog from its first snapshot to its latest, as Paimon's streaming readers read
+   * it: each snapshot's changelog files (with {@code changelog-producer=lookup}, those its compaction
+   * wrote), in snapshot order.
+   */
+  public static List<Change> changelog(FileStoreTable table) {
+    Long latest = table.snapshotManager().latestSnapshotId();
+    if (latest == null) {
+      return List.of();
+    }
+    ReadBuilder read = table.copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "1")).newReadBuilder();
+    StreamTableScan scan = read.newStreamScan();
+    TableRead reader = read.newRead();
+    List<DataField> fields = table.rowType().getFields();
+    List<Change> changes = new ArrayList<>();
+    try {
+      for (long plans = 0; plans <= latest + 1; plans++) {
+        reader.createReader(scan.plan().splits()).forEachRemaining(row -> changes.add(new Change(row.getRowKind(), toRow(fields, row))));
+        Long next = scan.checkpoint();
+        if (next != null && next > latest) {
+          return changes;
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    throw new IllegalStateException("the streaming scan of " + table.location() + " did not reach snapshot " + latest);
   }
 
   private static Row toRow(List<DataField> fields, InternalRow row) {

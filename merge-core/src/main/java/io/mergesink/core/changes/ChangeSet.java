@@ -63,6 +63,10 @@ import java.util.function.Predicate;
  * <p>An upsert that ends a primary-key change may name the key the row had before: columns it
  * marks {@link io.mergesink.core.data.Unchanged} take the values of that key's live row.
  *
+ * <p>A delete may name its sequence, the value of the table's sequence column as of the delete,
+ * for a format that orders a key's rows by that column itself (Paimon's {@code sequence.field}): a
+ * delete older than the key's row then leaves the row.
+ *
  * <p>A change set may also {@code truncate}: every live row of the table is removed first, then
  * the upserts are written (deletes have nothing left to delete).
  *
@@ -86,6 +90,7 @@ public final class ChangeSet {
   private final Map<String, TxnChange> txns;
   private final boolean truncate;
   private final Map<Integer, Row> previousKeys;
+  private final Map<Integer, Object> deleteSequences;
   private final StructType rowSchema;
   private final ReadSet decidedFrom;
   private final Map<String, String> decidedUnder;
@@ -100,9 +105,10 @@ public final class ChangeSet {
   private record TagGuard(long version, String tag, Predicate<String> affects) {}
 
   private ChangeSet(List<Row> upserts, List<Row> deletes, List<Row> appends, List<RowPosition> removals, Map<String, TxnChange> txns,
-      boolean truncate, Map<Integer, Row> previousKeys, StructType rowSchema, ReadSet decidedFrom, Map<String, String> decidedUnder,
-      Map<String, String> commitTags, TagGuard tagGuard, FileOwners owners) {
+      boolean truncate, Map<Integer, Row> previousKeys, Map<Integer, Object> deleteSequences, StructType rowSchema, ReadSet decidedFrom,
+      Map<String, String> decidedUnder, Map<String, String> commitTags, TagGuard tagGuard, FileOwners owners) {
     this.previousKeys = Collections.unmodifiableMap(previousKeys);
+    this.deleteSequences = Collections.unmodifiableMap(deleteSequences);
     this.upserts = Collections.unmodifiableList(upserts);
     this.deletes = Collections.unmodifiableList(deletes);
     this.appends = Collections.unmodifiableList(appends);
@@ -140,6 +146,11 @@ public final class ChangeSet {
   }
 
   /** Per txn app id, the version the table must hold and the one this change set records. */
+  /** The sequence the delete at {@code index} names (see the class comment), or null. */
+  public Object deleteSequence(int index) {
+    return deleteSequences.get(index);
+  }
+
   public Map<String, TxnChange> txns() {
     return txns;
   }
@@ -270,14 +281,14 @@ public final class ChangeSet {
       throw new IllegalArgumentException(realignedUpserts.size() + " upserts and " + realignedAppends.size() + " appends in place of "
           + upserts.size() + " and " + appends.size());
     }
-    return new ChangeSet(realignedUpserts, deletes, realignedAppends, removals, txns, truncate, previousKeys, schema, decidedFrom, decidedUnder,
-        commitTags, tagGuard, owners);
+    return new ChangeSet(realignedUpserts, deletes, realignedAppends, removals, txns, truncate, previousKeys, deleteSequences, schema,
+        decidedFrom, decidedUnder, commitTags, tagGuard, owners);
   }
 
   /** This change set with its rows owned by {@code rowOwners} (see the class comment). */
   public ChangeSet withOwners(FileOwners rowOwners) {
-    return new ChangeSet(upserts, deletes, appends, removals, txns, truncate, previousKeys, rowSchema, decidedFrom, decidedUnder,
-        commitTags, tagGuard, rowOwners);
+    return new ChangeSet(upserts, deletes, appends, removals, txns, truncate, previousKeys, deleteSequences, rowSchema, decidedFrom,
+        decidedUnder, commitTags, tagGuard, rowOwners);
   }
 
   public boolean hasRowChanges() {
@@ -300,6 +311,7 @@ public final class ChangeSet {
     private Map<String, TxnChange> txns = new LinkedHashMap<>();
     private boolean truncate;
     private Map<Integer, Row> previousKeys = new HashMap<>();
+    private Map<Integer, Object> deleteSequences = new HashMap<>();
     private StructType rowSchema;
     private ReadSet decidedFrom;
     private Map<String, String> decidedUnder = new LinkedHashMap<>();
@@ -375,6 +387,14 @@ public final class ChangeSet {
       return this;
     }
 
+    /** A delete of {@code key} as of {@code sequence}, the table's sequence column (see the class comment). */
+    public Builder delete(Row key, Object sequence) {
+      if (sequence != null) {
+        deleteSequences.put(deletes.size(), sequence);
+      }
+      return delete(key);
+    }
+
     /** A closed version of a history table, written as it is (see the class comment). */
     public Builder append(Row row) {
       appends.add(row);
@@ -399,9 +419,10 @@ public final class ChangeSet {
     }
 
     public ChangeSet build() {
-      ChangeSet changeSet = new ChangeSet(upserts, deletes, appends, removals, txns, truncate, previousKeys, rowSchema, decidedFrom,
-          decidedUnder, commitTags, tagGuard, owners);
+      ChangeSet changeSet = new ChangeSet(upserts, deletes, appends, removals, txns, truncate, previousKeys, deleteSequences, rowSchema,
+          decidedFrom, decidedUnder, commitTags, tagGuard, owners);
       previousKeys = new HashMap<>();
+      deleteSequences = new HashMap<>();
       upserts = new ArrayList<>();
       deletes = new ArrayList<>();
       appends = new ArrayList<>();

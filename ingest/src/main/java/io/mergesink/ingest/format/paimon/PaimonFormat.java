@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.CachingCatalog;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
@@ -40,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * {@code t} in database {@code d}, a name without a directory is in
  * {@code paimon.tables.default-database}. Upsert tables are created as primary-key tables keyed by
  * the record key, with {@code paimon.bucket} fixed buckets, deletion vectors and the
- * {@code deduplicate} merge engine unless {@code table.properties.*} say otherwise; append tables
+ * {@code deduplicate} merge engine unless {@code table.properties.*} say otherwise (under
+ * {@code merge-engine=partial-update} deletes remove the row unless the properties say how Paimon
+ * takes them); append tables
  * as tables without a primary key. {@code table.properties.*} are Paimon table options.
  */
 public final class PaimonFormat implements TableFormat {
@@ -52,8 +55,12 @@ public final class PaimonFormat implements TableFormat {
   private static final String CACHE_ENABLED = "cache-enabled";
   /** Primary-key table options MergeSink sets unless the table properties do (docs/paimon.md, "Tables"). */
   private static final String BUCKET = "bucket";
+  private static final String MERGE_ENGINE = CoreOptions.MERGE_ENGINE.key();
+  private static final String PARTIAL_UPDATE = CoreOptions.MergeEngine.PARTIAL_UPDATE.toString();
+  private static final String REMOVE_RECORD_ON_DELETE = CoreOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE.key();
+  private static final String IGNORE_DELETE = CoreOptions.IGNORE_DELETE.key();
   private static final Map<String, String> PRIMARY_KEY_TABLE_DEFAULTS = Map.of("deletion-vectors.enabled", "true",
-      "merge-engine", "deduplicate");
+      MERGE_ENGINE, "deduplicate");
 
   private final IngestOptions options;
   private final Catalog catalog;
@@ -202,6 +209,10 @@ public final class PaimonFormat implements TableFormat {
       tableOptions.putAll(PRIMARY_KEY_TABLE_DEFAULTS);
     }
     tableOptions.putAll(spec.properties());
+    if (keyed && PARTIAL_UPDATE.equals(tableOptions.get(MERGE_ENGINE)) && !tableOptions.containsKey(IGNORE_DELETE)) {
+      // deletes remove the row, as under deduplicate; Paimon's partial-update refuses them otherwise
+      tableOptions.putIfAbsent(REMOVE_RECORD_ON_DELETE, "true");
+    }
     return schema.partitionKeys(partitionKeys).options(tableOptions).build();
   }
 

@@ -28,6 +28,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
@@ -39,6 +40,7 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.CloseableIterator;
+import org.apache.paimon.utils.SnapshotManager;
 
 /**
  * One Paimon table as a task writes it: the table as last loaded from the catalog, and a
@@ -127,6 +129,24 @@ final class PaimonFormatTable implements FormatTable {
     }
     Map<String, String> properties = table.snapshotManager().snapshot(version).properties();
     return properties == null ? Optional.empty() : Optional.ofNullable(properties.get(SnapshotPositions.TAG_PREFIX + name));
+  }
+
+  /**
+   * Counts the snapshots that added rows ({@code APPEND}): a MergeSink commit adds one, and the
+   * compaction it runs another ({@code COMPACT}). Snapshots Paimon expired end the count.
+   */
+  @Override
+  public long firstOfLastCommits(long version, int commits) {
+    SnapshotManager snapshots = table.snapshotManager();
+    int counted = 0;
+    long first = version;
+    for (long id = version; id >= Snapshot.FIRST_SNAPSHOT_ID && counted < commits && snapshots.snapshotExists(id); id--) {
+      first = id;
+      if (snapshots.snapshot(id).commitKind() == Snapshot.CommitKind.APPEND) {
+        counted++;
+      }
+    }
+    return first;
   }
 
   @Override
@@ -329,10 +349,43 @@ final class PaimonFormatTable implements FormatTable {
     return found;
   }
 
-  /** Only within the key's rows: ordering by a source position and soft deletes are not supported on Paimon tables. */
+  /**
+   * Only within the key's rows: Paimon orders a key's rows itself ({@link #ordersBySequenceColumn});
+   * soft deletes and history tables are not written to Paimon tables.
+   */
   @Override
   public boolean decidesAgainstRows() {
     return false;
+  }
+
+  /** A primary-key table: Paimon's merge keeps of a key's rows the one with the greatest {@code sequence.field} value. */
+  @Override
+  public boolean ordersBySequenceColumn() {
+    return writeKind == WriteKind.BY_KEY && !recordedKey().isEmpty();
+  }
+
+  /**
+   * Sets the table option {@code sequence.field} to {@code column} (Paimon allows it on an existing
+   * table: rows written before have no value there and sort before every row that has one).
+   *
+   * @throws IllegalStateException the table is ordered by other columns (its own {@code sequence.field})
+   */
+  @Override
+  public void orderBySequenceColumn(String column) throws IOException {
+    List<String> ordered = table.coreOptions().sequenceField();
+    if (ordered.equals(List.of(column))) {
+      return;
+    }
+    reload();
+    ordered = table.coreOptions().sequenceField();
+    if (ordered.equals(List.of(column))) {
+      return;
+    }
+    if (!ordered.isEmpty()) {
+      throw new IllegalStateException("Paimon table " + identifier + " orders its rows by " + ordered + " (sequence.field), not by "
+          + column + ", which MergeSink orders its changes by (docs/paimon.md)");
+    }
+    alter(List.of(SchemaChange.setOption(CoreOptions.SEQUENCE_FIELD.key(), column)));
   }
 
   @Override

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.manifest.ManifestCommittable;
@@ -109,11 +110,17 @@ final class PaimonWriter implements AutoCloseable {
     } else {
       int[] keyOrdinals = keyColumns.stream().mapToInt(schema::indexOf).toArray();
       KeyedChanges keyed = KeyedChanges.of(location, schema, keyOrdinals, Optional.empty(), aligned);
-      filled(keyed, current).forEach(row -> add(rows, kinds, row, RowKind.INSERT));
+      boolean partialUpdate = latest.coreOptions().mergeEngine() == CoreOptions.MergeEngine.PARTIAL_UPDATE;
+      filled(keyed, current, partialUpdate).forEach(row -> add(rows, kinds, row, RowKind.INSERT));
+      Map<Row, Object> deleteSequences = deleteSequences(aligned);
+      int sequenceColumn = sequenceColumn(latest, schema);
       for (Row key : keyed.deleteKeys()) {
         Object[] values = new Object[schema.size()];
         for (int i = 0; i < keyOrdinals.length; i++) {
           values[keyOrdinals[i]] = key.get(i);
+        }
+        if (sequenceColumn >= 0) {
+          values[sequenceColumn] = deleteSequences.get(key);
         }
         add(rows, kinds, Row.of(values), RowKind.DELETE);
       }
@@ -123,12 +130,17 @@ final class PaimonWriter implements AutoCloseable {
       Snapshot base = latest.snapshotManager().latestSnapshot();
       open(latest, base);
       List<CommitMessage> messages = write(rows, kinds, id);
-      guard.arm(aligned.txns(), aligned.commitTags());
+      guard.arm(aligned);
       try {
         ManifestCommittable committable = new ManifestCommittable(id);
         messages.forEach(committable::addFileCommittable);
         committer.filterAndCommitMultiple(List.of(committable));
       } catch (RuntimeException e) {
+        if (guard.invalidated() != null) {
+          committer.abort(messages);
+          close();
+          throw guard.invalidated();
+        }
         if (guard.fenced() != null) {
           committer.abort(messages);
           close();
@@ -172,6 +184,36 @@ final class PaimonWriter implements AutoCloseable {
     }
   }
 
+  /** The sequences the deletes of {@code changes} name, by key. */
+  private static Map<Row, Object> deleteSequences(ChangeSet changes) {
+    Map<Row, Object> sequences = new HashMap<>();
+    for (int i = 0; i < changes.deletes().size(); i++) {
+      if (changes.deleteSequence(i) != null) {
+        sequences.put(changes.deletes().get(i), changes.deleteSequence(i));
+      }
+    }
+    return sequences;
+  }
+
+  /**
+   * The index in {@code schema} of the column Paimon orders a key's rows by ({@code sequence.field}),
+   * which a delete's row carries so that it does not remove a newer row; -1 when rows are ordered as
+   * they arrive.
+   *
+   * @throws IllegalStateException the table orders by several columns, or by one it does not have
+   */
+  private static int sequenceColumn(FileStoreTable table, StructType schema) {
+    List<String> fields = table.coreOptions().sequenceField();
+    if (fields.isEmpty()) {
+      return -1;
+    }
+    if (fields.size() > 1 || schema.indexOf(fields.get(0)) < 0) {
+      throw new IllegalStateException("Paimon table " + table.location() + " orders its rows by " + fields + ": MergeSink writes tables"
+          + " ordered by one column of theirs (docs/paimon.md)");
+    }
+    return schema.indexOf(fields.get(0));
+  }
+
   /** The data files the writer flushed for {@code messages}, before compaction. */
   private static int newFiles(List<CommitMessage> messages) {
     return messages.stream().mapToInt(message -> ((CommitMessageImpl) message).newFilesIncrement().newFiles().size()).sum();
@@ -182,11 +224,23 @@ final class PaimonWriter implements AutoCloseable {
     kinds.add(kind);
   }
 
-  /** The upserts with their unchanged columns taken from their key's live row, else from their previous key's. */
-  private static List<Row> filled(KeyedChanges keyed, CurrentRows current) throws IOException {
+  /**
+   * The upserts with their unchanged columns taken from their key's live row, else from their
+   * previous key's. Under the {@code partial-update} merge engine Paimon keeps the values of the
+   * columns a row leaves null: an unchanged column is null then, and a row is read only for an
+   * upsert that changed its key (its values are those of another key's row).
+   */
+  private static List<Row> filled(KeyedChanges keyed, CurrentRows current, boolean partialUpdate) throws IOException {
     List<Row> filled = new ArrayList<>(keyed.upserts());
     if (!keyed.hasUnchangedValues()) {
       return filled;
+    }
+    if (partialUpdate) {
+      for (int i = 0; i < filled.size(); i++) {
+        if (keyed.previousKey(i) == null) {
+          filled.set(i, UnchangedFiller.withNulls(filled.get(i)));
+        }
+      }
     }
     List<Row> keys = new ArrayList<>();
     for (int i = 0; i < filled.size(); i++) {
@@ -196,6 +250,9 @@ final class PaimonWriter implements AutoCloseable {
           keys.add(keyed.previousKey(i));
         }
       }
+    }
+    if (keys.isEmpty()) {
+      return filled;
     }
     Map<Row, Row> rows = current.of(keys);
     for (int i = 0; i < filled.size(); i++) {

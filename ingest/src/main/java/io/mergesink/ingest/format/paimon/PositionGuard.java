@@ -1,5 +1,7 @@
 package io.mergesink.ingest.format.paimon;
 
+import io.mergesink.core.changes.ChangeSet;
+import io.mergesink.core.changes.MovedRowsException;
 import io.mergesink.core.commit.TxnChange;
 import java.util.HashMap;
 import java.util.List;
@@ -18,7 +20,10 @@ import org.apache.paimon.utils.SnapshotManager;
  * lock), so a check of snapshot {@code N-1} made just before is a check of the parent the snapshot
  * lands on. Each snapshot of an armed commit records in its properties the positions of its parent
  * with the commit's moves applied; each move must find its partition where it expects it, else the
- * snapshot is refused and the guard stays {@link #fenced()} for the rest of the commit.
+ * snapshot is refused and the guard stays {@link #fenced()} for the rest of the commit. Likewise a
+ * change set that must not land after a commit carrying a tag ({@link ChangeSet#checkTags}: a
+ * delete another task traced) is refused when a snapshot since its decision carries one, and the
+ * guard holds why ({@link #invalidated()}).
  *
  * <p>Paimon retries a publication that failed; the writer's table runs with
  * {@code commit.max-retries=0}, so a refused snapshot ends the commit at once and the writer
@@ -27,15 +32,28 @@ import org.apache.paimon.utils.SnapshotManager;
 final class PositionGuard {
   private Map<String, TxnChange> moves = Map.of();
   private Map<String, String> tags = Map.of();
+  private ChangeSet changes;
+  private MovedRowsException invalidated;
   private boolean moved;
   private String fenced;
   private OptionalLong fencedAt = OptionalLong.empty();
   private long fencedVersion;
 
-  /** Arms the guard for one commit: the positions it moves, with what it expects, and the tags of its first snapshot. */
+  /**
+   * Arms the guard for one commit of {@code changeSet}: the positions it moves, with what it
+   * expects, the tags of its first snapshot, and the tags no snapshot since its decision may carry.
+   */
+  void arm(ChangeSet changeSet) {
+    arm(changeSet.txns(), changeSet.commitTags());
+    changes = changeSet;
+  }
+
+  /** Arms the guard for one commit that lands no change set: the positions it moves and the tags of its first snapshot. */
   void arm(Map<String, TxnChange> commitMoves, Map<String, String> commitTags) {
     moves = Map.copyOf(commitMoves);
     tags = Map.copyOf(commitTags);
+    changes = null;
+    invalidated = null;
     moved = false;
     fenced = null;
     fencedAt = OptionalLong.empty();
@@ -44,6 +62,11 @@ final class PositionGuard {
   /** Whether a snapshot of the armed commit landed with its moves. */
   boolean moved() {
     return moved;
+  }
+
+  /** Why a snapshot since the change set's decision makes it decided on what is no longer so, or null. */
+  MovedRowsException invalidated() {
+    return invalidated;
   }
 
   /** The position found elsewhere than expected, or null. */
@@ -73,9 +96,17 @@ final class PositionGuard {
    */
   private Snapshot withPositions(SnapshotManager snapshots, Snapshot snapshot) {
     if (fenced != null) {
-      throw new PositionsMovedException(fenced);
+      throw new PositionsMovedException("position " + fenced + " is not where this commit expects it");
     }
     long parentId = snapshot.id() - 1;
+    if (!moved && changes != null) {
+      try {
+        changes.checkTags(snapshots.tablePath().toString(), parentId, version -> tagsOf(snapshots, version));
+      } catch (MovedRowsException e) {
+        invalidated = e;
+        throw new PositionsMovedException(e.getMessage());
+      }
+    }
     Map<String, Long> found = parentId < Snapshot.FIRST_SNAPSHOT_ID || !snapshots.snapshotExists(parentId) ? Map.of()
         : SnapshotPositions.asOf(snapshots, snapshots.snapshot(parentId));
     Map<String, String> properties = new HashMap<>();
@@ -95,7 +126,7 @@ final class PositionGuard {
           fenced = move.getKey();
           fencedAt = now;
           fencedVersion = parentId;
-          throw new PositionsMovedException(fenced);
+          throw new PositionsMovedException("position " + fenced + " is not where this commit expects it");
         }
         positions.put(move.getKey(), move.getValue().version());
       }
@@ -110,10 +141,24 @@ final class PositionGuard {
         properties.isEmpty() ? null : properties, snapshot.nextRowId());
   }
 
-  /** A move found its partition elsewhere: the snapshot is not published. */
+  /** The commit tags snapshot {@code version} records; none when it is gone (expired) or records none. */
+  static Map<String, String> tagsOf(SnapshotManager snapshots, long version) {
+    if (!snapshots.snapshotExists(version) || snapshots.snapshot(version).properties() == null) {
+      return Map.of();
+    }
+    Map<String, String> tags = new HashMap<>();
+    snapshots.snapshot(version).properties().forEach((key, value) -> {
+      if (key.startsWith(SnapshotPositions.TAG_PREFIX)) {
+        tags.put(key.substring(SnapshotPositions.TAG_PREFIX.length()), value);
+      }
+    });
+    return tags;
+  }
+
+  /** A move found its partition elsewhere, or the change set was decided on what changed since: the snapshot is not published. */
   static final class PositionsMovedException extends IllegalStateException {
-    PositionsMovedException(String id) {
-      super("position " + id + " is not where this commit expects it");
+    PositionsMovedException(String message) {
+      super(message);
     }
   }
 

@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +42,7 @@ import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +60,9 @@ class PaimonEngineTest {
   private static final KafkaPartition P1 = new KafkaPartition(ChangeRecords.TOPIC, 1);
   private static final String POSITION_0 = "sink:" + ChangeRecords.TOPIC + ":0";
   private static final String POSITION_1 = "sink:" + ChangeRecords.TOPIC + ":1";
+  /** Events whose {@code source} block carries PostgreSQL's {@code lsn} and {@code ts_ms}. */
+  private static final DebeziumTable POSITIONED = DebeziumTable.builder("pg", "public", TABLE).column("id", Schema.INT64_SCHEMA)
+      .column("name", Schema.OPTIONAL_STRING_SCHEMA).key("id").source(SourceField.TS_MS, SourceField.TABLE, SourceField.LSN).build();
 
   @TempDir Path temp;
   /** The warehouse, created by the first table: the engine starts before it exists. */
@@ -315,14 +320,113 @@ class PaimonEngineTest {
   }
 
   @Test
-  void orderingByASourcePositionAndHistoryTablesAreRefusedNamingTheFormat() {
-    assertThatThrownBy(() -> options(Map.of()).changeSemantics(new ChangeSemantics(UpsertOrder.parse("source.lsn"), DeleteMode.HARD,
+  void orderingByAColumnOfTheRowSoftDeletesAndHistoryTablesAreRefusedNamingTheFormat() {
+    assertThatThrownBy(() -> options(Map.of()).changeSemantics(new ChangeSemantics(UpsertOrder.parse("name"), DeleteMode.HARD,
         ChangeSemantics.DEFAULT_DELETED_KEYS_MAX)).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("upsert.order.by").hasMessageContaining("table.format=paimon");
+    assertThatThrownBy(() -> options(Map.of()).changeSemantics(new ChangeSemantics(UpsertOrder.parse("source.lsn"), DeleteMode.SOFT,
+        ChangeSemantics.DEFAULT_DELETED_KEYS_MAX)).build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("delete.mode").hasMessageContaining("table.format=paimon");
     assertThatThrownBy(() -> options(Map.of()).writeMode(WriteMode.HISTORY).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("write.mode=history").hasMessageContaining("table.format=paimon");
   }
 
+  /**
+   * With {@code upsert.order.by=source.lsn} the table orders a key's rows by {@code __source_lsn}
+   * ({@code sequence.field}): changes that arrive after newer ones of their key, from another
+   * partition, change nothing, a delete older than the row leaves it, and an upsert older than a
+   * delete does not bring the row back.
+   */
+  @Test
+  void aKeysRowIsTheOneWithTheNewestLsnWhateverOrderItsChangesArriveIn() throws Exception {
+    IngestOptions options = options(Map.of()).changeSemantics(new ChangeSemantics(UpsertOrder.parse("source.lsn"), DeleteMode.HARD,
+        ChangeSemantics.DEFAULT_DELETED_KEYS_MAX)).build();
+    try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
+      engine.open(List.of(P0, P1));
+      engine.seeksApplied();
+      engine.accept(positioned(P1, 0, "c", 1, "new", 200));
+      engine.accept(positioned(P1, 1, "c", 2, "kept", 210));
+      engine.flush();
+      engine.accept(positioned(P0, 0, "u", 1, "old", 100));
+      engine.accept(positioned(P0, 1, "d", 2, null, 150));
+      engine.flush();
+      FileStoreTable ordered = table();
+      assertThat(ordered.options()).containsEntry("sequence.field", "__source_lsn");
+      assertThat(PaimonTables.readRows(ordered)).containsExactlyInAnyOrder(Row.of(1L, "new", 200L), Row.of(2L, "kept", 210L));
+
+      engine.accept(positioned(P1, 2, "d", 1, null, 300));
+      engine.flush();
+      engine.accept(positioned(P0, 2, "u", 1, "older than its delete", 250));
+      engine.accept(positioned(P0, 3, "u", 2, "newer", 260));
+      engine.flush();
+    }
+    assertThat(PaimonTables.readRows(table())).containsExactly(Row.of(2L, "newer", 260L));
+  }
+
+  /**
+   * Under {@code merge-engine=partial-update} an unchanged TOAST value (Debezium's placeholder) is a
+   * null column, which Paimon does not write over: the row keeps the value, and the sink reads no
+   * row to fill it. Deletes remove the row ({@code partial-update.remove-record-on-delete}).
+   */
+  @Test
+  void underPartialUpdateAnUpdateWithoutItsToastColumnKeepsTheOldValue() throws Exception {
+    try (IngestEngine engine = engine(Map.of("merge-engine", "partial-update"))) {
+      engine.open(List.of(P0));
+      engine.accept(ChangeRecords.upsert(0, 0, TABLE, 1, "toasted"));
+      engine.accept(ChangeRecords.upsert(0, 1, TABLE, 2, "deleted"));
+      engine.flush();
+      engine.accept(ChangeRecords.upsert(0, 2, TABLE, 1, "__debezium_unavailable_value"));
+      engine.accept(ChangeRecords.delete(0, 3, TABLE, 2));
+      engine.flush();
+    }
+    FileStoreTable table = table();
+    assertThat(table.options()).containsEntry("merge-engine", "partial-update")
+        .containsEntry("partial-update.remove-record-on-delete", "true");
+    assertThat(PaimonTables.readRows(table)).containsExactly(row(1, "toasted"));
+  }
+
+  /**
+   * With {@code changelog-producer=lookup} each commit's compaction writes the changes it made as
+   * Paimon's row kinds; replayed in snapshot order they rebuild the table its reader reads.
+   */
+  @Test
+  void theLookupChangelogReplayedRebuildsTheTable() throws Exception {
+    try (IngestEngine engine = engine(Map.of("changelog-producer", "lookup"))) {
+      engine.open(List.of(P0));
+      changes.upserts(engine, 0, 0, 3, "v");
+      engine.flush();
+      changes.upserts(engine, 0, 4, 5, "w");
+      changes.delete(engine, 0, 6, 2);
+      engine.flush();
+      changes.upserts(engine, 0, 7, 9, "x");
+      changes.delete(engine, 0, 10, 0);
+      engine.flush();
+    }
+    FileStoreTable table = table();
+    List<PaimonTables.Change> changelog = PaimonTables.changelog(table);
+    Map<Object, Row> rebuilt = new HashMap<>();
+    for (PaimonTables.Change change : changelog) {
+      Object key = change.row().get(0);
+      if (change.kind().isAdd()) {
+        rebuilt.put(key, change.row());
+      } else {
+        assertThat(rebuilt.remove(key)).as("a retraction takes back the row held: %s", change).isEqualTo(change.row());
+      }
+    }
+    assertThat(changelog.stream().map(PaimonTables.Change::kind)).contains(RowKind.INSERT, RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER,
+        RowKind.DELETE);
+    assertThat(rebuilt.values()).containsExactlyInAnyOrderElementsOf(PaimonTables.readRows(table))
+        .containsExactlyInAnyOrderElementsOf(changes.rows());
+  }
+
+  /** A change {@code op} ({@code c}, {@code u}, {@code d}) of {@code id} at PostgreSQL position {@code lsn}, at {@code offset} of {@code partition}. */
+  private static KafkaRecord positioned(KafkaPartition partition, long offset, String op, long id, String name, long lsn) {
+    Struct row = POSITIONED.newRow().put("id", id).put("name", name);
+    Struct source = POSITIONED.source(lsn).put("lsn", lsn);
+    Struct envelope = POSITIONED.envelope(op, op.equals("d") ? row : null, op.equals("d") ? null : row, source, lsn);
+    return new KafkaRecord(partition, offset, ChangeRecords.TOPIC, lsn, POSITIONED.keySchema(), POSITIONED.key(id),
+        POSITIONED.envelopeSchema(), envelope, RecordHeaders.NONE);
+  }
 
   /** The create of {@code row} at {@code offset} of partition 1. */
   private static KafkaRecord onP1(DebeziumTable events, long offset, Struct row) {
