@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
@@ -86,6 +87,12 @@ final class PaimonTableReader implements TableReader {
     return load().isPresent();
   }
 
+  /**
+   * The newest snapshot whose rows readers see, with those rows and the positions it records. With
+   * deletion vectors a reader skips level 0, so the rows of an {@code APPEND} snapshot show only
+   * once the {@code COMPACT} snapshot of its compaction lands; the positions of the
+   * {@code APPEND} snapshot alone would claim rows no reader returns yet.
+   */
   @Override
   public Optional<TableState> state() {
     Optional<FileStoreTable> loaded = load();
@@ -93,12 +100,13 @@ final class PaimonTableReader implements TableReader {
       return Optional.empty();
     }
     FileStoreTable table = loaded.get();
-    Snapshot latest = table.snapshotManager().latestSnapshot();
-    if (latest == null) {
+    Optional<Snapshot> visible = newestVisible(table);
+    if (visible.isEmpty()) {
       return Optional.of(new TableState(0, 0, Map.of()));
     }
-    long rows = read(table, row -> row).size();
-    return Optional.of(new TableState(latest.id(), rows, offsets(table.snapshotManager(), latest)));
+    Snapshot snapshot = visible.get();
+    long rows = read(at(table, snapshot), row -> row).size();
+    return Optional.of(new TableState(snapshot.id(), rows, offsets(table.snapshotManager(), snapshot)));
   }
 
   @Override
@@ -107,7 +115,7 @@ final class PaimonTableReader implements TableReader {
     List<DataField> fields = table.rowType().getFields();
     List<List<String>> lines = new ArrayList<>();
     lines.add(fields.stream().map(DataField::name).toList());
-    lines.addAll(read(table, row -> cells(fields, row)));
+    newestVisible(table).ifPresent(snapshot -> lines.addAll(read(at(table, snapshot), row -> cells(fields, row))));
     return lines;
   }
 
@@ -150,7 +158,29 @@ final class PaimonTableReader implements TableReader {
     }
   }
 
-  /** {@code convert} of every live row of the latest snapshot, read with Paimon's reader (which reuses its row objects). */
+  /** The newest snapshot whose rows every reader sees: the latest one, or with deletion vectors the latest that is not an {@code APPEND}. */
+  private static Optional<Snapshot> newestVisible(FileStoreTable table) {
+    SnapshotManager snapshots = table.snapshotManager();
+    Snapshot latest = snapshots.latestSnapshot();
+    if (latest == null || !table.coreOptions().deletionVectorsEnabled()) {
+      return Optional.ofNullable(latest);
+    }
+    Long earliest = snapshots.earliestSnapshotId();
+    for (long id = latest.id(); earliest != null && id >= earliest; id--) {
+      Snapshot snapshot = id == latest.id() ? latest : snapshots.snapshotExists(id) ? snapshots.snapshot(id) : null;
+      if (snapshot != null && snapshot.commitKind() != Snapshot.CommitKind.APPEND) {
+        return Optional.of(snapshot);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The table as of {@code snapshot}: a scan of it plans that snapshot, not whichever is latest when it runs. */
+  private static FileStoreTable at(FileStoreTable table, Snapshot snapshot) {
+    return table.copy(Map.of(CoreOptions.SCAN_SNAPSHOT_ID.key(), Long.toString(snapshot.id())));
+  }
+
+  /** {@code convert} of every live row of the table's scan snapshot, read with Paimon's reader (which reuses its row objects). */
   private <T> List<T> read(FileStoreTable table, Function<InternalRow, T> convert) {
     ReadBuilder read = table.newReadBuilder();
     List<T> rows = new ArrayList<>();
