@@ -25,6 +25,7 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.BaseDeleteLoader;
@@ -211,7 +212,7 @@ final class IcebergKeyIndex {
       track(delete);
     }
     // with row lineage, the committed entries: they carry the first row ids the commit assigned, which rewrites keep
-    Iterable<DataFile> landedFiles = TableUtil.supportsRowLineage(table) ? committed.addedDataFiles(table.io()) : added.files();
+    Iterable<DataFile> landedFiles = TableUtil.supportsRowLineage(table) ? changes(committed).addedDataFiles() : added.files();
     for (DataFile file : landedFiles) {
       files.put(file.location(), new TrackedFile(file, new ArrayList<>()));
     }
@@ -228,22 +229,23 @@ final class IcebergKeyIndex {
    * @return false when the snapshot cannot be applied file by file (a partition-scoped position delete file)
    */
   private boolean apply(Snapshot snapshot, Set<String> reread) {
-    for (DataFile removed : snapshot.removedDataFiles(table.io())) {
+    SnapshotChanges changes = changes(snapshot);
+    for (DataFile removed : changes.removedDataFiles()) {
       untrackFile(removed.location());
       reread.remove(removed.location());
     }
-    for (DataFile added : snapshot.addedDataFiles(table.io())) {
+    for (DataFile added : changes.addedDataFiles()) {
       files.put(added.location(), new TrackedFile(added, new ArrayList<>()));
       reread.add(added.location());
     }
-    for (DeleteFile removed : snapshot.removedDeleteFiles(table.io())) {
+    for (DeleteFile removed : changes.removedDeleteFiles()) {
       if (removed.referencedDataFile() == null) {
         return false;
       }
       untrack(removed);
       reread.add(removed.referencedDataFile());
     }
-    for (DeleteFile added : snapshot.addedDeleteFiles(table.io())) {
+    for (DeleteFile added : changes.addedDeleteFiles()) {
       if (added.referencedDataFile() == null) {
         return false;
       }
@@ -254,12 +256,17 @@ final class IcebergKeyIndex {
   }
 
   private boolean addsEqualityDeletes(Snapshot snapshot) {
-    for (DeleteFile added : snapshot.addedDeleteFiles(table.io())) {
+    for (DeleteFile added : changes(snapshot).addedDeleteFiles()) {
       if (added.content() == FileContent.EQUALITY_DELETES) {
         return true;
       }
     }
     return false;
+  }
+
+  /** The files {@code snapshot} added and removed, its manifests read with the table's partition specs. */
+  private SnapshotChanges changes(Snapshot snapshot) {
+    return SnapshotChanges.builderFor(table).snapshot(snapshot).build();
   }
 
   private void track(DeleteFile delete) {
