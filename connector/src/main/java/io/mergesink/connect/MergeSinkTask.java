@@ -31,10 +31,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The MergeSink task: Connect's lifecycle over the {@link IngestEngine} (docs/design.md, "Data
  * flow"). {@code open} seeks to the positions the tables hold, {@code put} hands records to the
- * engine and flushes when it is due, {@code preCommit} flushes and reports only offsets that are in
- * tables, {@code close} releases partitions. Here live only Connect's parts: records as the engine
- * sees them, seeks, the dead letter queue, metrics, and the engine's errors as Connect's
- * ({@link RetriableException} for storage failures, {@link ConnectException} for fatal ones).
+ * engine and flushes when it is due, {@code preCommit} flushes unless a flush is still in flight and
+ * reports only offsets that are in tables, {@code close} releases partitions. Here live only
+ * Connect's parts: records as the engine sees them, seeks, the dead letter queue, metrics, and the
+ * engine's errors as Connect's ({@link RetriableException} for storage failures,
+ * {@link ConnectException} for fatal ones).
  */
 public final class MergeSinkTask extends SinkTask {
   private static final Logger LOG = LoggerFactory.getLogger(MergeSinkTask.class);
@@ -113,10 +114,14 @@ public final class MergeSinkTask extends SinkTask {
 
   @Override
   public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
-    try {
-      flush().failure().ifPresent(e -> LOG.warn("Commit failed, changes stay buffered and are retried: {}", e.getMessage()));
-    } catch (IngestException e) {
-      throw connectError(e);
+    // a commit in flight (flush.pipelined) is not waited for: the task would read nothing meanwhile, and the
+    // offsets that landed are what Connect may store either way; put, or the next offset commit, applies it
+    if (!engine.flushRunning()) {
+      try {
+        flush().failure().ifPresent(e -> LOG.warn("Commit failed, changes stay buffered and are retried: {}", e.getMessage()));
+      } catch (IngestException e) {
+        throw connectError(e);
+      }
     }
     Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
     engine.committedOffsets().forEach((partition, offset) ->

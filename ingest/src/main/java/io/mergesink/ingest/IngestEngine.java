@@ -277,6 +277,15 @@ public final class IngestEngine implements AutoCloseable {
     countBuffered();
   }
 
+  /**
+   * Whether the commits of a flush launched by {@link #flushInBackground} are still running: a front
+   * end that only reports positions (Connect's offset commit) need not wait for them, since
+   * {@link #committedOffsets()} says what landed either way.
+   */
+  public boolean flushRunning() {
+    return inFlight.inFlight() && !inFlight.finished();
+  }
+
   /** Records read while a flush was in flight and not buffered yet; the front end may hold them for {@link #awaitFlush}. */
   public int parkedRecords() {
     return parked.size();

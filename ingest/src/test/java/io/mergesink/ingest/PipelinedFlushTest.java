@@ -61,9 +61,11 @@ class PipelinedFlushTest {
       deliver(engine, 10, 16, "second");
       assertThat(engine.parkedRecords()).as("read while the commit is in flight").isEqualTo(6);
       assertThat(engine.committedOffsets()).as("nothing landed yet").isEmpty();
+      assertThat(engine.flushRunning()).isTrue();
       release.countDown();
 
       assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+      assertThat(engine.flushRunning()).isFalse();
       assertThat(engine.committedOffsets()).containsEntry(PARTITION, 16L);
       assertThat(engine.parkedRecords()).isZero();
     }

@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.Arguments;
  * (the {@code soak} profile) runs every case in every cell; a comma-separated list of cell labels
  * ({@code copy-on-write/compaction-off,append/compaction-forced/s3}) runs every case in those cells,
  * to rerun one; a scenario none of the chosen cells applies to runs zero times (its tests allow it).
+ * {@code -Dreliability.flush.pipelined=true} runs the chosen cells with the pipelined flush.
  *
  * <p>Cells keep their tables on local disk, and for the scenarios where the storage's commit and
  * failure behaviour matters (crashes, storage faults, zombies, concurrent writers: {@link
@@ -36,6 +37,8 @@ import org.junit.jupiter.params.provider.Arguments;
  */
 final class Matrix {
   static final String CELLS_PROPERTY = "reliability.cells";
+  /** {@code -Dreliability.flush.pipelined=true} runs every cell with {@code flush.pipelined=true}. */
+  static final String PIPELINED_PROPERTY = "reliability.flush.pipelined";
   static final String CI = "ci";
   static final String ALL = "all";
 
@@ -277,6 +280,11 @@ final class Matrix {
   /** Whether every cell runs (the {@code soak} profile): long scenarios may then run longer. */
   static boolean allCells() {
     return ALL.equals(System.getProperty(CELLS_PROPERTY, CI).trim());
+  }
+
+  /** Whether the sink commits on a thread of its own while its task reads on ({@link #PIPELINED_PROPERTY}). */
+  static boolean pipelinedFlush() {
+    return Boolean.getBoolean(PIPELINED_PROPERTY);
   }
 
   /** The position of the first cell from {@code start} on (wrapping) that the case applies to. */

@@ -159,6 +159,7 @@ final class Workloads {
     config.put("commit.interval.ms", NEVER_BY_TIMER_MS);
     config.put("buffer.max.records", Integer.toString(bufferRecords));
     config.put("checkpoint.interval", "4");
+    config.put("flush.pipelined", Boolean.toString(Matrix.pipelinedFlush()));
     return config;
   }
 
