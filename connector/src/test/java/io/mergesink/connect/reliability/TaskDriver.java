@@ -7,8 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -23,8 +21,6 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * <p>A crash is modelled by dropping the driver without {@link #stop()}: nothing more runs.
  */
 final class TaskDriver {
-  private static final long PIPELINED_WAIT_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(120);
-  private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private final String name;
   private final RecordLog log;
   private final Map<TopicPartition, Long> group;
@@ -116,29 +112,38 @@ final class TaskDriver {
     }
   }
 
-  /**
-   * Polls and commits until every assigned partition is read to its end and committed, or {@code
-   * maxPolls} pass. With {@code flush.pipelined} a task read to its end may still have a commit in
-   * flight, which an offset commit does not wait for: such polls model the consumer's poll blocking
-   * until the next offset commit is due, and count against a time limit instead.
-   */
+  /** Polls and commits until every assigned partition is read to its end and committed, or {@code maxPolls} pass. */
   void runToEnd(int maxPerPartition, int maxPolls) {
-    long waitingLimit = System.nanoTime() + PIPELINED_WAIT_LIMIT_NANOS;
-    for (int polls = 0; polls < maxPolls; ) {
-      int delivered = poll(maxPerPartition);
-      preCommit();
-      boolean readToEnd = delivered == 0 && caughtUp();
-      if (readToEnd && committed()) {
-        return;
-      }
-      if (readToEnd && pipelined && System.nanoTime() < waitingLimit) {
-        LockSupport.parkNanos(IDLE_POLL_NANOS);
-      } else {
-        polls++;
+    PollBudget budget = new PollBudget(maxPolls);
+    for (Step step = pollAndCommit(maxPerPartition); step != Step.DONE; step = pollAndCommit(maxPerPartition)) {
+      if (!budget.next(step == Step.WAITING)) {
+        throw new AssertionError("task did not catch up in " + maxPolls + " polls: positions " + positions + ", group " + group
+            + ", ends " + log.endOffsets() + ", faults " + FaultPlan.fired());
       }
     }
-    throw new AssertionError("task did not catch up in " + maxPolls + " polls: positions " + positions + ", group " + group
-        + ", ends " + log.endOffsets() + ", faults " + FaultPlan.fired());
+  }
+
+  /** Where a task is after one {@link #pollAndCommit}. */
+  enum Step {
+    /** Every assigned partition is read to its end and committed. */
+    DONE,
+    /** Read to its end, with a commit in flight that the offset commit did not wait for ({@code flush.pipelined}). */
+    WAITING,
+    /** Anything else: records delivered, or a commit that has not landed yet (a failure retried). */
+    POLLED
+  }
+
+  /** One poll and {@code put} of up to {@code maxPerPartition} records of each assigned partition, then an offset commit. */
+  Step pollAndCommit(int maxPerPartition) {
+    int delivered = poll(maxPerPartition);
+    preCommit();
+    if (delivered > 0 || !caughtUp()) {
+      return Step.POLLED;
+    }
+    if (committed()) {
+      return Step.DONE;
+    }
+    return pipelined ? Step.WAITING : Step.POLLED;
   }
 
   /** Whether every assigned partition was read to its end. */

@@ -2,10 +2,12 @@ package io.mergesink.connect.reliability;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -108,18 +110,19 @@ final class TaskGroup {
 
   /** Every task reads its partitions to the end and commits. */
   void quiesce(int maxPerPartition, int maxPolls) {
-    for (int poll = 0; poll < maxPolls; poll++) {
-      boolean done = true;
+    PollBudget budget = new PollBudget(maxPolls);
+    while (true) {
+      Set<TaskDriver.Step> steps = EnumSet.noneOf(TaskDriver.Step.class);
       for (TaskDriver task : tasks) {
-        int delivered = task.poll(maxPerPartition);
-        task.preCommit();
-        done &= delivered == 0 && task.caughtUp() && task.committed();
+        steps.add(task.pollAndCommit(maxPerPartition));
       }
-      if (done) {
+      if (steps.equals(Set.of(TaskDriver.Step.DONE))) {
         return;
       }
+      if (!budget.next(!steps.contains(TaskDriver.Step.POLLED))) {
+        throw new AssertionError("tasks did not catch up in " + maxPolls + " polls: ends " + log.endOffsets() + ", group "
+            + offsets + "; faults " + FaultPlan.fired());
+      }
     }
-    throw new AssertionError("tasks did not catch up in " + maxPolls + " polls: ends " + log.endOffsets() + ", group "
-        + offsets + "; faults " + FaultPlan.fired());
   }
 }
