@@ -93,8 +93,10 @@ final class MergeSinkPeer implements Peer {
   public String verify(String topic, E2eWorkload workload, StreamCounts counts) throws IOException {
     DeltaTable table = table(topic);
     if (isUpsert()) {
+      long start = System.nanoTime();
       E2eTables.requireMatches(table, upsertSpec.schema(), workload);
-      return String.format("%,d rows = live keys, last versions", workload.liveCount());
+      TableFootprint footprint = TableFootprint.of(directory.resolve(topic), table.snapshot().version() + 1, Seconds.since(start));
+      return String.format("%,d rows = live keys, last versions; %s", workload.liveCount(), footprint.describe());
     }
     // append: every record is a row, a tombstone included (a delete of its key, with its own Kafka position)
     long expected = counts.changeEvents() + counts.tombstones();

@@ -114,7 +114,8 @@ public final class PeersBenchmark {
 
   private static Map<String, Peer> peers(LocalConnect connect, ChangeProducer producer, LocalPostgres postgres, Path directory, PeersOptions options)
       throws IOException {
-    TableSpec spec = options.sinks().stream().anyMatch(sink -> sink.startsWith("mergesink-upsert") || sink.equals("mergesink-iceberg-upsert"))
+    TableSpec spec = options.sinks().stream().anyMatch(sink -> sink.startsWith("mergesink-upsert") || sink.equals("mergesink-iceberg-upsert")
+        || sink.equals("mergesink-paimon-upsert"))
         ? upsertSpec(connect, producer, directory.resolve("spec"), options.commitIntervalMs()) : null;
     Map<String, Peer> peers = new LinkedHashMap<>();
     for (String sink : options.sinks()) {
@@ -125,6 +126,7 @@ public final class PeersBenchmark {
             new MergeSinkPeer("upsert", RecordFormat.JSON_FAST, directory, options.commitIntervalMs(), spec, true);
         case "mergesink-append" -> new MergeSinkPeer("append", RecordFormat.JSON, directory, options.commitIntervalMs(), spec);
         case "mergesink-iceberg-upsert" -> new MergeSinkIcebergPeer(directory, options.commitIntervalMs(), spec);
+        case "mergesink-paimon-upsert" -> new MergeSinkPaimonPeer(directory, options.commitIntervalMs(), spec);
         case "jdbc" -> new JdbcSinkPeer(postgres, RecordFormat.JSON, options.jdbcBatchSize());
         case "jdbc-json-fast" -> new JdbcSinkPeer(postgres, RecordFormat.JSON_FAST, options.jdbcBatchSize());
         case "iceberg" -> new IcebergSinkPeer(connect, directory.resolve("iceberg"), RecordFormat.JSON, options.commitIntervalMs());

@@ -17,7 +17,7 @@ record PeersOptions(long events, long keys, long warmupEvents, int repeats, List
     long commitIntervalMs, int jdbcBatchSize, Path directory) {
   static final List<String> ALL_SINKS = List.of("mergesink-upsert", "mergesink-upsert-json-fast",
       "mergesink-upsert-json-fast-pipelined", "mergesink-append",
-      "mergesink-iceberg-upsert", "jdbc", "jdbc-json-fast", "iceberg");
+      "mergesink-iceberg-upsert", "mergesink-paimon-upsert", "jdbc", "jdbc-json-fast", "iceberg");
   static final String USAGE = "usage: java -Xms4g -Xmx4g -XX:+AlwaysPreTouch -jar mergesink-bench.jar peers [--quick] [--events=N] [--keys=K] [--repeats=R] [--warmup-events=N]"
       + " [--only=insert-only,uniform] [--tasks=1,4] [--sinks=" + String.join(",", ALL_SINKS) + "] [--commit-interval-ms=MS]"
       + " [--jdbc-batch-size=N] [--dir=PATH]";
