@@ -138,7 +138,6 @@ class TransactionalCutsIT {
     }
     long newestCut = bank.ends().get(bank.ends().size() - 2).offset();
     connect.deleteConnector(name);
-    connect.cluster().addWorker();
 
     String at = "seed " + seed + " [" + cell + "]";
     Map<String, Set<Map<Long, List<Object>>>> whole = wholeStates(bank);
