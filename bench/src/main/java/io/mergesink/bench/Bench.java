@@ -6,7 +6,8 @@ import java.util.Arrays;
 /**
  * The benchmark jar's entry point: {@code java -Xmx8g -jar bench/target/mergesink-bench.jar <suite> [options]}
  * with suite {@code merge-core} ({@link MergeCoreBenchmark}), {@code e2e} ({@link E2eBenchmark}),
- * {@code peers} ({@link PeersBenchmark}) or {@code storage} ({@link StorageBenchmark}: local disk against S3).
+ * {@code peers} ({@link PeersBenchmark}), {@code storage} ({@link StorageBenchmark}: local disk against S3) or
+ * {@code transactions} ({@link TransactionsBenchmark}: whole source transactions and consistent cuts).
  * The Spark comparison lives in the separate {@code bench-spark} module, so this jar never pulls Spark.
  */
 public final class Bench {
@@ -26,10 +27,11 @@ public final class Bench {
       case CdcModesBenchmark.SUITE -> CdcModesBenchmark.main(args);
       case ConverterBenchmark.SUITE -> ConverterBenchmark.main(args);
       case TablesBenchmark.SUITE -> TablesBenchmark.main(args);
+      case TransactionsBenchmark.SUITE -> TransactionsBenchmark.main(args);
       default -> {
         System.err.println("expected a suite name first (" + MergeCoreBenchmark.SUITE + ", " + E2eBenchmark.SUITE + ", "
             + PeersBenchmark.SUITE + ", " + StorageBenchmark.SUITE + ", " + CdcModesBenchmark.SUITE + ", " + ConverterBenchmark.SUITE + ", "
-            + TablesBenchmark.SUITE + ", "
+            + TablesBenchmark.SUITE + ", " + TransactionsBenchmark.SUITE + ", "
             + BufferMemory.SUITE + " or " + SinkTaskProfile.SUITE
             + "), found " + Arrays.toString(args));
         System.exit(USAGE_ERROR);

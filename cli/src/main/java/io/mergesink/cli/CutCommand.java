@@ -50,7 +50,8 @@ final class CutCommand implements Callable<Integer> {
   String at;
 
   @Option(names = "--table-format", paramLabel = "FORMAT", description = "delta, iceberg or paimon, the connector's table.format"
-      + " (default: delta when ROOT/" + CutPublisher.TABLE + "/_delta_log exists, else iceberg).")
+      + " (default: delta when ROOT/" + CutPublisher.TABLE + "/_delta_log exists, paimon when ROOT/<namespace>.db/"
+      + CutPublisher.TABLE + "/schema does, else iceberg).")
   TableFormatName tableFormat;
 
   @Option(names = "--catalog", paramLabel = "KEY=VALUE", description = "An Iceberg catalog property (repeatable), the connector's"
@@ -68,6 +69,7 @@ final class CutCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     TableFormatName format = tableFormat != null ? tableFormat
         : Files.isDirectory(Path.of(root).resolve(CutPublisher.TABLE).resolve("_delta_log")) ? TableFormatName.DELTA
+        : Files.isDirectory(Path.of(root).resolve(namespace + ".db").resolve(CutPublisher.TABLE).resolve("schema")) ? TableFormatName.PAIMON
         : TableFormatName.ICEBERG;
     Map<String, Object> cut = newestCut(format);
     PrintWriter out = spec.commandLine().getOut();

@@ -151,7 +151,7 @@ public final class CutPublisher {
       if (at > candidate.offset()) {
         continue;
       }
-      OptionalLong id = table.timeTravelId(version);
+      OptionalLong id = table.readableId(version);
       // at the last cut staged at this version, the table held every transaction up to it: only those since count
       long since = id.isPresent() && Long.valueOf(id.getAsLong()).equals(lastVersions.get(name)) ? Math.max(at, lastCut) : at;
       if (since < candidate.offset() && changedSince(table.commitTag(version, CutGate.SOURCES_TAG).orElse(""), since, candidate)) {

@@ -73,6 +73,16 @@ public interface FormatTable {
     return OptionalLong.of(version);
   }
 
+  /**
+   * What time travel names the rows of {@code version} by, as every reader sees them: {@link #timeTravelId}
+   * of {@code version}, or of the first later version, with only rewrites between, from which readers see
+   * them (a Paimon table with deletion vectors: readers skip level 0, so a commit's rows show from the
+   * {@code COMPACT} snapshot of its compaction on); empty when no version shows them yet.
+   */
+  default OptionalLong readableId(long version) throws IOException {
+    return timeTravelId(version);
+  }
+
   /** Whether {@code version} only rewrote files and changed no row (a compaction). */
   default boolean rewritesOnly(long version) throws IOException {
     return false;

@@ -243,7 +243,15 @@ public final class PaimonTables {
     return missing.stream().distinct().toList();
   }
 
-  /** Every row of the latest snapshot, strings as {@link String}, decimals as {@link BigDecimal}. */
+  /**
+   * {@code table} as of snapshot {@code snapshotId}: time travel with the table option
+   * {@code scan.snapshot-id}, as Spark's {@code VERSION AS OF} and Flink's hint read it.
+   */
+  public static FileStoreTable at(FileStoreTable table, long snapshotId) {
+    return table.copy(Map.of("scan.snapshot-id", Long.toString(snapshotId)));
+  }
+
+  /** Every row of the latest snapshot (of the {@linkplain #at scan snapshot}), strings as {@link String}, decimals as {@link BigDecimal}. */
   public static List<Row> readRows(FileStoreTable table) {
     ReadBuilder read = table.newReadBuilder();
     List<DataField> fields = table.rowType().getFields();

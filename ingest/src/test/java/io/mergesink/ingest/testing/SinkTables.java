@@ -19,19 +19,23 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.LongStream;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.apache.paimon.utils.SnapshotManager;
 
 /**
  * The tables of one {@code table.format} as the tests' independent readers see them: Delta tables
@@ -63,6 +67,16 @@ public enum SinkTables {
     @Override
     public List<Row> readRows(String table) {
       return KernelTables.readRows(table);
+    }
+
+    @Override
+    public List<Long> versions(String table) {
+      return LongStream.rangeClosed(0, KernelTables.latestVersion(table)).boxed().toList();
+    }
+
+    @Override
+    public List<Row> readRows(String table, long version) {
+      return KernelTables.readRows(table, version);
     }
 
     @Override
@@ -110,9 +124,25 @@ public enum SinkTables {
     @Override
     public List<Row> readRows(String table) {
       Table iceberg = IcebergTables.load(table);
+      return iceberg.currentSnapshot() == null ? List.of() : readRows(iceberg, iceberg.currentSnapshot().snapshotId());
+    }
+
+    @Override
+    public List<Long> versions(String table) {
+      List<Snapshot> snapshots = new ArrayList<>();
+      IcebergTables.load(table).snapshots().forEach(snapshots::add);
+      return snapshots.stream().sorted(Comparator.comparingLong(Snapshot::sequenceNumber)).map(Snapshot::snapshotId).toList();
+    }
+
+    @Override
+    public List<Row> readRows(String table, long version) {
+      return readRows(IcebergTables.load(table), version);
+    }
+
+    private List<Row> readRows(Table iceberg, long snapshotId) {
       Types.StructType struct = iceberg.schema().asStruct();
       List<Row> rows = new ArrayList<>();
-      for (Row row : IcebergTables.readRows(iceberg)) {
+      for (Row row : IcebergTables.readRows(iceberg, snapshotId)) {
         rows.add((Row) engineValue(struct, row));
       }
       return rows;
@@ -187,6 +217,18 @@ public enum SinkTables {
     }
 
     @Override
+    public List<Long> versions(String table) {
+      SnapshotManager snapshots = paimon(table).snapshotManager();
+      Long earliest = snapshots.earliestSnapshotId();
+      return earliest == null ? List.of() : LongStream.rangeClosed(earliest, snapshots.latestSnapshotId()).boxed().toList();
+    }
+
+    @Override
+    public List<Row> readRows(String table, long version) {
+      return PaimonTables.engineRows(PaimonTables.at(paimon(table), version));
+    }
+
+    @Override
     public Optional<Long> position(String table, String appId) {
       return exists(table) ? PaimonTables.position(paimon(table), appId) : Optional.empty();
     }
@@ -232,6 +274,12 @@ public enum SinkTables {
 
   /** Every live row of the latest snapshot, in schema order, values as the engine holds them. */
   public abstract List<Row> readRows(String table);
+
+  /** The versions of {@code table} readers travel to, oldest first: Delta's versions, Iceberg's and Paimon's snapshot ids. */
+  public abstract List<Long> versions(String table);
+
+  /** Every live row of {@code table} at {@code version}, one of {@link #versions}. */
+  public abstract List<Row> readRows(String table, long version);
 
   /** The Kafka position the sink recorded under {@code appId} ({@code <connector>:<topic>:<partition>}): the last offset. */
   public abstract Optional<Long> position(String table, String appId);

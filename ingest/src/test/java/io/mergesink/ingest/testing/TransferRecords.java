@@ -48,6 +48,9 @@ public final class TransferRecords {
 
   private final Map<String, List<KafkaRecord>> records = new LinkedHashMap<>();
   private final List<End> ends = new ArrayList<>();
+  private final List<Struct> transactionEvents = new ArrayList<>();
+  /** Table → the number of its changes, after each transaction, by the transaction's {@code END} offset. */
+  private final Map<Long, Map<String, Integer>> changeCounts = new HashMap<>();
   /** Table → id → row values, after each transaction, by the transaction's {@code END} offset. */
   private final Map<Long, Map<String, Map<Long, List<Object>>>> states = new HashMap<>();
   private final Map<String, Map<Long, List<Object>>> state = new LinkedHashMap<>();
@@ -109,6 +112,20 @@ public final class TransferRecords {
     return ends;
   }
 
+  /**
+   * The values of the transaction topic, of schema {@link TransactionRecords#END}, in offset order: each
+   * transaction's {@code BEGIN} and {@code END}, as Debezium writes them (an {@code END}'s offset is its
+   * {@link End#offset()} once they are produced in order to an empty partition).
+   */
+  public List<Struct> transactionEvents() {
+    return transactionEvents;
+  }
+
+  /** The number of changes of {@code table} the transactions up to the one whose {@code END} is at {@code endOffset} made. */
+  public int changesUpTo(String table, long endOffset) {
+    return changeCounts.get(endOffset).get(table);
+  }
+
   /** Each table's rows (id → values in column order) after the transaction whose {@code END} is at {@code endOffset}. */
   public Map<String, Map<Long, List<Object>>> stateAt(long endOffset) {
     return states.get(endOffset);
@@ -130,7 +147,8 @@ public final class TransferRecords {
 
   private void commit(List<Change> changes, long sourceTimeMs) {
     String id = "tx" + transactionTopicOffset;
-    transactionTopicOffset++; // the BEGIN
+    transactionEvents.add(new Struct(TRANSACTION).put("status", "BEGIN").put("id", id).put("ts_ms", sourceTimeMs));
+    transactionTopicOffset++;
     Map<String, Long> counts = new LinkedHashMap<>();
     Map<String, Long> tableOrder = new HashMap<>();
     long total = 0;
@@ -161,11 +179,15 @@ public final class TransferRecords {
     counts.forEach((table, count) -> collections.add(new Struct(COLLECTION).put("data_collection", table).put("event_count", count)));
     Struct end = new Struct(TRANSACTION).put("status", "END").put("id", id).put("event_count", total)
         .put("data_collections", collections).put("ts_ms", sourceTimeMs);
+    transactionEvents.add(end);
     long endOffset = transactionTopicOffset++;
     ends.add(new End(endOffset, KafkaTransactionEnds.decode(converter.fromConnectData(TRANSACTION_TOPIC, TRANSACTION, end))
         .orElseThrow()));
     Map<String, Map<Long, List<Object>>> copy = new LinkedHashMap<>();
     state.forEach((table, rows) -> copy.put(table, new LinkedHashMap<>(rows)));
     states.put(endOffset, copy);
+    Map<String, Integer> counted = new HashMap<>();
+    records.forEach((table, topic) -> counted.put(table, topic.size()));
+    changeCounts.put(endOffset, counted);
   }
 }

@@ -50,6 +50,8 @@ import org.apache.paimon.utils.SnapshotManager;
  * changes.
  */
 final class PaimonFormatTable implements FormatTable {
+  /** The level of an LSM tree new files land in, which deletion-vector readers skip. */
+  private static final int LEVEL_0 = 0;
   private final Catalog catalog;
   private final Identifier identifier;
   private final WriteKind writeKind;
@@ -147,6 +149,34 @@ final class PaimonFormatTable implements FormatTable {
       }
     }
     return first;
+  }
+
+  /**
+   * {@code version}, or with deletion vectors the first snapshot from it on, before the next one that is
+   * not a {@code COMPACT}, with no file in level 0: readers skip level 0 of a deletion-vector table, so
+   * the rows of an {@code APPEND} snapshot show once the compaction of its commit (or a later one) moved
+   * them up. Merged on read (deletion vectors off) every snapshot shows its rows.
+   */
+  @Override
+  public OptionalLong readableId(long version) {
+    SnapshotManager snapshots = table.snapshotManager();
+    if (!snapshots.snapshotExists(version)) {
+      return OptionalLong.empty();
+    }
+    if (!table.coreOptions().deletionVectorsEnabled()) {
+      return OptionalLong.of(version);
+    }
+    Long latest = snapshots.latestSnapshotId();
+    for (long id = version; latest != null && id <= latest && snapshots.snapshotExists(id); id++) {
+      Snapshot snapshot = snapshots.snapshot(id);
+      if (id > version && snapshot.commitKind() != Snapshot.CommitKind.COMPACT) {
+        break; // rows changed again before readers saw those of version
+      }
+      if (table.store().newScan().withSnapshot(snapshot).withLevel(LEVEL_0).plan().files().isEmpty()) {
+        return OptionalLong.of(id);
+      }
+    }
+    return OptionalLong.empty();
   }
 
   @Override
