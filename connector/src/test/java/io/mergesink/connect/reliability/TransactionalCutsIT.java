@@ -51,8 +51,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       hold it.
  * </ul>
  *
- * <p>Runs in every keyed upsert cell of every format, on local disk and S3; in CI in one Paimon cell
- * with deletion vectors, whose readers see a commit's rows only from its {@code COMPACT} snapshot on.
+ * <p>Runs in every keyed upsert cell of every format, on local disk and S3; in CI in the Delta cell
+ * with deletion vectors (Paimon's and Iceberg's cuts are read in CI by {@code ConsistentCutsTest}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TransactionalCutsIT {
@@ -70,7 +70,8 @@ class TransactionalCutsIT {
   private LocalConnect connect;
 
   static Stream<Cell> cells() {
-    return Matrix.cellsInAnyStore(List.of(Cell.paimon(Cell.Layout.DELETION_VECTORS)), TransactionalCutsIT::keyedUpserts);
+    return Matrix.cellsInAnyStore(List.of(Cell.of(Cell.Layout.DELETION_VECTORS, Cell.Compaction.OFF)),
+        TransactionalCutsIT::keyedUpserts);
   }
 
   /** Keyed tables of plain upserts, on local disk or S3: the workload's model is the source's rows. */
