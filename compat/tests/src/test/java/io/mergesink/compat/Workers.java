@@ -3,6 +3,8 @@ package io.mergesink.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.mergesink.localconnect.ConnectRest;
+import io.mergesink.localconnect.WorkerProcess;
 import io.mergesink.ingest.testing.Expected;
 import io.mergesink.ingest.testing.TableAudit;
 import io.mergesink.localconnect.Await;
@@ -17,6 +19,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -33,6 +36,8 @@ final class Workers {
   /** Worker start-up, plugin scanning included, on a shared 2-core machine. */
   static final Duration STARTUP = Duration.ofMinutes(2);
   static final Duration CATCH_UP = Duration.ofMinutes(3);
+  /** Enough for the worker and a MergeSink task with small buffers; two run beside the build. */
+  static final List<String> JVM_OPTIONS = List.of("-Xmx512m");
   /** The error of a task started from a previous, larger set of task configs (see {@link #allRunning}). */
   private static final String STALE_TASK_COUNT = "TooManyTasksException";
 

@@ -1,8 +1,11 @@
-package io.mergesink.compat;
+package io.mergesink.localconnect;
 
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryUsage;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -14,27 +17,32 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Collectors;
+import javax.management.MBeanServerConnection;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
 
 /**
- * One Kafka Connect worker in distributed mode, run as a child process from one Kafka version's own
- * jars ({@code ConnectDistributed} with a worker properties file, as a Kafka distribution's
- * {@code connect-distributed.sh} starts it). Its output goes to a log file next to its properties.
- * The caller owns the process and must {@link #close()} it.
+ * One Kafka Connect worker in distributed mode, run as a child process ({@code ConnectDistributed}
+ * with a worker properties file, as a Kafka distribution's {@code connect-distributed.sh} starts it)
+ * from the class path and with the JVM options (its heap) the caller gives. Its output goes to a log
+ * file next to its properties; its JVM is reachable over JMX on the loopback address, for the tasks'
+ * metrics and the worker's heap. The caller owns the process and must {@link #close()} it.
  */
-final class WorkerProcess implements AutoCloseable {
+public final class WorkerProcess implements AutoCloseable {
   private static final String MAIN_CLASS = "org.apache.kafka.connect.cli.ConnectDistributed";
-  /** Enough for the worker and a MergeSink task with small buffers; two run beside the build. */
-  private static final String HEAP = "-Xmx512m";
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
   private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
   /** Where ephemeral ports start when the kernel does not say (IANA's range; Linux defaults to 32768). */
   private static final int IANA_EPHEMERAL_START = 49_152;
   private static final Random RANDOM = new Random();
 
-  private final String version;
   private final Path propertiesFile;
   private final Path log;
+  private final List<Path> classpath;
+  private final List<String> jvmOptions;
   private final int restPort;
   private final int jmxPort;
   private Process process;
@@ -42,8 +50,10 @@ final class WorkerProcess implements AutoCloseable {
   /**
    * @param properties the worker's options; {@code listeners} and the REST ports are set here
    */
-  private WorkerProcess(String version, Path dir, String name, Map<String, String> properties) {
-    this.version = version;
+  private WorkerProcess(Path dir, String name, List<Path> classpath, List<String> jvmOptions,
+      Map<String, String> properties) {
+    this.classpath = List.copyOf(classpath);
+    this.jvmOptions = List.copyOf(jvmOptions);
     this.restPort = freePort();
     this.jmxPort = freePort();
     this.propertiesFile = dir.resolve(name + ".properties");
@@ -56,29 +66,39 @@ final class WorkerProcess implements AutoCloseable {
     try {
       Files.createDirectories(dir);
       try (var out = Files.newBufferedWriter(propertiesFile)) {
-        all.store(out, "Kafka Connect " + version + " worker " + name);
+        all.store(out, "Kafka Connect worker " + name);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("writing " + propertiesFile, e);
     }
   }
 
-  /** Starts worker {@code name} of Kafka Connect {@code version}, its files under {@code dir}. */
-  static WorkerProcess start(String version, Path dir, String name, Map<String, String> properties) {
-    WorkerProcess worker = new WorkerProcess(version, dir, name, properties);
+  /**
+   * Starts worker {@code name}, its files under {@code dir}, from {@code classpath} (Kafka Connect's
+   * runtime and the plugins it loads from the class path) with {@code jvmOptions} (e.g. {@code -Xmx512m}).
+   */
+  public static WorkerProcess start(Path dir, String name, List<Path> classpath, List<String> jvmOptions,
+      Map<String, String> properties) {
+    WorkerProcess worker = new WorkerProcess(dir, name, classpath, jvmOptions, properties);
     worker.start();
     return worker;
   }
 
+  /** The class path of this JVM, for a worker that runs what the test runs (its plugins included). */
+  public static List<Path> currentClasspath() {
+    return java.util.Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+        .filter(entry -> !entry.isEmpty()).map(Path::of).toList();
+  }
+
   /** Starts the process (again, after {@link #kill()}), with the same ports and properties. */
-  void start() {
+  public void start() {
     if (process != null && process.isAlive()) {
       throw new IllegalStateException("worker " + propertiesFile + " is running already");
     }
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add(HEAP);
-    // Remote JMX on the loopback address only, so the test can read the task's metrics.
+    command.addAll(jvmOptions);
+    // Remote JMX on the loopback address only, so the test can read the task's metrics and the heap.
     command.add("-Dcom.sun.management.jmxremote.port=" + jmxPort);
     command.add("-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort);
     command.add("-Dcom.sun.management.jmxremote.host=127.0.0.1");
@@ -87,8 +107,7 @@ final class WorkerProcess implements AutoCloseable {
     command.add("-Dcom.sun.management.jmxremote.ssl=false");
     command.add("-Dorg.slf4j.simpleLogger.showDateTime=true");
     command.add("-cp");
-    command.add(SupportedWorkers.classpath(version).stream().map(Path::toString)
-        .collect(Collectors.joining(File.pathSeparator)));
+    command.add(classpath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)));
     command.add(MAIN_CLASS);
     command.add(propertiesFile.toString());
     try {
@@ -98,39 +117,44 @@ final class WorkerProcess implements AutoCloseable {
       Process started = process;
       Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly, "kill-" + propertiesFile.getFileName()));
     } catch (IOException e) {
-      throw new UncheckedIOException("starting Kafka Connect " + version + " (" + command.get(0) + ")", e);
+      throw new UncheckedIOException("starting Kafka Connect worker " + propertiesFile + " (" + command.get(0) + ")", e);
     }
   }
 
   /** Kills the process at once (SIGKILL): no task is stopped, nothing is flushed or committed. */
-  void kill() {
+  public void kill() {
     process.destroyForcibly();
     waitForExit();
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process != null && process.isAlive();
   }
 
-  String restUrl() {
+  /** The operating system's id of the running process (for {@code jcmd}). */
+  public long pid() {
+    return process.pid();
+  }
+
+  public String restUrl() {
     return "http://127.0.0.1:" + restPort;
   }
 
   /** The id the worker reports in connector status ({@code host:port} of its REST listener). */
-  String workerId() {
+  public String workerId() {
     return "127.0.0.1:" + restPort;
   }
 
-  String jmxUrl() {
+  public String jmxUrl() {
     return "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi";
   }
 
-  Path log() {
+  public Path log() {
     return log;
   }
 
   /** The last {@code lines} lines of the worker's log, for failure messages. */
-  String logTail(int lines) {
+  public String logTail(int lines) {
     try {
       List<String> all = Files.readAllLines(log);
       return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
@@ -139,11 +163,46 @@ final class WorkerProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * Calls {@code read} with a JMX connection to the worker's JVM.
+   *
+   * @throws IllegalStateException when the worker's JMX agent cannot be reached or the call fails
+   */
+  public <T> T overJmx(Function<MBeanServerConnection, T> read) {
+    try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(jmxUrl()))) {
+      return read.apply(connector.getMBeanServerConnection());
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException("JMX of worker " + propertiesFile.getFileName() + " at " + jmxUrl() + " failed: " + e, e);
+    }
+  }
+
+  /** The worker JVM's heap as it is (garbage included). */
+  public MemoryUsage heap() {
+    return overJmx(server -> memory(server).getHeapMemoryUsage());
+  }
+
+  /** The worker JVM's heap right after a full collection it is asked for ({@code System.gc()}): its live objects. */
+  public MemoryUsage heapAfterGc() {
+    return overJmx(server -> {
+      MemoryMXBean memory = memory(server);
+      memory.gc();
+      return memory.getHeapMemoryUsage();
+    });
+  }
+
   /** Ends the worker (SIGKILL): a test is done with it, and nothing it holds is needed afterwards. */
   @Override
   public void close() {
     if (process != null && process.isAlive()) {
       kill();
+    }
+  }
+
+  private static MemoryMXBean memory(MBeanServerConnection server) {
+    try {
+      return ManagementFactory.newPlatformMXBeanProxy(server, ManagementFactory.MEMORY_MXBEAN_NAME, MemoryMXBean.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -184,5 +243,4 @@ final class WorkerProcess implements AutoCloseable {
       return IANA_EPHEMERAL_START;
     }
   }
-
 }
