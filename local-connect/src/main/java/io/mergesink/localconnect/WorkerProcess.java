@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -84,9 +86,43 @@ public final class WorkerProcess implements AutoCloseable {
     return worker;
   }
 
+  /**
+   * Properties of a distributed worker of group {@code groupId} (its topics named after it) on the
+   * brokers at {@code bootstrapServers}: JSON with schemas for keys and values, sink tasks' preCommit
+   * every second, plugins found through their ServiceLoader manifests (as
+   * {@code config/connect-distributed.properties}: the default, {@code hybrid_warn}, also scans
+   * every jar by reflection, 30-50 s per worker start on a 2-core machine), a lost worker's tasks
+   * moved after 10 s.
+   */
+  public static Map<String, String> distributedProperties(String bootstrapServers, String groupId) {
+    Map<String, String> props = new HashMap<>();
+    props.put("bootstrap.servers", bootstrapServers);
+    props.put("group.id", groupId);
+    props.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+    props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    props.put("key.converter.schemas.enable", "true");
+    props.put("value.converter.schemas.enable", "true");
+    props.put("config.storage.topic", groupId + "-configs");
+    props.put("offset.storage.topic", groupId + "-offsets");
+    props.put("status.storage.topic", groupId + "-status");
+    props.put("config.storage.replication.factor", "1");
+    props.put("offset.storage.replication.factor", "1");
+    props.put("status.storage.replication.factor", "1");
+    props.put("offset.storage.partitions", "1");
+    props.put("status.storage.partitions", "1");
+    // How often a sink task's preCommit runs, and how long the leader waits for a lost worker (default 5 minutes).
+    props.put("offset.flush.interval.ms", "1000");
+    props.put("scheduled.rebalance.max.delay.ms", "10000");
+    // A killed worker's sink consumers hold their partitions until their session times out (default 45 s).
+    props.put("consumer.session.timeout.ms", "10000");
+    props.put("consumer.heartbeat.interval.ms", "3000");
+    props.put("plugin.discovery", "service_load");
+    return props;
+  }
+
   /** The class path of this JVM, for a worker that runs what the test runs (its plugins included). */
   public static List<Path> currentClasspath() {
-    return java.util.Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+    return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
         .filter(entry -> !entry.isEmpty()).map(Path::of).toList();
   }
 
