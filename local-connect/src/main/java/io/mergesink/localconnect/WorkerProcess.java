@@ -3,6 +3,7 @@ package io.mergesink.localconnect;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryUsage;
@@ -224,6 +225,33 @@ public final class WorkerProcess implements AutoCloseable {
       memory.gc();
       return memory.getHeapMemoryUsage();
     });
+  }
+
+  /**
+   * The first {@code lines} lines of {@code jcmd <pid> GC.class_histogram} (a full collection, then
+   * instances and bytes per class, largest first): what the worker's live heap is made of.
+   */
+  public List<String> classHistogram(int lines) {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    try {
+      Process histogram = new ProcessBuilder(jcmd.toString(), Long.toString(pid()), "GC.class_histogram")
+          .redirectErrorStream(true).start();
+      List<String> output;
+      try (var reader = histogram.inputReader()) {
+        output = reader.lines().limit(lines).toList();
+        reader.transferTo(Writer.nullWriter());
+      }
+      if (!histogram.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        histogram.destroyForcibly();
+        throw new IllegalStateException(jcmd + " GC.class_histogram of " + pid() + " did not end");
+      }
+      return output;
+    } catch (IOException e) {
+      throw new UncheckedIOException("running " + jcmd + " GC.class_histogram", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while taking the class histogram of " + pid(), e);
+    }
   }
 
   /** Ends the worker (SIGKILL): a test is done with it, and nothing it holds is needed afterwards. */

@@ -69,6 +69,8 @@ class WholeDatabaseIT {
   private static final Duration LIVE_HEAP_EVERY = Duration.ofSeconds(5);
   private static final Duration HEAP_EVERY = Duration.ofSeconds(1);
   private static final long MIB = 1024 * 1024;
+  /** The histogram's header and its largest classes. */
+  private static final int HISTOGRAM_LINES = 43;
 
   @TempDir Path dir;
 
@@ -80,66 +82,71 @@ class WholeDatabaseIT {
     EmbeddedKafkaCluster kafka = new EmbeddedKafkaCluster(1, new Properties());
     kafka.start();
     try (DatabaseStream stream = new DatabaseStream(kafka, tables);
-        Admin admin = kafka.createAdminClient();
-        WorkerProcess worker = WorkerProcess.start(dir, "worker", WorkerProcess.currentClasspath(),
-            List.of(HEAP, SIMPLE_LOGGER, "-XX:+ExitOnOutOfMemoryError", "-XX:+HeapDumpOnOutOfMemoryError", "-XX:HeapDumpPath=" + dir),
-            WorkerProcess.distributedProperties(kafka.bootstrapServers(), "whole-database-worker"))) {
+        Admin admin = kafka.createAdminClient()) {
       long setUp = System.nanoTime();
+      // Before the worker starts: a controller busy creating a thousand topics can keep a starting
+      // worker from its own topics' metadata past its deadline.
       stream.createTopics();
-      for (int table = 0; table < tables; table++) {
-        boolean hot = table % HOT_EVERY == 0;
-        stream.changes(table, hot ? HOT_BACKLOG : 1 + random.nextInt(6), hot ? HOT_KEYS : SMALL_KEYS, random);
-      }
-      stream.flush();
-      long backlog = stream.events();
-      ConnectRest rest = awaitUp(worker);
-      long idleWorkerHeap = worker.heapAfterGc().getUsed();
-      System.out.printf("whole-database: %d topics and a backlog of %d events in %d s%n", tables, backlog,
-          Duration.ofNanos(System.nanoTime() - setUp).toSeconds());
+      try (WorkerProcess worker = WorkerProcess.start(dir, "worker", WorkerProcess.currentClasspath(),
+          List.of(HEAP, SIMPLE_LOGGER, "-XX:+ExitOnOutOfMemoryError", "-XX:+HeapDumpOnOutOfMemoryError", "-XX:HeapDumpPath=" + dir),
+          WorkerProcess.distributedProperties(kafka.bootstrapServers(), "whole-database-worker"))) {
+        for (int table = 0; table < tables; table++) {
+          boolean hot = table % HOT_EVERY == 0;
+          stream.changes(table, hot ? HOT_BACKLOG : 1 + random.nextInt(6), hot ? HOT_KEYS : SMALL_KEYS, random);
+        }
+        stream.flush();
+        long backlog = stream.events();
+        ConnectRest rest = awaitUp(worker);
+        long idleWorkerHeap = worker.heapAfterGc().getUsed();
+        System.out.printf("whole-database: %d topics and a backlog of %d events in %d s%n", tables, backlog,
+            Duration.ofNanos(System.nanoTime() - setUp).toSeconds());
 
-      long start = System.nanoTime();
-      rest.putConnector(CONNECTOR, Map.of(
-          "connector.class", MergeSinkConnector.class.getName(),
-          "tasks.max", Integer.toString(TASKS),
-          "topics.regex", DatabaseStream.TOPICS_REGEX,
-          "table.root", tableRoot.toString(),
-          "table.name.format", "${topic}",
-          "commit.interval.ms", "1000"));
-      HeapWatch heap = new HeapWatch(worker);
-      Await.until("connector " + CONNECTOR + " and " + TASKS + " tasks running", STARTUP,
-          () -> running(worker, rest), Boolean.TRUE::equals);
+        long start = System.nanoTime();
+        rest.putConnector(CONNECTOR, Map.of(
+            "connector.class", MergeSinkConnector.class.getName(),
+            "tasks.max", Integer.toString(TASKS),
+            "topics.regex", DatabaseStream.TOPICS_REGEX,
+            "table.root", tableRoot.toString(),
+            "table.name.format", "${topic}",
+            "commit.interval.ms", "1000"));
+        HeapWatch heap = new HeapWatch(worker);
+        Await.until("connector " + CONNECTOR + " and " + TASKS + " tasks running", STARTUP,
+            () -> running(worker, rest), Boolean.TRUE::equals);
 
-      // While it runs: a few changes to one table in ten, the hot tables more.
-      for (int table = 0; table < tables; table += 10) {
-        boolean hot = table % HOT_EVERY == 0;
-        stream.changes(table, hot ? HOT_BACKLOG / 4 : 1 + random.nextInt(3), hot ? HOT_KEYS : SMALL_KEYS, random);
-      }
-      stream.flush();
-      Map<TopicPartition, Long> ends = stream.endOffsets(admin);
-      Await.until("the sink's committed offsets at the end of all " + tables + " topics", CATCH_UP, () -> {
-        heap.sample();
+        // While it runs: a few changes to one table in ten, the hot tables more.
+        for (int table = 0; table < tables; table += 10) {
+          boolean hot = table % HOT_EVERY == 0;
+          stream.changes(table, hot ? HOT_BACKLOG / 4 : 1 + random.nextInt(3), hot ? HOT_KEYS : SMALL_KEYS, random);
+        }
+        stream.flush();
+        Map<TopicPartition, Long> ends = stream.endOffsets(admin);
+        Await.until("the sink's committed offsets at the end of all " + tables + " topics", CATCH_UP, () -> {
+          heap.sample();
+          requireRunning(worker, rest);
+          return behind(admin, ends);
+        }, behind -> behind == 0);
+        double catchUpSeconds = (System.nanoTime() - start) / 1e9;
+        long idleHeap = worker.heapAfterGc().getUsed();
+
+        System.out.printf("whole-database: %d tables, %d events (%d before the connector started), %s worker,"
+                + " %d tasks: caught up in %.1f s; worker heap: peak used %d MiB, peak live while catching up %d MiB"
+                + " (sampled every %d s), live before the connector %d MiB, live with every table idle %d MiB"
+                + " (%d KiB per table)%n",
+            tables, stream.events(), backlog, HEAP, TASKS, catchUpSeconds, heap.peakUsed / MIB, heap.peakLive / MIB,
+            LIVE_HEAP_EVERY.toSeconds(), idleWorkerHeap / MIB, idleHeap / MIB, (idleHeap - idleWorkerHeap) / 1024 / tables);
+        System.out.println("whole-database: the worker's live heap with every table idle, largest classes:\n"
+            + String.join("\n", worker.classHistogram(HISTOGRAM_LINES)));
+
+        assertThat(worker.isAlive()).as("the worker process is up (log %s)", worker.log()).isTrue();
         requireRunning(worker, rest);
-        return behind(admin, ends);
-      }, behind -> behind == 0);
-      double catchUpSeconds = (System.nanoTime() - start) / 1e9;
-      long idleHeap = worker.heapAfterGc().getUsed();
-
-      System.out.printf("whole-database: %d tables, %d events (%d before the connector started), %s worker,"
-              + " %d tasks: caught up in %.1f s; worker heap: peak used %d MiB, peak live while catching up %d MiB"
-              + " (sampled every %d s), live before the connector %d MiB, live with every table idle %d MiB"
-              + " (%d KiB per table)%n",
-          tables, stream.events(), backlog, HEAP, TASKS, catchUpSeconds, heap.peakUsed / MIB, heap.peakLive / MIB,
-          LIVE_HEAP_EVERY.toSeconds(), idleWorkerHeap / MIB, idleHeap / MIB, (idleHeap - idleWorkerHeap) / 1024 / tables);
-
-      assertThat(worker.isAlive()).as("the worker process is up (log %s)", worker.log()).isTrue();
-      requireRunning(worker, rest);
-      assertThat(Files.readAllLines(worker.log())).as("the worker's log")
-          .noneMatch(line -> line.contains(OutOfMemoryError.class.getName()));
-      long auditStart = System.nanoTime();
-      List<String> wrong = audit(tableRoot, stream, ends);
-      System.out.printf("whole-database: %d tables read with Delta Kernel in %d s%n", tables,
-          Duration.ofNanos(System.nanoTime() - auditStart).toSeconds());
-      assertThat(wrong).as("tables that differ from their model").isEmpty();
+        assertThat(Files.readAllLines(worker.log())).as("the worker's log")
+            .noneMatch(line -> line.contains(OutOfMemoryError.class.getName()));
+        long auditStart = System.nanoTime();
+        List<String> wrong = audit(tableRoot, stream, ends);
+        System.out.printf("whole-database: %d tables read with Delta Kernel in %d s%n", tables,
+            Duration.ofNanos(System.nanoTime() - auditStart).toSeconds());
+        assertThat(wrong).as("tables that differ from their model").isEmpty();
+      }
     } finally {
       kafka.stop();
     }
