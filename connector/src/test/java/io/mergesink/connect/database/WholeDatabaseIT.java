@@ -34,20 +34,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One connector over a whole database: {@value #TASKS} tasks of one MergeSink connector subscribed
- * with {@code topics.regex} to a thousand one-partition topics (system property
- * {@value #TABLES_PROPERTY}), each landed in its own Delta table ({@code table.name.format=${topic}}),
- * by a Connect worker that runs as its own JVM with a small heap ({@value #HEAP}). Most tables get a
- * few changes, a few hot ones thousands; a backlog is produced before the connector starts and more
- * while it runs. The worker must stay up throughout (it exits on an {@link OutOfMemoryError}), the
- * tasks running, and every table must hold its model's rows, read by Delta Kernel, with every
- * partition's end offset as its txn version. The run prints the time to catch up and the worker's
- * heap: the largest used heap sampled, the largest live heap (after a full collection) sampled
- * while catching up, and the live heap with every table idle against the worker's before the
- * connector started.
+ * with {@code topics.regex} to hundreds or thousands of one-partition topics ({@value
+ * #DEFAULT_TABLES} unless system property {@value #TABLES_PROPERTY} says otherwise; 2,000 under
+ * {@code -Psoak}), each landed in its own Delta table ({@code table.name.format=${topic}}), by a
+ * Connect worker that runs as its own JVM with a small heap ({@value #HEAP}). Most tables get a few
+ * changes, one in {@value #HOT_EVERY} thousands; a backlog is produced before the connector starts
+ * and more while it runs. The worker must stay up throughout (it exits on an {@link
+ * OutOfMemoryError}), the tasks running, and every table must hold its model's rows, read by Delta
+ * Kernel, with its partition's end offset as its txn version. The run prints the time to catch up
+ * and the worker's heap: the largest used heap sampled, the largest live heap (after a full
+ * collection) sampled while catching up, and the live heap with every table idle against the
+ * worker's before the connector started, with the class histograms of both live heaps.
  */
 class WholeDatabaseIT {
   static final String TABLES_PROPERTY = "whole-database.tables";
-  private static final int DEFAULT_TABLES = 1_000;
+  /** The CI case; {@code -Psoak} runs 2,000 tables. */
+  private static final int DEFAULT_TABLES = 200;
   private static final String HEAP = "-Xmx512m";
   /**
    * The worker logs through SLF4J's simple logger, as this module's tests do ({@code simplelogger.properties}:
@@ -84,31 +86,33 @@ class WholeDatabaseIT {
     try (DatabaseStream stream = new DatabaseStream(kafka, tables);
         Admin admin = kafka.createAdminClient()) {
       long setUp = System.nanoTime();
-      // Before the worker starts: a controller busy creating a thousand topics can keep a starting
-      // worker from its own topics' metadata past its deadline.
+      // The backlog before the worker starts: a broker busy creating a thousand topics' partitions
+      // can keep a starting worker from its own topics' metadata past the worker's fixed deadline.
       stream.createTopics();
+      for (int table = 0; table < tables; table++) {
+        boolean hot = table % HOT_EVERY == 0;
+        stream.changes(table, hot ? HOT_BACKLOG : 1 + random.nextInt(6), hot ? HOT_KEYS : SMALL_KEYS, random);
+      }
+      stream.flush();
+      long backlog = stream.events();
       try (WorkerProcess worker = WorkerProcess.start(dir, "worker", WorkerProcess.currentClasspath(),
           List.of(HEAP, SIMPLE_LOGGER, "-XX:+ExitOnOutOfMemoryError", "-XX:+HeapDumpOnOutOfMemoryError", "-XX:HeapDumpPath=" + dir),
           WorkerProcess.distributedProperties(kafka.bootstrapServers(), "whole-database-worker"))) {
-        for (int table = 0; table < tables; table++) {
-          boolean hot = table % HOT_EVERY == 0;
-          stream.changes(table, hot ? HOT_BACKLOG : 1 + random.nextInt(6), hot ? HOT_KEYS : SMALL_KEYS, random);
-        }
-        stream.flush();
-        long backlog = stream.events();
         ConnectRest rest = awaitUp(worker);
         long idleWorkerHeap = worker.heapAfterGc().getUsed();
-        System.out.printf("whole-database: %d topics and a backlog of %d events in %d s%n", tables, backlog,
+        System.out.printf("whole-database: %d topics, a backlog of %d events and the worker in %d s%n", tables, backlog,
             Duration.ofNanos(System.nanoTime() - setUp).toSeconds());
 
         long start = System.nanoTime();
-        rest.putConnector(CONNECTOR, Map.of(
+        Map<String, String> config = Map.of(
             "connector.class", MergeSinkConnector.class.getName(),
             "tasks.max", Integer.toString(TASKS),
             "topics.regex", DatabaseStream.TOPICS_REGEX,
             "table.root", tableRoot.toString(),
             "table.name.format", "${topic}",
-            "commit.interval.ms", "1000"));
+            "commit.interval.ms", "1000");
+        // again while the worker still joins its group (409)
+        Await.until("the worker to take connector " + CONNECTOR, STARTUP, () -> rest.putConnector(CONNECTOR, config), answer -> true);
         HeapWatch heap = new HeapWatch(worker);
         Await.until("connector " + CONNECTOR + " and " + TASKS + " tasks running", STARTUP,
             () -> running(worker, rest), Boolean.TRUE::equals);
@@ -134,6 +138,8 @@ class WholeDatabaseIT {
                 + " (%d KiB per table)%n",
             tables, stream.events(), backlog, HEAP, TASKS, catchUpSeconds, heap.peakUsed / MIB, heap.peakLive / MIB,
             LIVE_HEAP_EVERY.toSeconds(), idleWorkerHeap / MIB, idleHeap / MIB, (idleHeap - idleWorkerHeap) / 1024 / tables);
+        System.out.println("whole-database: the worker's live heap at its largest sampled, largest classes:\n"
+            + String.join("\n", heap.peakHistogram));
         System.out.println("whole-database: the worker's live heap with every table idle, largest classes:\n"
             + String.join("\n", worker.classHistogram(HISTOGRAM_LINES)));
 
@@ -243,11 +249,15 @@ class WholeDatabaseIT {
     }
   }
 
-  /** The worker's heap, sampled over JMX while it catches up. */
+  /**
+   * The worker's heap, sampled over JMX while it catches up, and the class histogram of its live
+   * heap when that was at its largest sampled.
+   */
   private static final class HeapWatch {
     private final WorkerProcess worker;
     private long peakUsed;
     private long peakLive;
+    private List<String> peakHistogram = List.of();
     private long lastSample;
     private long lastLive;
 
@@ -259,7 +269,11 @@ class WholeDatabaseIT {
       long now = System.nanoTime();
       if (now - lastLive >= LIVE_HEAP_EVERY.toNanos()) {
         peakUsed = Math.max(peakUsed, worker.heap().getUsed());
-        peakLive = Math.max(peakLive, worker.heapAfterGc().getUsed());
+        long live = worker.heapAfterGc().getUsed();
+        if (live > peakLive) {
+          peakLive = live;
+          peakHistogram = worker.classHistogram(HISTOGRAM_LINES);
+        }
         lastLive = now;
         lastSample = now;
       } else if (now - lastSample >= HEAP_EVERY.toNanos()) {
