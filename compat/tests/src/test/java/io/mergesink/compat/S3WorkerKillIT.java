@@ -1,5 +1,7 @@
 package io.mergesink.compat;
 
+import io.mergesink.localconnect.ConnectRest;
+import io.mergesink.localconnect.WorkerProcess;
 import io.mergesink.ingest.testing.Expected;
 import io.mergesink.ingest.testing.TableAudit;
 import io.mergesink.localconnect.Await;
@@ -68,8 +70,8 @@ class S3WorkerKillIT {
     System.out.println("S3WorkerKillIT seed " + seed + " (rerun with -Dsoak.seed=" + seed + ")");
     Random random = new Random(seed);
     Map<String, String> properties = Workers.properties(kafka, "s3-worker-kill");
-    try (WorkerProcess first = WorkerProcess.start(version, dir, "worker-1", properties);
-        WorkerProcess second = WorkerProcess.start(version, dir, "worker-2", properties);
+    try (WorkerProcess first = WorkerProcess.start(dir, "worker-1", SupportedWorkers.classpath(version), Workers.JVM_OPTIONS, properties);
+        WorkerProcess second = WorkerProcess.start(dir, "worker-2", SupportedWorkers.classpath(version), Workers.JVM_OPTIONS, properties);
         ChangeStream stream = new ChangeStream(kafka, topic, PARTITIONS)) {
       try {
         ConnectRest rest = Workers.awaitUp(first, version);

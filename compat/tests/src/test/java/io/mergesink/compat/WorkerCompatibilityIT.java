@@ -3,6 +3,8 @@ package io.mergesink.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.mergesink.localconnect.ConnectRest;
+import io.mergesink.localconnect.WorkerProcess;
 import io.mergesink.ingest.testing.Expected;
 import io.mergesink.ingest.testing.TableAudit;
 import io.mergesink.localconnect.Await;
@@ -79,8 +81,8 @@ class WorkerCompatibilityIT {
     kafka.createTopic(topic, PARTITIONS);
     Map<String, String> workerProperties = Workers.properties(kafka, id);
     Random random = new Random(version.hashCode());
-    try (WorkerProcess first = WorkerProcess.start(version, dir, "worker-1", workerProperties);
-        WorkerProcess second = WorkerProcess.start(version, dir, "worker-2", workerProperties);
+    try (WorkerProcess first = WorkerProcess.start(dir, "worker-1", SupportedWorkers.classpath(version), Workers.JVM_OPTIONS, workerProperties);
+        WorkerProcess second = WorkerProcess.start(dir, "worker-2", SupportedWorkers.classpath(version), Workers.JVM_OPTIONS, workerProperties);
         ChangeStream stream = new ChangeStream(kafka, topic, PARTITIONS)) {
       try {
         ConnectRest rest = Workers.awaitUp(first, version);

@@ -3,6 +3,8 @@ package io.mergesink.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.mergesink.localconnect.ConnectRest;
+import io.mergesink.localconnect.WorkerProcess;
 import io.mergesink.ingest.testing.Expected;
 import io.mergesink.ingest.testing.TableAudit;
 import io.mergesink.localconnect.Await;
@@ -17,6 +19,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -33,6 +36,8 @@ final class Workers {
   /** Worker start-up, plugin scanning included, on a shared 2-core machine. */
   static final Duration STARTUP = Duration.ofMinutes(2);
   static final Duration CATCH_UP = Duration.ofMinutes(3);
+  /** Enough for the worker and a MergeSink task with small buffers; two run beside the build. */
+  static final List<String> JVM_OPTIONS = List.of("-Xmx512m");
   /** The error of a task started from a previous, larger set of task configs (see {@link #allRunning}). */
   private static final String STALE_TASK_COUNT = "TooManyTasksException";
 
@@ -40,31 +45,8 @@ final class Workers {
 
   /** Properties of a distributed worker of group {@code id} (its topics named after it) on {@code kafka}. */
   static Map<String, String> properties(EmbeddedKafkaCluster kafka, String id) {
-    Map<String, String> props = new HashMap<>();
-    props.put("bootstrap.servers", kafka.bootstrapServers());
-    props.put("group.id", id);
-    props.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-    props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-    props.put("key.converter.schemas.enable", "true");
-    props.put("value.converter.schemas.enable", "true");
-    props.put("config.storage.topic", id + "-configs");
-    props.put("offset.storage.topic", id + "-offsets");
-    props.put("status.storage.topic", id + "-status");
-    props.put("config.storage.replication.factor", "1");
-    props.put("offset.storage.replication.factor", "1");
-    props.put("status.storage.replication.factor", "1");
-    props.put("offset.storage.partitions", "1");
-    props.put("status.storage.partitions", "1");
-    // How often a sink task's preCommit runs, and how long the leader waits for a lost worker (default 5 minutes).
-    props.put("offset.flush.interval.ms", "1000");
-    props.put("scheduled.rebalance.max.delay.ms", "10000");
-    // The killed worker's sink consumers hold their partitions until their session times out (default 45 s).
-    props.put("consumer.session.timeout.ms", "10000");
-    props.put("consumer.heartbeat.interval.ms", "3000");
+    Map<String, String> props = WorkerProcess.distributedProperties(kafka.bootstrapServers(), id);
     props.put("plugin.path", SupportedWorkers.pluginPath().toString());
-    // As config/connect-distributed.properties: the plugin's ServiceLoader manifest, no scan of its jars by
-    // reflection (the default, hybrid_warn, adds 30-50 s to every worker start with this plugin here).
-    props.put("plugin.discovery", "service_load");
     return props;
   }
 

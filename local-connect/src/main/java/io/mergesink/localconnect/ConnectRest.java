@@ -1,4 +1,4 @@
-package io.mergesink.compat;
+package io.mergesink.localconnect;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,44 +15,44 @@ import java.util.Map;
  * out, the HTTP status checked. Requests fail with {@link IllegalStateException} naming the
  * request, status and body, so {@code Await} can retry them while a worker starts or rebalances.
  */
-final class ConnectRest {
+public final class ConnectRest {
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String baseUrl;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  ConnectRest(String baseUrl) {
+  public ConnectRest(String baseUrl) {
     this.baseUrl = baseUrl;
   }
 
   /** {@code GET /}: the worker's version and Kafka cluster id. */
-  JsonNode serverInfo() {
+  public JsonNode serverInfo() {
     return send("GET", "/", null);
   }
 
   /** {@code GET /connector-plugins}. */
-  JsonNode plugins() {
+  public JsonNode plugins() {
     return send("GET", "/connector-plugins", null);
   }
 
   /** {@code PUT /connector-plugins/{plugin}/config/validate}: the per-option validation result. */
-  JsonNode validate(String plugin, Map<String, String> config) {
+  public JsonNode validate(String plugin, Map<String, String> config) {
     return send("PUT", "/connector-plugins/" + plugin + "/config/validate", config);
   }
 
   /** {@code PUT /connectors/{name}/config}: creates or updates the connector. */
-  JsonNode putConnector(String name, Map<String, String> config) {
+  public JsonNode putConnector(String name, Map<String, String> config) {
     return send("PUT", "/connectors/" + name + "/config", config);
   }
 
   /** {@code GET /connectors/{name}/status}. */
-  JsonNode status(String name) {
+  public JsonNode status(String name) {
     return send("GET", "/connectors/" + name + "/status", null);
   }
 
   /** {@code POST /connectors/{name}/tasks/{task}/restart}. */
-  void restartTask(String name, int task) {
+  public void restartTask(String name, int task) {
     send("POST", "/connectors/" + name + "/tasks/" + task + "/restart", null);
   }
 
