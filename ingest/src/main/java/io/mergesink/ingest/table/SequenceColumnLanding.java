@@ -21,10 +21,17 @@ import java.util.Map;
  *
  * <p>A hard delete leaves no row to hold its position, and the format forgets it when it compacts:
  * an older change of the key arriving later (a lagging partition of a topic that grew) would bring
- * the row back. So deletes are remembered and traced as {@link OrderedMerge} does: upserts not
+ * the row back. So deletes are remembered and traced as {@link OrderedMerge} does: changes not
  * newer than a remembered delete of their key ({@link DeletedKeys}: this task's, and those other
  * tasks traced, {@link DeleteTraces}) are dropped, and a change set lands only while no commit
  * after its decision traces a delete of one of its keys.
+ *
+ * <p>Deletes are dropped too, although one more delete of a deleted key looks harmless: such a
+ * delete (a Kafka tombstone flushed after its Debezium delete, which carries no position, or an
+ * older delete from a lagging partition) sorts before the row it deleted, and Paimon's writer,
+ * which this task keeps from one commit to the next, still finds that row in the lookup of its
+ * bucket that it built before its own compaction marked the row deleted: the merge keeps the row
+ * and the compaction writes it again (docs/paimon.md, "Order").
  */
 final class SequenceColumnLanding {
   private final TableOrder order;
@@ -65,12 +72,12 @@ final class SequenceColumnLanding {
     builder.rowSchema(schema);
     for (ChangeEvent event : latest) {
       Object sequence = changes.sequence(event);
+      DeletedKeys.Delete delete = truncated ? null : deleted.deletedAt(event.key());
+      if (delete != null && (sequence == null || ChangeOrder.compare(sequence, delete.sequence()) <= 0)) {
+        changes.skipped(event.position(), event.key(), sequence, "deleted as of " + delete.sequence());
+        continue;
+      }
       if (event.op() == Op.UPSERT) {
-        DeletedKeys.Delete delete = truncated ? null : deleted.deletedAt(event.key());
-        if (delete != null && (sequence == null || ChangeOrder.compare(sequence, delete.sequence()) <= 0)) {
-          changes.skipped(event.position(), event.key(), sequence, "deleted as of " + delete.sequence());
-          continue;
-        }
         Object[] values = sink.refit(event.valueSchema(), event.value()).toArray();
         order.setSequence(values, schema, event);
         builder.upsert(Row.of(values), event.previousKey());

@@ -364,6 +364,34 @@ class PaimonEngineTest {
   }
 
   /**
+   * A delete not newer than its key's last delete changes nothing and is not written: neither a
+   * Kafka tombstone flushed after its Debezium delete (it has no position), nor an older delete
+   * from a lagging partition. Written as {@code -D} rows they would lose Paimon's merge to the row
+   * the writer's lookup still holds from before its own compaction deleted it, and that compaction
+   * would write the row again.
+   */
+  @Test
+  void aDeleteNotNewerThanItsKeysLastDeleteDoesNotBringTheRowBack() throws Exception {
+    IngestOptions options = options(Map.of()).tableNameFormat(TABLE).changeSemantics(new ChangeSemantics(UpsertOrder.parse("source.lsn"),
+        DeleteMode.HARD, ChangeSemantics.DEFAULT_DELETED_KEYS_MAX)).build();
+    try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
+      engine.open(List.of(P0, P1));
+      engine.seeksApplied();
+      engine.accept(positioned(P1, 0, "c", 1, "tombstoned", 100));
+      engine.accept(positioned(P1, 1, "c", 2, "deleted twice", 110));
+      engine.accept(positioned(P1, 2, "c", 3, "kept", 120));
+      engine.flush();
+      engine.accept(positioned(P1, 3, "d", 1, null, 200));
+      engine.accept(positioned(P1, 4, "d", 2, null, 210));
+      engine.flush();
+      engine.accept(ChangeRecords.tombstone(1, 5, 1));
+      engine.accept(positioned(P0, 0, "d", 2, null, 105));
+      engine.flush();
+    }
+    assertThat(PaimonTables.readRows(table())).containsExactly(Row.of(3L, "kept", 120L));
+  }
+
+  /**
    * Under {@code merge-engine=partial-update} an unchanged TOAST value (Debezium's placeholder) is a
    * null column, which Paimon does not write over: the row keeps the value, and the sink reads no
    * row to fill it. Deletes remove the row ({@code partial-update.remove-record-on-delete}).
