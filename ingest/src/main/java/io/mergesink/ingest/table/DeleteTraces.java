@@ -56,14 +56,14 @@ final class DeleteTraces {
   }
 
   /**
-   * Makes {@code builder}'s change set, decided on {@code sink}'s current snapshot for {@code keys},
-   * land only while no later commit traces a delete of one of them (one that landed between this
-   * decision and its commit, which the decision could not know).
+   * Makes {@code builder}'s change set, decided for {@code keys} with the traces read through version
+   * {@code tracedThrough} ({@link #catchUp}), land only while no later commit traces a delete of one
+   * of them (one that landed after the traces were read, which the decision could not know).
    */
-  static void guard(ChangeSet.Builder builder, TableSink sink, Collection<Row> keys) {
+  static void guard(ChangeSet.Builder builder, long tracedThrough, Collection<Row> keys) {
     Set<String> texts = new HashSet<>();
     keys.forEach(key -> texts.add(DeletedKeys.text(key)));
-    builder.decidedBeforeTag(sink.version(), TAG, tag -> tracesAny(tag, texts));
+    builder.decidedBeforeTag(tracedThrough, TAG, tag -> tracesAny(tag, texts));
   }
 
   /** Whether the trace {@code tag} names one of {@code keys}, or a truncate (which deletes them all). */
@@ -81,8 +81,12 @@ final class DeleteTraces {
     }
   }
 
-  /** Reads the traces of the commits of {@code sink}'s table up to the version the sink holds into {@code deleted}. */
-  void catchUp(TableSink sink, DeletedKeys deleted) throws IOException {
+  /**
+   * Reads the traces of the commits of {@code sink}'s table up to the version the sink holds into
+   * {@code deleted}, and returns that version: what {@link #guard} checks from. The version is read
+   * once, since a table's version may move between two calls (another task's commit).
+   */
+  long catchUp(TableSink sink, DeletedKeys deleted) throws IOException {
     long version = sink.version();
     Long through = readThrough.get(sink.name());
     for (long next = through == null ? sink.firstOfLastCommits(version, LOOKBACK) : through + 1; next <= version; next++) {
@@ -92,6 +96,7 @@ final class DeleteTraces {
       }
       readThrough.put(sink.name(), next);
     }
+    return version;
   }
 
   private static void apply(String tag, DeletedKeys deleted) throws IOException {

@@ -83,9 +83,7 @@ final class OrderedHistory {
     LiveRows live = sink.liveRows(); // opens the writer first, which may read a newer schema
     StructType schema = sink.schema();
     DeletedKeys remembered = unplaced.computeIfAbsent(sink.name(), name -> new DeletedKeys(deletedKeysMax));
-    if (traces != null) {
-      traces.catchUp(sink, remembered);
-    }
+    long tracedThrough = traces == null ? -1 : traces.catchUp(sink, remembered);
     Unplaced deletes = new Unplaced(remembered, new LinkedHashMap<>());
     Places places = new Places(schema, sink.keySchema(), order.column());
     List<List<ChangeEvent>> segments = segments(changes);
@@ -113,7 +111,7 @@ final class OrderedHistory {
     order.decided(sink.name());
     undecided.put(sink.name(), deletes.found());
     if (traces != null) {
-      DeleteTraces.guard(builder, sink, histories.keySet());
+      DeleteTraces.guard(builder, tracedThrough, histories.keySet());
       if (!deletes.found().isEmpty()) {
         builder.commitTag(DeleteTraces.TAG, DeleteTraces.tag(false, deletes.found()));
       }

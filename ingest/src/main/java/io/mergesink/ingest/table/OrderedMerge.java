@@ -98,9 +98,7 @@ final class OrderedMerge {
       throws IOException {
     StructType schema = sink.schema();
     DeletedKeys deleted = deletedKeys(sink.name());
-    if (traces != null) {
-      traces.catchUp(sink, deleted);
-    }
+    long tracedThrough = traces == null ? -1 : traces.catchUp(sink, deleted);
     if (truncated) {
       decided(sink.name(), new DeletedKeysChange(true, Map.of()));
       if (traces != null) {
@@ -138,7 +136,7 @@ final class OrderedMerge {
     }
     decided(sink.name(), new DeletedKeysChange(false, deletedAsOf));
     if (traces != null) {
-      DeleteTraces.guard(builder, sink, latest.stream().map(ChangeEvent::key).toList());
+      DeleteTraces.guard(builder, tracedThrough, latest.stream().map(ChangeEvent::key).toList());
       if (!deletedAsOf.isEmpty()) {
         builder.commitTag(DeleteTraces.TAG, DeleteTraces.tag(false, deletedAsOf));
       }

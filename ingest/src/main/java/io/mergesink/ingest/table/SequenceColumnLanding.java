@@ -62,11 +62,8 @@ final class SequenceColumnLanding {
       throws IOException {
     sink.orderBySequenceColumn(order.column());
     StructType schema = sink.schema();
-    // guarded from the version before the traces are read: a table's version may be its latest snapshot at each call, and a
-    // trace landing between the two is then both read and checked (at worst the change set is decided again)
-    DeleteTraces.guard(builder, sink, latest.stream().map(ChangeEvent::key).toList());
     DeletedKeys deleted = deletedKeys.computeIfAbsent(sink.name(), name -> new DeletedKeys(deletedKeysMax));
-    traces.catchUp(sink, deleted);
+    DeleteTraces.guard(builder, traces.catchUp(sink, deleted), latest.stream().map(ChangeEvent::key).toList());
     SequenceOrder changes = order.changes();
     Map<Row, DeletedKeys.Delete> deletedAsOf = new LinkedHashMap<>();
     builder.rowSchema(schema);
