@@ -450,6 +450,9 @@ public final class IngestEngine implements AutoCloseable {
       buffers.remove(partition);
       parked.drop(partition);
     }
+    if (cutGate != null) {
+      cutGate.released(revoked);
+    }
     countBuffered();
     try {
       reassignWriters();

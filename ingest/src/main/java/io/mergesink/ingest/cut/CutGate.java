@@ -7,9 +7,11 @@ import io.mergesink.ingest.decode.TransactionEvent;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.transaction.SourceTable;
 import io.mergesink.ingest.transaction.TransactionEnds;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -45,6 +47,8 @@ public final class CutGate implements TransactionEnds {
   /** Source table → the id of the first transaction read of it (what ends before that is in the tables). */
   private final Map<SourceTable, String> firstRead = new LinkedHashMap<>();
   private final Map<String, Set<SourceTable>> tableSources = new HashMap<>();
+  /** Source table → the partitions the task read its changes from and still holds. */
+  private final Map<SourceTable, Set<KafkaPartition>> sourcePartitions = new HashMap<>();
   private final Set<String> forced = new HashSet<>();
   private long cut = NONE;
   private long newestRead;
@@ -91,8 +95,27 @@ public final class CutGate implements TransactionEnds {
     SourceTable source = SourceTable.of(event.source());
     read.computeIfAbsent(event.transaction().id(), id -> new HashMap<>()).merge(source, 1L, Long::sum);
     firstRead.putIfAbsent(source, event.transaction().id());
+    sourcePartitions.computeIfAbsent(source, held -> new HashSet<>()).add(new KafkaPartition(event.topic(), event.partition()));
     tableSources.computeIfAbsent(table, name -> new TreeSet<>(Comparator.comparing(SourceTable::qualifiedName)))
         .add(source);
+  }
+
+  /**
+   * The task no longer holds {@code partitions} (a rebalance): a source table whose changes came from
+   * them only is no longer the task's to wait for. Its next owner reads it from where its table stands.
+   */
+  public void released(Collection<KafkaPartition> partitions) {
+    for (Iterator<Map.Entry<SourceTable, Set<KafkaPartition>>> held = sourcePartitions.entrySet().iterator(); held.hasNext();) {
+      Map.Entry<SourceTable, Set<KafkaPartition>> source = held.next();
+      source.getValue().removeAll(partitions);
+      if (source.getValue().isEmpty()) {
+        held.remove();
+        firstRead.remove(source.getKey());
+        read.values().forEach(counts -> counts.remove(source.getKey()));
+        tableSources.values().forEach(sources -> sources.remove(source.getKey()));
+      }
+    }
+    tableSources.values().removeIf(Set::isEmpty);
   }
 
   /** Transactions {@code ids} were sealed past the cut (larger than a buffer): no tags until a candidate after their ends. */
