@@ -186,6 +186,9 @@ public final class IngestEngine implements AutoCloseable {
     landFlush(); // the writers are re-read for the new partitions: no commit may use them meanwhile
     try {
       Map<KafkaPartition, Map<String, Long>> recorded = recover(fresh);
+      if (cutGate != null) {
+        cutGate.opened(fresh);
+      }
       topicGrowth.widenLookups(catalog.open(), fresh);
       Map<KafkaPartition, Long> seeks = startAt(fresh, recorded);
       reassignWriters();
@@ -458,6 +461,9 @@ public final class IngestEngine implements AutoCloseable {
       positions.release(partition);
       buffers.remove(partition);
       parked.drop(partition);
+    }
+    if (cutGate != null) {
+      cutGate.released(revoked);
     }
     countBuffered();
     try {

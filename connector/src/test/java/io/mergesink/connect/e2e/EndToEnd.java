@@ -45,6 +45,8 @@ final class EndToEnd implements AutoCloseable {
   static final String SINK = "mergesink-upsert";
   static final Duration CATCH_UP = Duration.ofMinutes(5);
   private static final String TOPIC_PREFIX = "pg";
+  /** Debezium's transaction topic ({@code provide.transaction.metadata=true}). */
+  static final String TRANSACTION_TOPIC = TOPIC_PREFIX + ".transaction";
   private static final String SCHEMA = "public";
   private static final Path CONFIG_DIR = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent().resolve("config");
   private static final String SOURCE_FILE = "debezium-postgres-source.json";
@@ -101,9 +103,15 @@ final class EndToEnd implements AutoCloseable {
 
   /** Registers the Debezium source and waits until its snapshot of each table (that many events) is in Kafka. */
   void startSourceAndAwaitSnapshot(Map<String, Long> snapshotEvents) {
+    startSourceAndAwaitSnapshot(snapshotEvents, Map.of());
+  }
+
+  /** {@link #startSourceAndAwaitSnapshot(Map)} with {@code overrides} of the deploy file's options. */
+  void startSourceAndAwaitSnapshot(Map<String, Long> snapshotEvents, Map<String, String> overrides) {
     Map<String, String> config = configFile(SOURCE_FILE);
     assertThat(config).containsEntry("plugin.name", "pgoutput").containsEntry("topic.prefix", TOPIC_PREFIX);
     config.putAll(postgres.debeziumConnectionConfig());
+    config.putAll(overrides);
     connect.startConnector(SOURCE, config, 1);
     snapshotEvents.forEach((table, events) -> Await.until(events + " snapshot events in " + topic(table), LocalConnect.DEFAULT_TIMEOUT,
         () -> topicExists(topic(table)) ? connect.recordCount(topic(table)) : -1L, count -> count >= events));

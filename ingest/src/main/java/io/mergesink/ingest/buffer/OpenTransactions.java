@@ -70,13 +70,18 @@ final class OpenTransactions {
    * Takes the complete transactions at the head, with the events that follow each up to the next
    * transaction's first: a transaction is complete when its {@code END} counts, per table, as many
    * events as are held of it (all of them are here), or when a later transaction is held after it; and
-   * is taken only when it ends within the cut ({@link TransactionEnds#withinCut}).
+   * is taken only when it ends within the cut ({@link TransactionEnds#withinCut}). With cuts
+   * ({@link TransactionEnds#holdsPastCut}) a transaction within the cut is complete: the task moves the
+   * cut past a transaction only once it has read all its events of the tables it reads, in whichever of
+   * its partitions they are, while the {@code END} counts a table's events of every partition (a topic of
+   * several partitions holds a part here).
    */
   List<Held> takeComplete(TransactionEnds ends) {
     List<Held> taken = new ArrayList<>();
     while (!events.isEmpty()) {
       SourceTransaction head = events.peekFirst().event().transaction();
-      if (head != null && !(ends.withinCut(head.id()) && (counts.size() > 1 || complete(head.id(), ends.end(head.id()))))) {
+      if (head != null && !(ends.withinCut(head.id())
+          && (ends.holdsPastCut() || counts.size() > 1 || complete(head.id(), ends.end(head.id()))))) {
         break;
       }
       taken.addAll(takeThrough(head == null ? null : head.id()));

@@ -16,8 +16,11 @@ import java.util.TreeMap;
  * the last {@code END} of each source-time bucket of {@code cut.interval.ms} ({@code ts_ms} floored to the
  * interval), known once an {@code END} of a later bucket follows it. Every task computes the same
  * candidates from the topic alone, so their commits meet at the same points without talking to each
- * other. A candidate is named by its {@code END}'s offset. Fed by the reader thread, read by the engine's:
- * thread-safe. Keeps the newest {@value #MAX_ENDS} ends.
+ * other. A candidate is named by its {@code END}'s offset. An {@code END} of a transaction already read
+ * (Debezium sends again what followed its last recorded position when its task restarts) is ignored:
+ * the first one gives the transaction its place, and a later one, with an older time than the ends
+ * before it, would move the transaction past cuts the task already committed it under. Fed by the
+ * reader thread, read by the engine's: thread-safe. Keeps the newest {@value #MAX_ENDS} ends.
  */
 public final class CutCandidates implements EndListener {
   static final int MAX_ENDS = 100_000;
@@ -47,6 +50,9 @@ public final class CutCandidates implements EndListener {
       topic = transactionTopic;
     } else if (!topic.equals(transactionTopic)) {
       return; // cuts follow one partition of one transaction topic (Debezium's has one)
+    }
+    if (offsets.containsKey(end.id())) {
+      return; // sent again (Debezium resends from its last recorded position after a restart): the first places it
     }
     if (ends.putIfAbsent(offset, new End(offset, end)) == null) {
       offsets.put(end.id(), offset);

@@ -7,9 +7,11 @@ import io.mergesink.ingest.decode.TransactionEvent;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.transaction.SourceTable;
 import io.mergesink.ingest.transaction.TransactionEnds;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -45,6 +47,12 @@ public final class CutGate implements TransactionEnds {
   /** Source table → the id of the first transaction read of it (what ends before that is in the tables). */
   private final Map<SourceTable, String> firstRead = new LinkedHashMap<>();
   private final Map<String, Set<SourceTable>> tableSources = new HashMap<>();
+  /** Source table → the partitions the task read its changes from and still holds. */
+  private final Map<SourceTable, Set<KafkaPartition>> sourcePartitions = new HashMap<>();
+  /** The partitions the task holds. */
+  private final Set<KafkaPartition> held = new HashSet<>();
+  /** Held partition → the id of the first transaction read from it (what ends before that is in the tables, of it). */
+  private final Map<KafkaPartition, String> firstReadIn = new HashMap<>();
   private final Set<String> forced = new HashSet<>();
   private long cut = NONE;
   private long newestRead;
@@ -91,8 +99,37 @@ public final class CutGate implements TransactionEnds {
     SourceTable source = SourceTable.of(event.source());
     read.computeIfAbsent(event.transaction().id(), id -> new HashMap<>()).merge(source, 1L, Long::sum);
     firstRead.putIfAbsent(source, event.transaction().id());
+    KafkaPartition partition = new KafkaPartition(event.topic(), event.partition());
+    sourcePartitions.computeIfAbsent(source, partitions -> new HashSet<>()).add(partition);
+    held.add(partition);
+    firstReadIn.putIfAbsent(partition, event.transaction().id());
     tableSources.computeIfAbsent(table, name -> new TreeSet<>(Comparator.comparing(SourceTable::qualifiedName)))
         .add(source);
+  }
+
+  /** The task holds {@code partitions} from now on, read from where their tables stand. */
+  public void opened(Collection<KafkaPartition> partitions) {
+    held.addAll(partitions);
+  }
+
+  /**
+   * The task no longer holds {@code partitions} (a rebalance): a source table whose changes came from
+   * them only is no longer the task's to wait for. Its next owner reads it from where its table stands.
+   */
+  public void released(Collection<KafkaPartition> partitions) {
+    held.removeAll(partitions);
+    firstReadIn.keySet().removeAll(partitions);
+    for (Iterator<Map.Entry<SourceTable, Set<KafkaPartition>>> held = sourcePartitions.entrySet().iterator(); held.hasNext();) {
+      Map.Entry<SourceTable, Set<KafkaPartition>> source = held.next();
+      source.getValue().removeAll(partitions);
+      if (source.getValue().isEmpty()) {
+        held.remove();
+        firstRead.remove(source.getKey());
+        read.values().forEach(counts -> counts.remove(source.getKey()));
+        tableSources.values().forEach(sources -> sources.remove(source.getKey()));
+      }
+    }
+    tableSources.values().removeIf(Set::isEmpty);
   }
 
   /** Transactions {@code ids} were sealed past the cut (larger than a buffer): no tags until a candidate after their ends. */
@@ -141,15 +178,47 @@ public final class CutGate implements TransactionEnds {
     forced.removeIf(this::withinCut);
   }
 
+  /**
+   * Whether {@code end} comes before the first transaction read from each partition the task holds of the
+   * topics {@code source}'s changes come from; empty while one of them has not given a transaction yet or
+   * the end of its first is not read. The tables stand at one cut in all partitions of a topic when the
+   * task opens them: a transaction with a change read after that stood past it, so all its changes are
+   * still to be read, and one that ends before the first read in every partition is in the tables. A
+   * topic of several partitions delivers them unevenly, so the first read of one says nothing of another.
+   */
+  private Optional<Boolean> beforeFirstRead(SourceTable source, End end) {
+    Set<String> topics = new HashSet<>();
+    sourcePartitions.getOrDefault(source, Set.of()).forEach(partition -> topics.add(partition.topic()));
+    boolean unread = false;
+    for (KafkaPartition partition : held) {
+      if (!topics.contains(partition.topic())) {
+        continue;
+      }
+      String first = firstReadIn.get(partition);
+      if (first == null) {
+        unread = true;
+        continue;
+      }
+      OptionalLong firstEnd = candidates.endOffset(first);
+      if (firstEnd.isEmpty()) {
+        return Optional.empty();
+      }
+      if (end.offset() >= firstEnd.getAsLong()) {
+        return Optional.of(false);
+      }
+    }
+    return unread ? Optional.empty() : Optional.of(true);
+  }
+
   /** Whether every event of {@code end}'s transaction of each source table the task read changes of was read. */
   private boolean allRead(End end) {
     Map<SourceTable, Long> counted = read.getOrDefault(end.id(), Map.of());
     for (Map.Entry<SourceTable, String> source : firstRead.entrySet()) {
-      OptionalLong first = candidates.endOffset(source.getValue());
-      if (first.isEmpty()) {
-        return false; // the end of the first transaction read of it is not known: nor what came before
+      Optional<Boolean> before = beforeFirstRead(source.getKey(), end);
+      if (before.isEmpty()) {
+        return false; // not known yet whether its changes of this source are in the tables or still to come
       }
-      if (end.offset() < first.getAsLong()) {
+      if (before.get()) {
         continue; // before the first transaction read of this source: its changes were in the tables already
       }
       for (Map.Entry<String, Long> count : end.event().tableCounts().entrySet()) {

@@ -92,11 +92,14 @@ public final class CutPublisher {
     if (topic == null || !positions.holds(topic) || !buffers.containsKey(topic)) {
       return;
     }
-    List<String> tables = catalog.discover().stream().filter(table -> !table.equals(TABLE)).toList();
+    List<String> listed = catalog.discover();
+    List<String> tables = listed.stream().filter(table -> !isCutTable(table)).toList();
+    // once it exists, the cut table is written under the name the catalog lists it by, which its positions are read under
+    String cutTable = listed.stream().filter(CutPublisher::isCutTable).findFirst().orElse(TABLE);
     for (Cut cut : cuts(positions.lastProcessed(topic), tables)) {
       for (ChangeEvent row : rows(cut, topic)) {
-        TableSink sink = catalog.forEvent(TABLE, row);
-        buffers.get(topic).add(TABLE, sink.prepare(row));
+        TableSink sink = catalog.forEvent(cutTable, row);
+        buffers.get(topic).add(cutTable, sink.prepare(row));
       }
       positions.processed(topic, cut.end().offset());
       lastCut = cut.end().offset();
@@ -177,6 +180,15 @@ public final class CutPublisher {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether {@code table}, as the catalog lists it, is the cut table: its commits carry no cut, and counted
+   * among the tables it would stop every cut after the first. A catalog names it in its namespace
+   * ({@code default/mergesink_cuts}) when the table names have one.
+   */
+  static boolean isCutTable(String table) {
+    return table.equals(TABLE) || table.endsWith("/" + TABLE);
   }
 
   private static List<ChangeEvent> rows(Cut cut, KafkaPartition topic) {

@@ -14,6 +14,7 @@ import org.apache.kafka.connect.data.Struct;
  * as the source names them: {@code schema.table} for PostgreSQL, {@code db.table} for MySQL,
  * {@code db.schema.table} for SQL Server).
  *
+ * @param id the transaction's id as all its events name it ({@link TransactionIds}: PostgreSQL's xid)
  * @param eventCount the transaction's change events; 0 for a {@code BEGIN}
  * @param tableCounts change events per table, for an {@code END}; empty for a {@code BEGIN}
  * @param timestampMs the event's {@code ts_ms} (the source's time of the transaction's commit, for an
@@ -25,7 +26,7 @@ public record TransactionEvent(Status status, String id, long eventCount, Map<St
 
   public TransactionEvent {
     Objects.requireNonNull(status, "status");
-    Objects.requireNonNull(id, "id");
+    id = TransactionIds.of(Objects.requireNonNull(id, "id"));
     tableCounts = Map.copyOf(tableCounts);
   }
 

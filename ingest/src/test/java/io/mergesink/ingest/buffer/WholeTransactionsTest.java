@@ -14,6 +14,7 @@ import io.mergesink.ingest.decode.TransactionEvent;
 import io.mergesink.ingest.decode.TransactionEvent.Status;
 import io.mergesink.ingest.transaction.TransactionEnds;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -124,6 +125,38 @@ class WholeTransactionsTest {
     assertThat(buffer.seal()).isZero();
     assertThat(offsets(buffer)).containsExactly(4L);
     assertThat(buffer.pending().get(0).transactionPieces()).isEqualTo(Set.of());
+  }
+
+  @Test
+  void withCutsATransactionWithinTheCutIsSealedThoughItsOtherEventsOfTheTableAreInAnotherPartition() {
+    Set<String> withinCut = new HashSet<>();
+    TransactionEnds cuts = new TransactionEnds() {
+      @Override
+      public Optional<TransactionEvent> end(String id) {
+        return known.end(id);
+      }
+
+      @Override
+      public boolean withinCut(String id) {
+        return withinCut.contains(id);
+      }
+
+      @Override
+      public boolean holdsPastCut() {
+        return true;
+      }
+    };
+    PartitionBuffer buffer = PartitionBuffer.wholeTransactions(TOPIC, 0, PendingChanges::coalescedByKey,
+        new BufferLimits(1_000, 1L << 30), cuts);
+    buffer.add("accounts", change(10, 1, 90, "t1", 1)); // its other change of accounts is in partition 1 of the topic
+    ended("t1", 2);
+    buffer.seal();
+    assertThat(buffer.pending()).as("past the cut").isEmpty();
+
+    withinCut.add("t1"); // the task read both changes: the cut moved past it
+    buffer.seal();
+    assertThat(offsets(buffer)).containsExactly(10L);
+    assertThat(buffer.sealedThrough()).isEmpty();
   }
 
   @Test

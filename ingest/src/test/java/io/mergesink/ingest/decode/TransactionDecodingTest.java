@@ -21,7 +21,7 @@ class TransactionDecodingTest {
     ChangeEvent event = DECODER.decode(load("pg-delete-in-transaction.json", TOPIC, 0, 7));
 
     assertThat(event.op()).isEqualTo(Op.DELETE);
-    assertThat(event.transaction()).isEqualTo(new SourceTransaction("771:24023128", 3, 2));
+    assertThat(event.transaction()).isEqualTo(new SourceTransaction("771", 3, 2));
   }
 
   @Test
@@ -51,6 +51,20 @@ class TransactionDecodingTest {
     TransactionEvent begin = TransactionEvent.of(load("pg-transaction-begin.json", "pg.transaction", 0, 11).value()).orElseThrow();
 
     assertThat(begin).isEqualTo(new TransactionEvent(Status.BEGIN, "771:24023128", 0, Map.of(), 1709288132000L));
+  }
+
+  @Test
+  void thePostgresConnectorsEventsOfOneTransactionNameItByItsXidThoughEachCarriesItsOwnLsn() {
+    // as Debezium 3.6's PostgreSQL connector wrote them for one transaction: BEGIN, a change of each table, END
+    TransactionEvent begin = TransactionEvent.of(Map.of("status", "BEGIN", "id", "762:26420248")).orElseThrow();
+    SourceTransaction change = TransactionEvent.transactionOf(Map.of("id", "762:26420336", "total_order", 2,
+        "data_collection_order", 1));
+    TransactionEvent end = TransactionEvent.of(Map.of("status", "END", "id", "762:26420640", "event_count", 3,
+        "data_collections", List.of(Map.of("data_collection", "public.accounts_a", "event_count", 1)))).orElseThrow();
+
+    assertThat(List.of(begin.id(), change.id(), end.id())).containsOnly("762");
+    assertThat(new SourceTransaction("3E11FA47-71CA-11E1-9E33-C80AA9429562:23", 1, 1).id())
+        .as("a MySQL GTID").isEqualTo("3E11FA47-71CA-11E1-9E33-C80AA9429562:23");
   }
 
   @Test

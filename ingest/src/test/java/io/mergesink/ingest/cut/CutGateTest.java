@@ -1,0 +1,73 @@
+package io.mergesink.ingest.cut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mergesink.core.data.Row;
+import io.mergesink.core.types.PrimitiveType;
+import io.mergesink.core.types.StructField;
+import io.mergesink.core.types.StructType;
+import io.mergesink.ingest.decode.ChangeEvent;
+import io.mergesink.ingest.decode.ChangeEvent.Op;
+import io.mergesink.ingest.decode.SourceInfo;
+import io.mergesink.ingest.decode.SourceTransaction;
+import io.mergesink.ingest.decode.TransactionEvent;
+import io.mergesink.ingest.decode.TransactionEvent.Status;
+import io.mergesink.ingest.record.KafkaPartition;
+import io.mergesink.ingest.transaction.TransactionEnds;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CutGateTest {
+  private static final KafkaPartition TRANSACTIONS = new KafkaPartition("pg.transaction", 0);
+  private static final KafkaPartition ACCOUNTS = new KafkaPartition("pg.public.accounts", 0);
+  private static final KafkaPartition SAVINGS = new KafkaPartition("pg.public.savings", 0);
+  private static final StructType KEY = StructType.of(new StructField("id", PrimitiveType.LONG, false));
+
+  private static ChangeEvent change(KafkaPartition partition, String table, String transaction, long offset) {
+    return new ChangeEvent(Op.UPSERT, Row.of(offset), KEY, Row.of(offset), KEY, new SourceInfo("bank", "public", table), 0,
+        partition.topic(), partition.topic(), partition.partition(), offset, "u")
+        .inTransaction(new SourceTransaction(transaction, 1, 1));
+  }
+
+  private static TransactionEvent end(String id, long timestampMs) {
+    return new TransactionEvent(Status.END, id, 2, Map.of("public.accounts", 1L, "public.savings", 1L), timestampMs);
+  }
+
+  @Test
+  void aTransactionBeforeTheFirstReadOfOnePartitionIsAwaitedInAPartitionThatGaveNothingYet() {
+    KafkaPartition first = new KafkaPartition("pg.public.accounts", 0);
+    KafkaPartition second = new KafkaPartition("pg.public.accounts", 1);
+    CutCandidates candidates = new CutCandidates(1_000);
+    Map<String, Long> oneChange = Map.of("public.accounts", 1L);
+    candidates.ended(TRANSACTIONS, 1, new TransactionEvent(Status.END, "t1", 1, oneChange, 100));
+    candidates.ended(TRANSACTIONS, 3, new TransactionEvent(Status.END, "t2", 1, oneChange, 1_100));
+    candidates.ended(TRANSACTIONS, 5, new TransactionEvent(Status.END, "t3", 1, oneChange, 2_100));
+    CutGate gate = new CutGate(TransactionEnds.NONE, candidates);
+    gate.opened(List.of(first, second));
+
+    gate.read("accounts", change(first, "accounts", "t2", 40)); // the consumer gave partition 0 first
+    assertThat(gate.advance()).as("t1's change may be in partition 1, not read yet").isEqualTo(-1);
+
+    gate.read("accounts", change(second, "accounts", "t1", 30));
+    assertThat(gate.advance()).isEqualTo(3);
+  }
+
+  @Test
+  void aSourceWhosePartitionsTheTaskReleasedHoldsTheCutBackNoLonger() {
+    CutCandidates candidates = new CutCandidates(1_000);
+    candidates.ended(TRANSACTIONS, 1, end("t1", 100));
+    candidates.ended(TRANSACTIONS, 3, end("t2", 1_100));
+    candidates.ended(TRANSACTIONS, 5, end("t3", 2_100)); // its later time makes t2 a cut candidate
+    CutGate gate = new CutGate(TransactionEnds.NONE, candidates);
+    gate.read("accounts", change(ACCOUNTS, "accounts", "t1", 10));
+    gate.read("savings", change(SAVINGS, "savings", "t1", 20));
+    gate.read("accounts", change(ACCOUNTS, "accounts", "t2", 11)); // savings moved to another task before t2's change came
+    assertThat(gate.advance()).as("t2's change of savings is not read").isEqualTo(1);
+
+    gate.released(List.of(SAVINGS));
+    assertThat(gate.advance()).isEqualTo(3);
+    assertThat(gate.tags("savings")).isEmpty();
+    assertThat(gate.tags("accounts")).containsEntry(CutGate.CUT_TAG, "3");
+  }
+}
