@@ -204,14 +204,21 @@ public final class PaimonTables {
 
   /**
    * The position {@code id} ({@code <app>:<topic>:<partition>}) as the newest snapshot that records
-   * positions holds it (a snapshot of another writer, a compaction job, records none).
+   * positions and whose rows readers see holds it (a snapshot of another writer, a compaction job,
+   * records none; with deletion vectors an {@code APPEND} snapshot's rows show only at its
+   * {@code COMPACT} snapshot, which records the same positions).
    */
   public static Optional<Long> position(FileStoreTable table, String id) {
     SnapshotManager snapshots = table.snapshotManager();
     Long latest = snapshots.latestSnapshotId();
     Long earliest = snapshots.earliestSnapshotId();
+    boolean levelZeroHidden = table.coreOptions().deletionVectorsEnabled();
     for (long at = latest == null ? 0 : latest; latest != null && at >= earliest; at--) {
-      Map<String, String> properties = snapshots.snapshot(at).properties();
+      Snapshot snapshot = snapshots.snapshot(at);
+      if (levelZeroHidden && snapshot.commitKind() == Snapshot.CommitKind.APPEND) {
+        continue; // its rows show only once its COMPACT snapshot lands: readers do not see them yet
+      }
+      Map<String, String> properties = snapshot.properties();
       if (properties != null && properties.keySet().stream().anyMatch(key -> key.startsWith(POSITION_PREFIX))) {
         return Optional.ofNullable(properties.get(POSITION_PREFIX + id)).map(Long::parseLong);
       }
