@@ -13,12 +13,15 @@ import io.mergesink.core.testing.KernelTables;
 import io.mergesink.localconnect.debezium.CustomerEvents;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
@@ -50,6 +53,7 @@ class WorkerCompatibilityIT {
   private static final int TASKS = 2;
   private static final int KEYS = 300;
   private static final int LOG_TAIL_LINES = 60;
+  private static final int WHOLE_TOPIC_PARTITIONS = 2;
 
   private static EmbeddedKafkaCluster kafka;
 
@@ -123,6 +127,8 @@ class WorkerCompatibilityIT {
         TableAudit.Result result = TableAudit.check("Kafka Connect " + version, table,
             Expected.upserts(CustomerEvents.COLUMNS, stream.model()), endOffsets, CONNECTOR);
         Map<String, Double> commits = awaitMetricsOverJmx(rest, version, List.of(first, second));
+        assertTasksHoldWholeTopics(rest, id, dir.resolve("whole-topic-tables"), random);
+        phases.lap("whole topics");
         System.out.printf("COMPAT worker=%s rows=%d lost=%d duplicated=%d records=%d commits=%s seconds=%s%n", version,
             result.rowsChecked(), result.lost(), result.duplicated(),
             endOffsets.values().stream().mapToLong(Long::longValue).sum(), commits, phases);
@@ -132,6 +138,35 @@ class WorkerCompatibilityIT {
             + second.logTail(LOG_TAIL_LINES), e);
       }
     }
+  }
+
+  /**
+   * A second connector with the plugin's {@link io.mergesink.connect.WholeTopicAssignor} as its
+   * consumers' assignor (loaded from {@code plugin.path}, as users set it): each task holds all
+   * partitions of the topics it holds, and both tables land equal to their sources.
+   */
+  private static void assertTasksHoldWholeTopics(ConnectRest rest, String id, Path tableRoot, Random random) {
+    String connector = CONNECTOR + "-whole-topics";
+    List<String> topics = List.of(id + ".orders", id + ".lines");
+    topics.forEach(topic -> kafka.createTopic(topic, WHOLE_TOPIC_PARTITIONS));
+    Map<String, String> config = connectorConfig(String.join(",", topics), tableRoot);
+    config.put("consumer.override.partition.assignment.strategy", "io.mergesink.connect.WholeTopicAssignor");
+    Await.until("PUT /connectors/" + connector + "/config accepted", Workers.STARTUP,
+        () -> rest.putConnector(connector, config), accepted -> true);
+    Workers.awaitTasksRunning(rest, connector, TASKS);
+    for (String topic : topics) {
+      try (ChangeStream stream = new ChangeStream(kafka, topic, WHOLE_TOPIC_PARTITIONS)) {
+        stream.mixedWorkload(KEYS / 3, random);
+        stream.flush();
+        Map<TopicPartition, Long> endOffsets = Workers.endOffsets(kafka, topic, WHOLE_TOPIC_PARTITIONS);
+        Await.until(topic + " landed whole in its table", Workers.CATCH_UP,
+            () -> Workers.converged(tableRoot.resolve(topic).toString(), stream.model(), endOffsets, connector));
+      }
+    }
+    Collection<Set<TopicPartition>> assignments = Workers.groupAssignments(kafka, "connect-" + connector).values();
+    Set<Set<TopicPartition>> wholeTopics = topics.stream()
+        .map(topic -> Workers.endOffsets(kafka, topic, WHOLE_TOPIC_PARTITIONS).keySet()).collect(Collectors.toSet());
+    assertThat(assignments).as("the partitions of each task").containsExactlyInAnyOrderElementsOf(wholeTopics);
   }
 
   /** The worker lists the plugin, and its REST validation explains a mistake. */

@@ -22,9 +22,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 
@@ -119,6 +122,21 @@ final class Workers {
       }
     }
     return offsets;
+  }
+
+  /** The partitions each member of consumer group {@code group} holds, by member id. */
+  static Map<String, Set<TopicPartition>> groupAssignments(EmbeddedKafkaCluster kafka, String group) {
+    try (Admin admin = kafka.createAdminClient()) {
+      ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group).get();
+      Map<String, Set<TopicPartition>> assignments = new HashMap<>();
+      description.members().forEach(member -> assignments.put(member.consumerId(), member.assignment().topicPartitions()));
+      return assignments;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("describing consumer group " + group, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted describing consumer group " + group, e);
+    }
   }
 
   /** {@code dir}, emptied of an earlier run's files (kept after a run for inspection). */

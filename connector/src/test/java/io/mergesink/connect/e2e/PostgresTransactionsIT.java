@@ -3,7 +3,7 @@ package io.mergesink.connect.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.connect.testing.AbruptWorkers;
-import io.mergesink.connect.testing.WholeTopicAssignor;
+import io.mergesink.connect.WholeTopicAssignor;
 import io.mergesink.core.data.Row;
 import io.mergesink.ingest.testing.SinkTables;
 import io.mergesink.localconnect.Await;

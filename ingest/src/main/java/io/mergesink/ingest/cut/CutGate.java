@@ -15,9 +15,12 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A task's side of consistent cuts (docs/transactions.md, "Consistent cuts"): before each flush,
@@ -34,6 +37,7 @@ import java.util.TreeSet;
  * already. Wraps the {@link TransactionEnds} buffers ask; engine thread only, apart from the ends it wraps.
  */
 public final class CutGate implements TransactionEnds {
+  private static final Logger LOG = LoggerFactory.getLogger(CutGate.class);
   /** Commit tag: the offset of the {@code END} of the candidate the commit's task committed up to. */
   public static final String CUT_TAG = "mergesink.cut";
   /** Commit tag: the source tables ({@link SourceTable#qualifiedName()}, comma-separated) whose changes the table holds. */
@@ -54,6 +58,8 @@ public final class CutGate implements TransactionEnds {
   /** Held partition → the id of the first transaction read from it (what ends before that is in the tables, of it). */
   private final Map<KafkaPartition, String> firstReadIn = new HashMap<>();
   private final Set<String> forced = new HashSet<>();
+  /** Topics of sources read whose partitions the task holds only some of, as of the last {@link #advance}. */
+  private Set<String> splitTopics = Set.of();
   private long cut = NONE;
   private long newestRead;
   private volatile long lagMillis;
@@ -72,6 +78,11 @@ public final class CutGate implements TransactionEnds {
   @Override
   public void follow(KafkaPartition partition, long timestampMs) {
     ends.follow(partition, timestampMs);
+  }
+
+  @Override
+  public OptionalInt partitionCount(String topic) {
+    return ends.partitionCount(topic);
   }
 
   @Override
@@ -144,6 +155,7 @@ public final class CutGate implements TransactionEnds {
 
   /** Moves the cut to the newest candidate whose changes the task has all read; returns it (-1: none yet). */
   public long advance() {
+    splitTopics = splitTopics();
     long checked = cut;
     for (End candidate : candidates.candidates(cut)) {
       if (!candidates.ends(checked, candidate.offset()).stream().allMatch(this::allRead)) {
@@ -165,7 +177,7 @@ public final class CutGate implements TransactionEnds {
   /** The tags of a commit of {@code table} up to the cut; none while a transaction sealed past it is not behind it. */
   public Map<String, String> tags(String table) {
     Set<SourceTable> sources = tableSources.get(table);
-    if (cut == NONE || !forced.isEmpty() || sources == null) {
+    if (cut == NONE || !forced.isEmpty() || sources == null || sources.stream().anyMatch(this::split)) {
       return Map.of();
     }
     return Map.of(CUT_TAG, Long.toString(cut),
@@ -176,6 +188,40 @@ public final class CutGate implements TransactionEnds {
     cut = offset;
     read.keySet().removeIf(this::withinCut);
     forced.removeIf(this::withinCut);
+  }
+
+  /** Whether the task holds only some partitions of a topic {@code source}'s changes come from. */
+  private boolean split(SourceTable source) {
+    return !splitTopics.isEmpty()
+        && sourcePartitions.getOrDefault(source, Set.of()).stream().anyMatch(partition -> splitTopics.contains(partition.topic()));
+  }
+
+  /**
+   * The topics of the sources read whose partitions the task holds only some of (Kafka's assignors
+   * spread a topic of several partitions over tasks). Such a topic's tables cannot hold whole
+   * transactions, since another task commits the rest of their events: they are left out of cuts (no
+   * tags, so no cut is published while they are) instead of holding the task's cut back for good.
+   */
+  private Set<String> splitTopics() {
+    Map<String, Integer> heldOfTopic = new HashMap<>();
+    sourcePartitions.values().forEach(partitions -> partitions.forEach(partition -> heldOfTopic.put(partition.topic(), 0)));
+    held.stream().filter(partition -> heldOfTopic.containsKey(partition.topic()))
+        .forEach(partition -> heldOfTopic.merge(partition.topic(), 1, Integer::sum));
+    Set<String> split = new HashSet<>();
+    heldOfTopic.forEach((topic, count) -> ends.partitionCount(topic).ifPresent(partitions -> {
+      if (count < partitions) {
+        split.add(topic);
+        if (!splitTopics.contains(topic)) {
+          LOG.warn("This task holds {} of the {} partitions of topic {}; other tasks hold the rest. Its tables are left out of "
+              + "consistent cuts (no cut is published) and their commits may hold part of a source transaction. Keep each "
+              + "topic's partitions in one task (Kafka Connect: consumer.override.partition.assignment.strategy="
+              + "io.mergesink.connect.WholeTopicAssignor)", count, partitions, topic);
+        }
+      }
+    }));
+    splitTopics.stream().filter(topic -> !split.contains(topic))
+        .forEach(topic -> LOG.info("This task holds every partition of topic {} again: its tables are in consistent cuts", topic));
+    return split;
   }
 
   /**
@@ -210,10 +256,16 @@ public final class CutGate implements TransactionEnds {
     return unread ? Optional.empty() : Optional.of(true);
   }
 
-  /** Whether every event of {@code end}'s transaction of each source table the task read changes of was read. */
+  /**
+   * Whether every event of {@code end}'s transaction of each source table the task read changes of was
+   * read. A source whose topic the task holds in part is left out: another task reads the rest.
+   */
   private boolean allRead(End end) {
     Map<SourceTable, Long> counted = read.getOrDefault(end.id(), Map.of());
     for (Map.Entry<SourceTable, String> source : firstRead.entrySet()) {
+      if (split(source.getKey())) {
+        continue;
+      }
       Optional<Boolean> before = beforeFirstRead(source.getKey(), end);
       if (before.isEmpty()) {
         return false; // not known yet whether its changes of this source are in the tables or still to come

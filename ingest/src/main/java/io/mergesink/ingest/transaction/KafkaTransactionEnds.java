@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -69,8 +70,13 @@ public final class KafkaTransactionEnds implements TransactionEnds {
       return size() > MAX_ENDS;
     }
   });
+  /** How often the partition counts of the topics asked about are read again. */
+  static final Duration PARTITION_COUNTS_REFRESH = Duration.ofMinutes(1);
   /** Transaction topic → the earliest time the engine wants its ends from. */
   private final Map<String, Long> wanted = new ConcurrentHashMap<>();
+  /** Topics whose partition counts were asked for ({@link #partitionCount}), and the counts last read. */
+  private final Set<String> countsWanted = ConcurrentHashMap.newKeySet();
+  private final Map<String, Integer> partitionCounts = new ConcurrentHashMap<>();
   private final CountDownLatch closed = new CountDownLatch(1);
   private final Thread reader;
   private volatile KafkaConsumer<byte[], byte[]> consumer;
@@ -109,6 +115,13 @@ public final class KafkaTransactionEnds implements TransactionEnds {
   @Override
   public void follow(KafkaPartition partition, long timestampMs) {
     wanted.merge(options.transactionTopicOf(partition.topic()), Math.max(0, timestampMs - MARGIN.toMillis()), Math::min);
+  }
+
+  @Override
+  public OptionalInt partitionCount(String topic) {
+    countsWanted.add(topic);
+    Integer count = partitionCounts.get(topic);
+    return count == null ? OptionalInt.empty() : OptionalInt.of(count);
   }
 
   /** The failures to read so far (each followed by a new consumer). */
@@ -167,7 +180,14 @@ public final class KafkaTransactionEnds implements TransactionEnds {
   /** Reads with {@code kafka}, from the times wanted, until closed or until it throws. */
   private void readWith(KafkaConsumer<byte[], byte[]> kafka) throws InterruptedException {
     Map<String, Long> readFrom = new HashMap<>();
+    Set<String> countsRead = new HashSet<>();
+    long countsDue = System.nanoTime();
     while (closed.getCount() > 0) {
+      if (!countsRead.containsAll(countsWanted) || !countsWanted.isEmpty() && System.nanoTime() - countsDue >= 0) {
+        countsRead.addAll(countsWanted);
+        readPartitionCounts(kafka);
+        countsDue = System.nanoTime() + PARTITION_COUNTS_REFRESH.toNanos();
+      }
       if (!seek(kafka, readFrom)) {
         // nothing asked for yet, or the topics asked for do not exist (yet)
         closed.await((wanted.isEmpty() ? POLL : MISSING_TOPIC_WAIT).toMillis(), TimeUnit.MILLISECONDS);
@@ -186,6 +206,17 @@ public final class KafkaTransactionEnds implements TransactionEnds {
           ends.put(end.id(), end);
           listener.ended(new KafkaPartition(record.topic(), record.partition()), record.offset(), end);
         });
+      }
+    }
+  }
+
+  /** Reads the partition counts of the topics asked about, in one metadata request. */
+  private void readPartitionCounts(KafkaConsumer<byte[], byte[]> kafka) {
+    Map<String, List<PartitionInfo>> topics = kafka.listTopics();
+    for (String topic : countsWanted) {
+      List<PartitionInfo> partitions = topics.get(topic);
+      if (partitions != null && !partitions.isEmpty()) {
+        partitionCounts.put(topic, partitions.size());
       }
     }
   }

@@ -3,6 +3,7 @@ package io.mergesink.ingest.transaction;
 import io.mergesink.ingest.decode.TransactionEvent;
 import io.mergesink.ingest.record.KafkaPartition;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The ends of source transactions, from Debezium's transaction topic: how many change events each
@@ -22,6 +23,14 @@ public interface TransactionEnds extends AutoCloseable {
    * of transactions from then on are wanted. Does nothing unless overridden.
    */
   default void follow(KafkaPartition partition, long timestampMs) {}
+
+  /**
+   * How many partitions {@code topic} has, once known: asking has it looked up, and looked up again from
+   * time to time (a topic may grow). Empty unless overridden.
+   */
+  default OptionalInt partitionCount(String topic) {
+    return OptionalInt.empty();
+  }
 
   /**
    * Whether the changes of transaction {@code id} may be committed by the next flush: it ends at or

@@ -16,6 +16,8 @@ import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.transaction.TransactionEnds;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 class CutGateTest {
@@ -69,5 +71,42 @@ class CutGateTest {
     assertThat(gate.advance()).isEqualTo(3);
     assertThat(gate.tags("savings")).isEmpty();
     assertThat(gate.tags("accounts")).containsEntry(CutGate.CUT_TAG, "3");
+  }
+
+  @Test
+  void aTopicWhosePartitionsTheTaskHoldsInPartIsLeftOutOfCutsInsteadOfHoldingThemBack() {
+    KafkaPartition held = new KafkaPartition("pg.public.accounts", 0); // partition 1 is another task's
+    CutCandidates candidates = new CutCandidates(1_000);
+    // each transaction changed accounts twice, once in each partition of its topic
+    Map<String, Long> counts = Map.of("public.accounts", 2L, "public.savings", 1L);
+    candidates.ended(TRANSACTIONS, 1, new TransactionEvent(Status.END, "t1", 3, counts, 100));
+    candidates.ended(TRANSACTIONS, 3, new TransactionEvent(Status.END, "t2", 3, counts, 1_100));
+    candidates.ended(TRANSACTIONS, 5, new TransactionEvent(Status.END, "t3", 3, counts, 2_100));
+    Map<String, Integer> partitionCounts = Map.of(held.topic(), 2, SAVINGS.topic(), 1);
+    TransactionEnds ends = new TransactionEnds() {
+      @Override
+      public Optional<TransactionEvent> end(String id) {
+        return Optional.empty();
+      }
+
+      @Override
+      public OptionalInt partitionCount(String topic) {
+        return partitionCounts.containsKey(topic) ? OptionalInt.of(partitionCounts.get(topic)) : OptionalInt.empty();
+      }
+    };
+    CutGate unaware = new CutGate(TransactionEnds.NONE, candidates);
+    CutGate gate = new CutGate(ends, candidates);
+    for (CutGate task : List.of(unaware, gate)) {
+      task.opened(List.of(held, SAVINGS));
+      task.read("accounts", change(held, "accounts", "t1", 10));
+      task.read("savings", change(SAVINGS, "savings", "t1", 20));
+      task.read("accounts", change(held, "accounts", "t2", 11));
+      task.read("savings", change(SAVINGS, "savings", "t2", 21));
+    }
+
+    assertThat(unaware.advance()).as("the other partition's change of t1 never comes to this task").isEqualTo(-1);
+    assertThat(gate.advance()).isEqualTo(3);
+    assertThat(gate.tags("accounts")).as("a commit of accounts may hold part of a transaction").isEmpty();
+    assertThat(gate.tags("savings")).containsEntry(CutGate.CUT_TAG, "3");
   }
 }

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The reader of the transaction topic against a real broker that stops and comes back. */
-class KafkaTransactionEndsRecoveryTest {
+/** The reader of the transaction topic against a real broker. */
+class KafkaTransactionEndsOnBrokerTest {
   private static final String TOPIC = "pg.transaction";
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
   private static EmbeddedKafkaCluster kafka;
@@ -55,6 +55,19 @@ class KafkaTransactionEndsRecoveryTest {
       Await.until("the ends of transactions 1 and 2, read after the broker came back", TIMEOUT,
           () -> ends.end("1").isPresent() && ends.end("2").isPresent());
       assertThat(ends.end("2").orElseThrow().tableCounts()).containsEntry("public.accounts", 2L);
+    }
+  }
+
+  @Test
+  void thePartitionCountsOfTopicsAskedAboutAreReadFromTheBroker() {
+    kafka.createTopic("pg.public.lines", 3);
+    TransactionOptions options = new TransactionOptions(TransactionBoundaries.AUTO, "",
+        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+    try (KafkaTransactionEnds ends = new KafkaTransactionEnds(options)) {
+      assertThat(ends.partitionCount("pg.public.lines")).as("before it is read").isEmpty();
+      Await.until("the partition count of pg.public.lines", TIMEOUT, () -> ends.partitionCount("pg.public.lines").isPresent());
+      assertThat(ends.partitionCount("pg.public.lines")).hasValue(3);
+      assertThat(ends.partitionCount("pg.public.missing")).isEmpty();
     }
   }
 
