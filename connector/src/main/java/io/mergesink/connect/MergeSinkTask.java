@@ -68,7 +68,7 @@ public final class MergeSinkTask extends SinkTask {
       metrics.close();
       throw new ConnectException(e.getMessage(), e);
     }
-    metrics.registerGauges(engine::bufferedChanges, engine::openTransactions, engine::cutLagMillis, engine::storageRequests);
+    metrics.registerGauges(engine);
     badRecords = new BadRecordHandler(config.errorTolerance(), context.errantRecordReporter());
   }
 

@@ -515,6 +515,15 @@ public final class IngestEngine implements AutoCloseable {
     return cutGate == null ? 0 : cutGate.lagMillis();
   }
 
+  /**
+   * In the task that publishes cuts, how far, in source time, the newest cut published is behind the
+   * newest cut a table's commit holds (docs/transactions.md, "Cut metrics"); 0 elsewhere. May be read from
+   * any thread.
+   */
+  public long publishedCutLagMillis() {
+    return cutPublisher == null ? 0 : cutPublisher.lagMillis();
+  }
+
   /** The requests the engine's storage made so far, by kind; may be read from any thread. */
   public RequestCounts storageRequests() {
     return format.requests();

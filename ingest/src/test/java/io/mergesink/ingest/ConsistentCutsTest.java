@@ -121,6 +121,42 @@ class ConsistentCutsTest {
     });
   }
 
+  @ParameterizedTest
+  @EnumSource(value = TableFormatName.class, names = {"DELTA"})
+  void thePublishedCutLagIsHowFarTheNewestCutIsBehindTheNewestCutATableHolds(TableFormatName format) {
+    Random random = new Random(7);
+    TransferRecords bank = new TransferRecords(ACCOUNTS);
+    int transfers = 60;
+    for (int transfer = 1; transfer <= transfers; transfer++) {
+      bank.transfer(random, transfer * STEP_MS);
+    }
+    bank.transfer(random, (transfers + 1) * STEP_MS + CUT_INTERVAL_MS);
+    Task publisher = new Task(format, List.of("checking", TransferRecords.TRANSFERS), true);
+    Task other = new Task(format, List.of("savings"), false);
+    long middle = bank.ends().get(bank.ends().size() / 2).offset();
+    long last = bank.ends().get(bank.ends().size() - 1).offset();
+
+    for (Task task : List.of(other, publisher, publisher)) {
+      task.deliverThrough(bank, middle);
+      task.flush();
+    }
+    assertThat(readCuts(format)).as("cuts published while both tasks commit the same transactions").isNotEmpty();
+    assertThat(publisher.engine.publishedCutLagMillis()).isZero();
+
+    publisher.deliverThrough(bank, last);
+    publisher.flush();
+    publisher.flush();
+    long behind = publisher.engine.publishedCutLagMillis();
+    assertThat(behind).as("the publisher's tables hold newer cuts than savings, which the other task holds back").isPositive();
+
+    other.deliverThrough(bank, last);
+    other.flush();
+    publisher.flush();
+    assertThat(publisher.engine.publishedCutLagMillis()).as("once savings holds them too (it was %d ms behind)", behind).isZero();
+    publisher.engine.close();
+    other.engine.close();
+  }
+
   /** The cut table's rows: cut offset → table → version. */
   private Map<Long, Map<String, Long>> readCuts(TableFormatName format) {
     Map<Long, Map<String, Long>> cuts = new TreeMap<>();
@@ -197,6 +233,20 @@ class ConsistentCutsTest {
         engine.accept(records.get(next));
       }
       delivered.put(table, to);
+    }
+
+    /** Delivers its tables' records and reads the ends, through the transaction whose {@code END} is at {@code endOffset}. */
+    void deliverThrough(TransferRecords bank, long endOffset) {
+      for (String table : tables) {
+        List<KafkaRecord> records = bank.records(table);
+        int to = bank.changesUpTo(table, endOffset);
+        for (int next = delivered.get(table); next < to; next++) {
+          engine.accept(records.get(next));
+        }
+        delivered.put(table, to);
+      }
+      int ends = (int) bank.ends().stream().filter(end -> end.offset() <= endOffset).count();
+      readEnds(bank, ends - endsRead);
     }
 
     /** Its consumer of the transaction topic reads the next {@code count} ends. */

@@ -2,13 +2,12 @@ package io.mergesink.connect.sink;
 
 import io.mergesink.connect.metrics.MetricsRegistry;
 import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.ingest.IngestEngine;
 import io.mergesink.core.storage.RequestKind;
 import io.mergesink.ingest.metrics.IngestMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.Sensor;
@@ -66,25 +65,22 @@ public final class SinkMetrics implements IngestMetrics, AutoCloseable {
   }
 
   /**
-   * Registers the gauges the engine answers: what it buffers, and its storage requests by kind.
-   *
-   * @param buffered the number of changes currently buffered
-   * @param openTransactions the source transactions read in part and not yet known complete
-   * @param cutLagMillis the source time the task's consistent cut is behind the newest change it read
-   * @param storageRequests the requests the task's storage made so far
+   * Registers the gauges {@code engine} answers: what it buffers, its source transactions and cuts, and
+   * its storage requests by kind.
    */
-  public void registerGauges(LongSupplier buffered, LongSupplier openTransactions, LongSupplier cutLagMillis,
-      Supplier<RequestCounts> storageRequests) {
+  public void registerGauges(IngestEngine engine) {
     for (RequestKind kind : RequestKind.values()) {
       MetricName name = metrics.metricName("storage-requests-total", "Storage requests made (on S3 one per HTTP "
           + "request, the SDK's retries not counted again), by kind", Map.of("kind", kind.metricName()));
-      gauge(name, (config, now) -> storageRequests.get().get(kind));
+      gauge(name, (config, now) -> engine.storageRequests().get(kind));
     }
-    gauge(name("buffered-records", "Changes buffered and not yet committed"), (config, now) -> buffered.getAsLong());
+    gauge(name("buffered-records", "Changes buffered and not yet committed"), (config, now) -> engine.bufferedChanges());
     gauge(name("open-transactions", "Source transactions read in part and held back until they are known complete "
-        + "(transaction.boundaries)"), (config, now) -> openTransactions.getAsLong());
+        + "(transaction.boundaries)"), (config, now) -> engine.openTransactions());
     gauge(name("cut-lag-ms", "Source time from the consistent cut the task commits up to, to the newest change of a source "
-        + "transaction it read (cut.interval.ms; 0 without cuts)"), (config, now) -> cutLagMillis.getAsLong());
+        + "transaction it read (cut.interval.ms; 0 without cuts)"), (config, now) -> engine.cutLagMillis());
+    gauge(name("published-cut-lag-ms", "In the task that publishes consistent cuts, source time from the newest cut "
+        + "published to the newest cut a table's commit holds (0 in other tasks)"), (config, now) -> engine.publishedCutLagMillis());
     if (!gaugesHeldElsewhere.isEmpty()) {
       LOG.warn("Metrics {} are still registered by an instance of this task that has not stopped; this instance does "
           + "not report them until it restarts", gaugesHeldElsewhere);

@@ -66,11 +66,21 @@ public final class CutPublisher {
   /** The newest cut this publisher staged, and each table's version there; -1 before the first. */
   private long lastCut = -1;
   private Map<String, Long> lastVersions = Map.of();
+  private volatile long lagMillis;
 
   public CutPublisher(CutCandidates candidates, TableFormat format, TransactionOptions options) {
     this.candidates = candidates;
     this.format = format;
     this.options = options;
+  }
+
+  /**
+   * The source time from the newest cut published to the newest cut a table's commit is tagged with (the
+   * newest transaction committed, to a cut interval): how far readers at the newest cut are behind the
+   * tables. 0 before the first cut and in a task that does not publish; may be read from any thread.
+   */
+  public long lagMillis() {
+    return lagMillis;
   }
 
   /**
@@ -114,6 +124,7 @@ public final class CutPublisher {
     List<Cut> cuts = new ArrayList<>();
     List<End> pending = candidates.candidates(after);
     if (pending.isEmpty()) {
+      lagMillis = 0; // no commit is tagged past the newest cut
       return cuts;
     }
     Map<String, FormatTable> opened = new LinkedHashMap<>();
@@ -123,6 +134,10 @@ public final class CutPublisher {
         found.get().refresh(); // a catalog may hand out the table as it was loaded before: other tasks commit to it
         opened.put(table, found.get());
       }
+    }
+    long newestTagged = after;
+    for (FormatTable table : opened.values()) {
+      newestTagged = Math.max(newestTagged, newestTag(table));
     }
     for (End candidate : pending) {
       Map<String, Long> versions = new LinkedHashMap<>();
@@ -137,7 +152,24 @@ public final class CutPublisher {
         cuts.add(new Cut(candidate, versions));
       }
     }
+    End published = candidates.end(cuts.isEmpty() ? after : cuts.get(cuts.size() - 1).end().offset());
+    End tagged = candidates.end(newestTagged);
+    lagMillis = published == null || tagged == null ? 0 : Math.max(0, tagged.event().timestampMs() - published.event().timestampMs());
     return cuts;
+  }
+
+  /** The cut the newest commit of {@code table} that is not a compaction is tagged with; -1 when untagged. */
+  private static long newestTag(FormatTable table) throws IOException {
+    for (long version = table.version(); version >= 0; version--) {
+      Optional<String> tag = table.commitTag(version, CutGate.CUT_TAG);
+      if (tag.isPresent()) {
+        return Long.parseLong(tag.get());
+      }
+      if (!table.rewritesOnly(version)) {
+        return -1;
+      }
+    }
+    return -1;
   }
 
   /** The version of {@code table} at {@code candidate} (as time travel names it), if it has one. */
