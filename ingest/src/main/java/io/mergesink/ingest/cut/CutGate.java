@@ -7,6 +7,7 @@ import io.mergesink.ingest.decode.TransactionEvent;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.transaction.SourceTable;
 import io.mergesink.ingest.transaction.TransactionEnds;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -19,6 +20,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +45,7 @@ public final class CutGate implements TransactionEnds {
   /** Commit tag: the source tables ({@link SourceTable#qualifiedName()}, comma-separated) whose changes the table holds. */
   public static final String SOURCES_TAG = "mergesink.sourceTables";
   private static final long NONE = -1;
+  private static final Duration HELD_BACK_WARNING = Duration.ofMinutes(1);
 
   private final TransactionEnds ends;
   private final CutCandidates candidates;
@@ -63,6 +66,9 @@ public final class CutGate implements TransactionEnds {
   private long cut = NONE;
   private long newestRead;
   private volatile long lagMillis;
+  /** When the cut last had nothing left to wait for, and when a warning last said what it waits for (nano time). */
+  private long heldBackSince = System.nanoTime();
+  private long heldBackWarned = heldBackSince - HELD_BACK_WARNING.toNanos();
 
   /** @param ends where transactions end; closed with this gate */
   public CutGate(TransactionEnds ends, CutCandidates candidates) {
@@ -157,13 +163,16 @@ public final class CutGate implements TransactionEnds {
   public long advance() {
     splitTopics = splitTopics();
     long checked = cut;
+    Optional<String> heldBack = Optional.empty();
     for (End candidate : candidates.candidates(cut)) {
-      if (!candidates.ends(checked, candidate.offset()).stream().allMatch(this::allRead)) {
+      heldBack = candidates.ends(checked, candidate.offset()).stream().map(this::unread).flatMap(Optional::stream).findFirst();
+      if (heldBack.isPresent()) {
         break;
       }
       checked = candidate.offset();
       moveTo(candidate.offset());
     }
+    warnIfHeldBack(heldBack);
     End at = cut == NONE ? null : candidates.end(cut);
     lagMillis = at == null ? 0 : Math.max(0, newestRead - at.event().timestampMs());
     return cut;
@@ -182,6 +191,18 @@ public final class CutGate implements TransactionEnds {
     }
     return Map.of(CUT_TAG, Long.toString(cut),
         SOURCES_TAG, String.join(",", sources.stream().map(SourceTable::qualifiedName).toList()));
+  }
+
+  /** Warns, at most once a minute, while a candidate has waited more than a minute for changes the task has not read. */
+  private void warnIfHeldBack(Optional<String> reason) {
+    long now = System.nanoTime();
+    if (reason.isEmpty()) {
+      heldBackSince = now;
+    } else if (now - heldBackSince > HELD_BACK_WARNING.toNanos() && now - heldBackWarned > HELD_BACK_WARNING.toNanos()) {
+      heldBackWarned = now;
+      LOG.warn("The consistent cut has stayed at transaction topic offset {} for {} s: {}", cut,
+          TimeUnit.NANOSECONDS.toSeconds(now - heldBackSince), reason.get());
+    }
   }
 
   private void moveTo(long offset) {
@@ -257,10 +278,11 @@ public final class CutGate implements TransactionEnds {
   }
 
   /**
-   * Whether every event of {@code end}'s transaction of each source table the task read changes of was
-   * read. A source whose topic the task holds in part is left out: another task reads the rest.
+   * What of {@code end}'s transaction the task has not read, of the source tables it read changes of;
+   * empty when it read every event. A source whose topic the task holds in part is left out: another
+   * task reads the rest.
    */
-  private boolean allRead(End end) {
+  private Optional<String> unread(End end) {
     Map<SourceTable, Long> counted = read.getOrDefault(end.id(), Map.of());
     for (Map.Entry<SourceTable, String> source : firstRead.entrySet()) {
       if (split(source.getKey())) {
@@ -268,17 +290,34 @@ public final class CutGate implements TransactionEnds {
       }
       Optional<Boolean> before = beforeFirstRead(source.getKey(), end);
       if (before.isEmpty()) {
-        return false; // not known yet whether its changes of this source are in the tables or still to come
+        // not known yet whether its changes of this source are in the tables or still to come
+        return Optional.of("whether transaction " + end.id() + " changed " + source.getKey().qualifiedName()
+            + " before the first transaction read from each partition (" + firstReads(source.getKey()) + ") is not known yet");
       }
       if (before.get()) {
         continue; // before the first transaction read of this source: its changes were in the tables already
       }
       for (Map.Entry<String, Long> count : end.event().tableCounts().entrySet()) {
-        if (source.getKey().isNamed(count.getKey()) && counted.getOrDefault(source.getKey(), 0L) < count.getValue()) {
-          return false;
+        long changes = counted.getOrDefault(source.getKey(), 0L);
+        if (source.getKey().isNamed(count.getKey()) && changes < count.getValue()) {
+          return Optional.of(changes + " of the " + count.getValue() + " changes of " + source.getKey().qualifiedName()
+              + " in transaction " + end.id() + " read");
         }
       }
     }
-    return true;
+    return Optional.empty();
   }
+
+  /** For each partition the task holds of {@code source}'s topics, the first transaction read from it and whether its end was read. */
+  private String firstReads(SourceTable source) {
+    Set<String> topics = new HashSet<>();
+    sourcePartitions.getOrDefault(source, Set.of()).forEach(partition -> topics.add(partition.topic()));
+    return String.join(", ", held.stream().filter(partition -> topics.contains(partition.topic())).sorted(
+        Comparator.comparing(KafkaPartition::toString)).map(partition -> {
+          String first = firstReadIn.get(partition);
+          return partition + ": " + (first == null ? "none yet"
+              : first + (candidates.endOffset(first).isPresent() ? "" : ", its end not read"));
+        }).toList());
+  }
+
 }
