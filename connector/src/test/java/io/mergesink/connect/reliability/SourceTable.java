@@ -125,19 +125,15 @@ final class SourceTable {
    * key writes every column it does not leave null).
    */
   Expected<Long> partiallyUpdated() {
-    Map<Long, Map<String, Object>> certain = new HashMap<>();
+    Map<Long, Map<String, Object>> withLsns = new HashMap<>();
     rows.forEach((id, columns) -> {
-      Map<String, Object> row = new LinkedHashMap<>();
-      columns.forEach((column, value) -> {
-        if (value != null) {
-          row.put(column, value);
-        }
-      });
+      Map<String, Object> row = new LinkedHashMap<>(columns);
       row.put(SOURCE_LSN, lsns.get(id));
-      certain.put(id, row);
+      withLsns.put(id, row);
     });
-    return Expected.upserts(certain).partialWhere(row -> true);
+    return Expected.upserts(withLsns).nonNullColumnsOnly();
   }
+
 
   /**
    * The rows of a soft-deleting table: the source table's rows, not deleted; and every deleted key,

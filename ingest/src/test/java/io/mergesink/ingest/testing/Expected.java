@@ -130,6 +130,25 @@ public final class Expected<K> {
     return new Expected<>(identifiedBy, identity, rows, partial, optional, nullable, unchecked);
   }
 
+  /**
+   * These expectations checking of each row only the columns it holds non-null: a table whose merge
+   * engine updates rows partially (Paimon's {@code partial-update}) keeps a column's older value where
+   * a change leaves it null.
+   */
+  public Expected<K> nonNullColumnsOnly() {
+    Map<K, Map<String, Object>> certain = new HashMap<>();
+    rows.forEach((key, row) -> {
+      Map<String, Object> columns = new LinkedHashMap<>();
+      row.forEach((column, value) -> {
+        if (value != null) {
+          columns.put(column, value);
+        }
+      });
+      certain.put(key, columns);
+    });
+    return new Expected<>(identifiedBy, identity, certain, any -> true, optional, nullable, unchecked);
+  }
+
   /** These expectations where the expected rows {@code optional} accepts may be missing from the table. */
   public Expected<K> optionalWhere(Predicate<Map<String, Object>> optional) {
     return new Expected<>(identifiedBy, identity, rows, partial, optional, nullable, unchecked);
