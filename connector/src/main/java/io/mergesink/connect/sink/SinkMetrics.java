@@ -76,7 +76,7 @@ public final class SinkMetrics implements IngestMetrics, AutoCloseable {
     }
     gauge(name("buffered-records", "Changes buffered and not yet committed"), (config, now) -> engine.bufferedChanges());
     gauge(name("open-transactions", "Source transactions read in part and held back until they are known complete "
-        + "(transaction.boundaries)"), (config, now) -> engine.openTransactions());
+        + "(transaction.boundaries)"), (config, now) -> (long) engine.openTransactions());
     gauge(name("cut-lag-ms", "Source time from the consistent cut the task commits up to, to the newest change of a source "
         + "transaction it read (cut.interval.ms; 0 without cuts)"), (config, now) -> engine.cutLagMillis());
     gauge(name("published-cut-lag-ms", "In the task that publishes consistent cuts, source time from the newest cut "
