@@ -28,6 +28,10 @@ import java.util.stream.Collectors;
  * @param scanChangesPerCommit changes per such commit
  * @param scanRepetitions measured scans (plus one warm-up) per reader, before and after compaction
  * @param wideKeyRows rows of each wide-key table (a composite (bigint, string) key, a UUID string key) whose key index heap is measured
+ * @param formatBaseRows rows preloaded into the Delta, Iceberg and Paimon tables of the formats workload
+ * @param formatBatch changes per flush in the formats workload
+ * @param formatBatches flushes per measured round of the formats workload
+ * @param formatRounds measured rounds (plus one warm-up) of the formats workload
  */
 record BenchConfig(
     long upsertBaseRows,
@@ -49,7 +53,11 @@ record BenchConfig(
     int scanCommits,
     int scanChangesPerCommit,
     int scanRepetitions,
-    long wideKeyRows) {
+    long wideKeyRows,
+    long formatBaseRows,
+    int formatBatch,
+    int formatBatches,
+    int formatRounds) {
 
   /**
    * One table of the flush-cost workload.
@@ -65,7 +73,7 @@ record BenchConfig(
     List<FlushTable> flushTables = List.of(new FlushTable(100_000, 1, 1), new FlushTable(10_000_000, 8, 3),
         new FlushTable(100_000_000, 80, 1));
     return new BenchConfig(1_000_000, 10, 7, flushTables, 10_000, 2, 15, 100_000, 9, 1_000_000, 8, 5, 10_000, 100, 15, 50_000, 500, 200, 5,
-        10_000_000);
+        10_000_000, 1_000_000, 10_000, 5, 5);
   }
 
   /** A smoke test of every workload in about a minute; its ratios are not the published figures. */
@@ -73,17 +81,18 @@ record BenchConfig(
     List<FlushTable> flushTables = List.of(new FlushTable(20_000, 1, 1), new FlushTable(1_000_000, 4, 2),
         new FlushTable(2_000_000, 8, 1));
     return new BenchConfig(100_000, 5, 3, flushTables, 2_000, 1, 3, 20_000, 3, 100_000, 4, 3, 500, 50, 5, 10_000, 50, 100, 3,
-        1_000_000);
+        1_000_000, 100_000, 10_000, 2, 2);
   }
 
   String describe() {
     return String.format("upsert-vs-append: %,d base rows, %d rounds x %d batches of %,d; flush: %s, "
         + "%d+%d flushes of %,d changes, coalesced batches of %,d x %d; write amplification: %,d rows in %d files, %d flushes; "
-        + "table open: %,d vs %,d commits, %d opens; scan: %,d rows, %d commits of %d changes, %d scans; wide keys: %,d rows",
+        + "table open: %,d vs %,d commits, %d opens; scan: %,d rows, %d commits of %d changes, %d scans; wide keys: %,d rows; "
+        + "formats: %,d base rows, %d rounds x %d flushes of %,d",
         upsertBaseRows, upsertRounds, upsertBatches, flushChanges, describe(flushTables), flushWarmups, flushRepetitions,
         flushChanges, coalescedBatch, coalescedRepetitions, amplificationTableRows, amplificationTableFiles, amplificationRepetitions,
         longHistoryCommits, shortHistoryCommits, openRepetitions, scanTableRows, scanCommits, scanChangesPerCommit, scanRepetitions,
-        wideKeyRows);
+        wideKeyRows, formatBaseRows, formatRounds, formatBatches, formatBatch);
   }
 
   private static String describe(List<FlushTable> tables) {

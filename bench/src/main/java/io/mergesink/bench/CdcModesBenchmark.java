@@ -7,13 +7,10 @@ import io.mergesink.ingest.options.ChangeSemantics;
 import io.mergesink.ingest.options.DeleteMode;
 import io.mergesink.ingest.options.UpsertOrder;
 import io.mergesink.ingest.options.WriteMode;
-import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
-import io.mergesink.ingest.record.RecordHeaders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,8 +33,6 @@ import org.apache.kafka.connect.data.Struct;
  */
 final class CdcModesBenchmark {
   static final String SUITE = "cdc-modes";
-  private static final String TOPIC = "pg.public.customers";
-  private static final KafkaPartition PARTITION = new KafkaPartition(TOPIC, 0);
   private static final double UPDATE_SHARE = 0.90;
   private static final double INSERT_SHARE = 0.05;
   private static final long SEED = 14;
@@ -51,7 +46,7 @@ final class CdcModesBenchmark {
           new ChangeSemantics(UpsertOrder.parse("source.lsn"), DeleteMode.HARD, ChangeSemantics.DEFAULT_DELETED_KEYS_MAX))),
       // a table whose topic grew: the marker a task writes at a new partition, set here from the start
       new Mode("upsert, topic grown (ordered by source.lsn)", builder -> builder.tableProperties(
-          Map.of("mergesink.lookup.tableScopeTopics", PARTITION.topic()))),
+          Map.of("mergesink.lookup.tableScopeTopics", EngineLanding.TOPIC))),
       new Mode("upsert, soft deletes", builder -> builder.changeSemantics(
           new ChangeSemantics(UpsertOrder.NONE, DeleteMode.SOFT, ChangeSemantics.DEFAULT_DELETED_KEYS_MAX))),
       new Mode("history (SCD type 2)", builder -> builder.writeMode(WriteMode.HISTORY)),
@@ -72,7 +67,7 @@ final class CdcModesBenchmark {
       ChangeEvents events = new ChangeEvents(new Random(SEED));
       List<KafkaRecord> preload = events.inserts(settings.keys());
       for (IngestEngine engine : engines) {
-        land(engine, preload, settings.batch());
+        EngineLanding.land(engine, preload, settings.batch());
       }
       System.err.printf("[bench] cdc-modes: %,d keys preloaded in %d modes%n", settings.keys(), MODES.size());
       double[][] seconds = new double[MODES.size()][settings.rounds()];
@@ -81,7 +76,7 @@ final class CdcModesBenchmark {
         for (int turn = 0; turn < MODES.size(); turn++) {
           int which = Math.floorMod(round + turn, MODES.size());
           long start = System.nanoTime();
-          land(engines.get(which), changes, settings.batch());
+          EngineLanding.land(engines.get(which), changes, settings.batch());
           if (round >= 0) {
             seconds[which][round] = Seconds.since(start);
           }
@@ -115,26 +110,7 @@ final class CdcModesBenchmark {
   }
 
   private static IngestEngine engine(Mode mode, Path root) {
-    IngestOptions.Builder builder = IngestOptions.builder(root.toString(), "bench")
-        .tableNameFormat("${source.table}")
-        .commitInterval(Duration.ofDays(1));
-    return new IngestEngine(mode.options().apply(builder).build(), new IngestMetrics() {});
-  }
-
-  /** Accepts {@code records}, flushing after every {@code batch} of them and at the end. */
-  private static void land(IngestEngine engine, List<KafkaRecord> records, int batch) {
-    if (!engine.holds(PARTITION)) {
-      engine.open(List.of(PARTITION));
-      engine.seeksApplied();
-    }
-    for (int i = 0; i < records.size(); i++) {
-      engine.accept(records.get(i));
-      if ((i + 1) % batch == 0 || i == records.size() - 1) {
-        engine.flush().failure().ifPresent(e -> {
-          throw new IllegalStateException("a benchmark commit failed", e);
-        });
-      }
-    }
+    return new IngestEngine(mode.options().apply(EngineLanding.options(root)).build(), new IngestMetrics() {});
   }
 
   /** Debezium change events of the customers table with consecutive offsets, and the keys they leave live. */
@@ -185,9 +161,7 @@ final class CdcModesBenchmark {
     }
 
     private KafkaRecord record(long id, Struct value) {
-      long offset = nextOffset++;
-      return new KafkaRecord(PARTITION, offset, TOPIC, offset, DebeziumEvents.KEY, DebeziumEvents.key(id), DebeziumEvents.VALUE,
-          value, RecordHeaders.NONE);
+      return EngineLanding.record(nextOffset++, id, value);
     }
   }
 

@@ -31,9 +31,7 @@ final class ChangeEncoder {
 
   /** The change event's value: the envelope of an insert, update or delete (a delete's tombstone is not encoded here). */
   byte[] value(String topic, E2eWorkload.Change change) {
-    byte[] value = values.fromConnectData(topic, DebeziumEvents.VALUE, change.op().equals("d")
-        ? DebeziumEvents.delete(change.id(), change.version())
-        : DebeziumEvents.upsert(change.op(), change.id(), change.version()));
+    byte[] value = values.fromConnectData(topic, DebeziumEvents.VALUE, DebeziumEvents.event(change));
     events++;
     bytes += value.length;
     return value;

@@ -73,6 +73,11 @@ final class DebeziumEvents {
     return envelope("d", row(id, version - 1), null, version);
   }
 
+  /** The change event of a workload's {@code change}: the envelope of an insert, update or delete. */
+  static Struct event(E2eWorkload.Change change) {
+    return change.op().equals("d") ? delete(change.id(), change.version()) : upsert(change.op(), change.id(), change.version());
+  }
+
   private static Struct row(long id, int version) {
     return TABLE.newRow()
         .put("id", id)

@@ -26,7 +26,7 @@ import java.util.Set;
  *   <li>{@code --quick}: small sizes, a smoke test (the published figures come from the full run)
  *   <li>{@code --only}: a comma-separated subset of {@value UpsertVsAppend#NAME}, {@value FlushCost#NAME},
  *       {@value WriteAmplification#NAME}, {@value TableOpen#NAME}, {@value ScanCost#NAME}, {@value WideKeys#NAME},
- *       {@value MergeIntoCost#NAME}, {@value HistoryCost#NAME}
+ *       {@value MergeIntoCost#NAME}, {@value HistoryCost#NAME}, {@value FormatUpserts#NAME}
  *   <li>{@code --dir}: where the tables go (default: a new temporary directory)
  *   <li>{@code --keep}: leave the tables behind (default: delete them)
  * </ul>
@@ -34,7 +34,7 @@ import java.util.Set;
 public final class MergeCoreBenchmark {
   static final String SUITE = "merge-core";
   private static final List<String> WORKLOADS = List.of(UpsertVsAppend.NAME, FlushCost.NAME, WriteAmplification.NAME, TableOpen.NAME,
-      ScanCost.NAME, WideKeys.NAME, MergeIntoCost.NAME, HistoryCost.NAME);
+      ScanCost.NAME, WideKeys.NAME, MergeIntoCost.NAME, HistoryCost.NAME, FormatUpserts.NAME);
   private static final int USAGE_ERROR = 2;
 
   private MergeCoreBenchmark() {}
@@ -72,6 +72,7 @@ public final class MergeCoreBenchmark {
           case WideKeys.NAME -> WideKeys.run(tables, config, report);
           case MergeIntoCost.NAME -> MergeIntoCost.run(tables, config, report);
           case HistoryCost.NAME -> HistoryCost.run(tables, config, report);
+          case FormatUpserts.NAME -> FormatUpserts.run(directory, config, report);
           default -> throw new IllegalStateException("unknown workload " + workload);
         }
       }

@@ -32,6 +32,14 @@ record TableFootprint(long files, long bytes, long commits, double readSeconds) 
     return new TableFootprint(files, bytes, commits, readSeconds);
   }
 
+  /**
+   * What was added after {@code earlier} (of the same table): its files and bytes subtracted, commits and read time as here,
+   * the commits being those made since.
+   */
+  TableFootprint since(TableFootprint earlier) {
+    return new TableFootprint(files - earlier.files, bytes - earlier.bytes, commits, readSeconds);
+  }
+
   /** For the report's last column: {@code 123 commits, 4.1 files and 0.52 MiB per commit, read and checked in 0.84 s}. */
   String describe() {
     return String.format("%,d commits, %.1f files and %.2f MiB per commit, read and checked in %.2f s", commits, (double) files / commits,

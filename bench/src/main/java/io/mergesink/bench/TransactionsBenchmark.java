@@ -172,7 +172,7 @@ final class TransactionsBenchmark {
         }
         boolean flush = sinceFlush >= settings.flushEvery();
         if (flush) {
-          flush(engine);
+          EngineLanding.flush(engine);
           sinceFlush = 0;
         }
         seconds += Seconds.since(start);
@@ -181,19 +181,13 @@ final class TransactionsBenchmark {
         }
       }
       long start = System.nanoTime();
-      flush(engine);
-      flush(engine); // with cuts: the cut the last flush's commits reached
+      EngineLanding.flush(engine);
+      EngineLanding.flush(engine); // with cuts: the cut the last flush's commits reached
       seconds += Seconds.since(start);
     } finally {
       TempDirectories.deleteRecursively(root);
     }
     return new Run(seconds, commits, lags);
-  }
-
-  private static void flush(IngestEngine engine) {
-    engine.flush().failure().ifPresent(e -> {
-      throw new IllegalStateException("a benchmark commit failed", e);
-    });
   }
 
   /** The source time of the newest change the tables hold: of the record before each partition's committed offset. */
