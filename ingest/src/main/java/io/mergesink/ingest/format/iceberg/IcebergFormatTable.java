@@ -65,6 +65,13 @@ final class IcebergFormatTable implements FormatTable {
   private final WriteKind writeKind;
   private final List<String> writerKey;
   private final RowLevelOperationMode defaultMode;
+  /**
+   * The table's schema as the engine's, converted once per Iceberg schema: the sink derives what its rows
+   * need once per schema object, and asks for it with every change.
+   */
+  private volatile ConvertedSchema converted;
+
+  private record ConvertedSchema(Schema from, StructType schema) {}
   private IcebergWriter writer;
   /** When a maintenance run next removes orphan files: at the first run, then once per interval (a listing of the whole table). */
   private long nextOrphanRemoval;
@@ -104,7 +111,13 @@ final class IcebergFormatTable implements FormatTable {
 
   @Override
   public StructType schema() {
-    return IcebergSchemas.fromIceberg(table.schema());
+    Schema current = table.schema();
+    ConvertedSchema last = converted;
+    if (last == null || last.from() != current) {
+      last = new ConvertedSchema(current, IcebergSchemas.fromIceberg(current));
+      converted = last;
+    }
+    return last.schema();
   }
 
   @Override

@@ -36,6 +36,7 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.RowType;
@@ -62,6 +63,14 @@ final class PaimonFormatTable implements FormatTable {
   /** The positions of the table's latest snapshot when it was last loaded; null until read. */
   private Map<String, Long> positions;
   private PaimonWriter writer;
+  /**
+   * The table's schema as the engine's, converted once per Paimon schema: the sink derives what its rows
+   * need once per schema object, and asks for it with every change ({@code rowType()} builds a new row
+   * type at each call).
+   */
+  private volatile ConvertedSchema converted;
+
+  private record ConvertedSchema(TableSchema from, StructType schema) {}
 
   /**
    * @param writerKey the key for a table that records none; checked against a recorded one
@@ -91,7 +100,13 @@ final class PaimonFormatTable implements FormatTable {
 
   @Override
   public StructType schema() {
-    return PaimonSchemas.fromPaimon(table.rowType());
+    TableSchema current = table.schema();
+    ConvertedSchema last = converted;
+    if (last == null || last.from() != current) {
+      last = new ConvertedSchema(current, PaimonSchemas.fromPaimon(current.logicalRowType()));
+      converted = last;
+    }
+    return last.schema();
   }
 
   @Override
