@@ -2,18 +2,26 @@ package io.mergesink.ingest.format.paimon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.mergesink.core.data.Row;
 import io.mergesink.ingest.IngestEngine;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.config.PaimonOptions;
 import io.mergesink.ingest.config.TableFormatName;
 import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.metrics.IngestMetrics;
+import io.mergesink.ingest.options.ChangeSemantics;
+import io.mergesink.ingest.options.DeleteMode;
+import io.mergesink.ingest.options.SchemaEvolution;
+import io.mergesink.ingest.options.UpsertOrder;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.ModelledChanges;
 import io.mergesink.ingest.testing.PaimonTables;
 import io.mergesink.ingest.testing.TestHiveMetastore;
+import io.mergesink.localconnect.debezium.DebeziumTable;
+import io.mergesink.localconnect.debezium.SourceField;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -25,6 +33,7 @@ import org.apache.hadoop.hive.metastore.api.GetTableRequest;
 import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
+import org.apache.kafka.connect.data.Schema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.thrift.TException;
 import org.junit.jupiter.api.Test;
@@ -87,6 +96,34 @@ class PaimonOnHiveMetastoreTest {
     assertThat(PaimonTables.positions(table)).containsExactly(Map.entry(POSITION_0, changes.nextOffset() - 1));
   }
 
+  /** Paimon's Hive catalog commits each schema change (columns, {@code sequence.field}) to the files, then alters the metastore's table. */
+  @Test
+  void aNewColumnAndAWiderTypeReachTheMetastoresColumnsAndTheOrderIsSetThroughTheCatalog() throws Exception {
+    DebeziumTable before = DebeziumTable.builder("pg", "public", TABLE).column("id", Schema.INT64_SCHEMA)
+        .column("qty", Schema.OPTIONAL_INT32_SCHEMA).key("id").source(SourceField.TABLE, SourceField.TS_MS).build();
+    DebeziumTable after = DebeziumTable.builder("pg", "public", TABLE).column("id", Schema.INT64_SCHEMA)
+        .column("qty", Schema.OPTIONAL_INT64_SCHEMA).column("email", Schema.OPTIONAL_STRING_SCHEMA).key("id")
+        .source(SourceField.TABLE, SourceField.TS_MS).build();
+    IngestOptions options = options(warehouse.toString(), Map.of("metastore", "hive", "uri", TestHiveMetastore.uri().toString()))
+        .schemaEvolution(SchemaEvolution.WIDEN_TYPES).changeSemantics(new ChangeSemantics(UpsertOrder.parse("source.ts_ms"),
+            DeleteMode.HARD, ChangeSemantics.DEFAULT_DELETED_KEYS_MAX)).build();
+    try (IngestEngine engine = new IngestEngine(options, IngestMetrics.NONE)) {
+      engine.open(List.of(P0));
+      engine.accept(ChangeRecords.create(before, 0, before.newRow().put("id", 1L).put("qty", 5)));
+      engine.flush();
+      engine.accept(ChangeRecords.create(after, 1, after.newRow().put("id", 2L).put("qty", 5_000_000_000L).put("email", "b@x")));
+      engine.flush();
+    }
+    FileStoreTable table = PaimonTables.load(catalogOptions(), database, TABLE);
+    assertThat(table.coreOptions().sequenceField()).containsExactly("__source_ts_ms");
+    assertThat(PaimonTables.readRows(table)).containsExactlyInAnyOrder(Row.of(1L, 5L, 0L, null), Row.of(2L, 5_000_000_000L, 1L, "b@x"));
+    try (TestHiveMetastore.Connection metastore = TestHiveMetastore.connect()) {
+      Table registered = metastore.client().get_table_req(new GetTableRequest(database, TABLE)).getTable();
+      assertThat(registered.getSd().getCols()).extracting(FieldSchema::getName, FieldSchema::getType)
+          .containsExactly(tuple("id", "bigint"), tuple("qty", "bigint"), tuple("__source_ts_ms", "bigint"), tuple("email", "string"));
+    }
+  }
+
   /** Hive's own tables share the metastore: the sink neither lists them as its tables nor writes over one. */
   @Test
   void theMetastoresPlainHiveTablesAreNotTheSinksAndOneInTheWayOfATableIsRefusedByName() throws Exception {
@@ -102,11 +139,12 @@ class PaimonOnHiveMetastoreTest {
 
   @Test
   void aHiveCatalogWithoutAThriftUriOrOnAnObjectStoreIsRefusedByName() {
-    assertThatThrownBy(() -> new PaimonFormat(options(warehouse.toString(), Map.of("metastore", "hive"))))
+    assertThatThrownBy(() -> new PaimonFormat(options(warehouse.toString(), Map.of("metastore", "hive")).build()))
         .isInstanceOf(FatalIngestException.class).hasMessageContaining("paimon.catalog.uri");
-    assertThatThrownBy(() -> new PaimonFormat(options("s3://bucket/lake", Map.of("metastore", "hive", "uri", "thrift://127.0.0.1:9083"))))
+    Map<String, String> hive = Map.of("metastore", "hive", "uri", "thrift://127.0.0.1:9083");
+    assertThatThrownBy(() -> new PaimonFormat(options("s3://bucket/lake", hive).build()))
         .isInstanceOf(FatalIngestException.class).hasMessageContaining("metastore=hive").hasMessageContaining("s3://bucket/lake");
-    assertThatThrownBy(() -> new PaimonFormat(options(warehouse.toString(), Map.of("metastore", "jdbc"))))
+    assertThatThrownBy(() -> new PaimonFormat(options(warehouse.toString(), Map.of("metastore", "jdbc")).build()))
         .isInstanceOf(FatalIngestException.class).hasMessageContaining("paimon.catalog.metastore=jdbc");
   }
 
@@ -140,12 +178,12 @@ class PaimonOnHiveMetastoreTest {
   }
 
   private IngestEngine engine() {
-    return new IngestEngine(options(warehouse.toString(), Map.of("metastore", "hive", "uri", TestHiveMetastore.uri().toString())),
-        IngestMetrics.NONE);
+    return new IngestEngine(options(warehouse.toString(), Map.of("metastore", "hive", "uri", TestHiveMetastore.uri().toString()))
+        .build(), IngestMetrics.NONE);
   }
 
-  private IngestOptions options(String root, Map<String, String> catalogOptions) {
+  private IngestOptions.Builder options(String root, Map<String, String> catalogOptions) {
     return IngestOptions.builder(root, "sink").tableFormat(TableFormatName.PAIMON).tableNameFormat("${source.table}")
-        .commitInterval(Duration.ZERO).paimon(new PaimonOptions(catalogOptions, database, 1)).build();
+        .commitInterval(Duration.ZERO).paimon(new PaimonOptions(catalogOptions, database, 1));
   }
 }
