@@ -157,16 +157,26 @@ public final class PaimonFormat implements TableFormat {
   @Override
   public List<String> discover() {
     List<String> found = new ArrayList<>();
-    for (String database : catalog.listDatabases()) {
+    for (String database : databases()) {
       try {
         for (String table : catalog.listTables(database)) {
           found.add(database.equals(options.paimon().defaultDatabase()) && !nested() ? table : database + "/" + table);
         }
       } catch (Catalog.DatabaseNotExistException e) {
-        // dropped while listing: no tables
+        // dropped while listing, or not created yet: no tables
       }
     }
     return found;
+  }
+
+  /**
+   * The databases the sink's tables are in: those of the catalog, but only
+   * {@code paimon.tables.default-database} of a Hive catalog whose table names have no directory.
+   * A metastore holds every database of its site, whose tables are not the sink's: listed, each
+   * would be opened and its positions read at every start.
+   */
+  private List<String> databases() {
+    return HIVE.equals(metastore) && !nested() ? List.of(options.paimon().defaultDatabase()) : catalog.listDatabases();
   }
 
   @Override

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.core.storage.StorageOptions;
+import io.mergesink.core.testing.TestHdfs;
 import io.mergesink.ingest.IngestEngine;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.config.PaimonOptions;
@@ -73,6 +75,21 @@ class PaimonOnHiveMetastoreTest {
       assertThat(registered.getParameters()).containsEntry("table_type", "PAIMON");
       assertThat(registered.getSd().getLocation()).isEqualTo(table.location().toString());
     }
+  }
+
+  /** On HDFS too: the files are in an {@code hdfs://} warehouse, reached with the connector's {@code hadoop.*} options. */
+  @Test
+  void onHdfsTheRegisteredTableHoldsTheChangesAndAnEngineStartedAgainResumesFromItsPositions() {
+    String hdfsWarehouse = TestHdfs.hdfsRoot("paimon-hive-" + database);
+    Map<String, String> hive = Map.of("metastore", "hive", "uri", TestHiveMetastore.uri().toString());
+    changes.acrossARestart(() -> new IngestEngine(options(hdfsWarehouse, hive).storage(StorageOptions.hadoop(TestHdfs.hadoopOptions()))
+        .build(), IngestMetrics.NONE));
+
+    FileStoreTable table = PaimonTables.load(Map.of("metastore", "hive", "uri", TestHiveMetastore.uri().toString(), "warehouse",
+        hdfsWarehouse), database, TABLE);
+    assertThat(table.location().toString()).isEqualTo(hdfsWarehouse + "/" + database + ".db/" + TABLE);
+    assertThat(PaimonTables.readRows(table)).containsExactlyInAnyOrderElementsOf(changes.rows());
+    assertThat(PaimonTables.positions(table)).containsExactly(Map.entry(POSITION_0, changes.nextOffset() - 1));
   }
 
   @Test
