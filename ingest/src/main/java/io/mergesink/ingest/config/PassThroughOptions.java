@@ -41,7 +41,9 @@ public final class PassThroughOptions {
       new PrefixOption(PAIMON_CATALOG_PREFIX, GROUP,
           "With table.format=paimon: every " + PAIMON_CATALOG_PREFIX + "<key>=<value> is an option, without the prefix, "
               + "of the Paimon catalog the tables are in: " + PAIMON_CATALOG_PREFIX + "warehouse (default: table.root), "
-              + PAIMON_CATALOG_PREFIX + "metastore (filesystem, the only one supported) and file IO options. With "
+              + PAIMON_CATALOG_PREFIX + "metastore=filesystem|hive (default filesystem; hive registers the tables in a Hive "
+              + "Metastore, with " + PAIMON_CATALOG_PREFIX + "uri=thrift://host:9083 and a warehouse on local disk or HDFS), "
+              + "file IO and any other catalog option. With "
               + "table.format=paimon the " + TABLE_PROPERTIES_PREFIX + "* properties are Paimon table options (bucket, "
               + "deletion-vectors.enabled, file.format, snapshot.num-retained.min, ...)."),
       new PrefixOption(TransactionOptions.KAFKA_PREFIX, TransactionOptions.GROUP,

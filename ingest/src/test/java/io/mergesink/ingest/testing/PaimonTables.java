@@ -64,11 +64,20 @@ public final class PaimonTables {
    * through the sink's storage.
    */
   public static FileStoreTable load(String warehouse, String database, String table) {
-    CatalogContext context = CatalogContext.create(Options.fromMap(Map.of("warehouse", warehouse)), hadoop(warehouse));
+    return load(Map.of("warehouse", warehouse), database, table);
+  }
+
+  /**
+   * Table {@code table} of database {@code database} in the catalog Paimon opens with
+   * {@code catalogOptions} ({@code warehouse}, {@code metastore}, {@code uri}, ...).
+   */
+  public static FileStoreTable load(Map<String, String> catalogOptions, String database, String table) {
+    String warehouse = catalogOptions.get("warehouse");
+    CatalogContext context = CatalogContext.create(Options.fromMap(catalogOptions), hadoop(warehouse));
     try (Catalog catalog = CatalogFactory.createCatalog(context)) {
       return (FileStoreTable) catalog.getTable(Identifier.create(database, table));
     } catch (Exception e) {
-      throw new IllegalStateException("cannot load Paimon table " + database + "." + table + " from " + warehouse, e);
+      throw new IllegalStateException("cannot load Paimon table " + database + "." + table + " from " + catalogOptions, e);
     }
   }
 
@@ -224,6 +233,19 @@ public final class PaimonTables {
       }
     }
     return Optional.empty();
+  }
+
+  /** The deletion-vector files the latest snapshot's splits read with their data files (rows replaced or deleted since written). */
+  public static List<String> liveDeletionFiles(FileStoreTable table) {
+    List<String> files = new ArrayList<>();
+    for (Split split : table.newReadBuilder().newScan().plan().splits()) {
+      for (DeletionFile deletion : ((DataSplit) split).deletionFiles().orElse(List.of())) {
+        if (deletion != null) {
+          files.add(deletion.path());
+        }
+      }
+    }
+    return files.stream().distinct().toList();
   }
 
   /** The data and deletion-vector files of the latest snapshot's splits that are missing. */

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.HiveMetaStore;
 import org.apache.hadoop.hive.metastore.api.ThriftHiveMetastore;
@@ -37,6 +38,11 @@ public final class TestHiveMetastore {
       uri = start();
     }
     return uri;
+  }
+
+  /** A database name no other test uses: tests keep their tables apart in the shared metastore by databases of their own. */
+  public static String newDatabaseName() {
+    return "sink_" + UUID.randomUUID().toString().replace("-", "");
   }
 
   /** A connection to the shared metastore with its own Thrift client, not MergeSink's: for setting up and reading back. */

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 
@@ -32,6 +34,16 @@ public final class TestHdfs {
       }
     }
     return hdfs;
+  }
+
+  /**
+   * The shared cluster's client configuration as the connector's {@code hadoop.*} options take it
+   * (without the prefix), as a deployment hands its {@code core-site.xml} and {@code hdfs-site.xml}.
+   */
+  public static Map<String, String> hadoopOptions() {
+    Map<String, String> options = new HashMap<>();
+    hdfs().getConfiguration(0).forEach(entry -> options.put(entry.getKey(), entry.getValue()));
+    return options;
   }
 
   /** {@code hdfs://localhost:<port>/<directory>} on the shared cluster. */

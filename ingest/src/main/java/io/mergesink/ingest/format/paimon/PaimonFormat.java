@@ -22,22 +22,26 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.paimon.CoreOptions;
+import org.apache.paimon.catalog.AbstractCatalog;
 import org.apache.paimon.catalog.CachingCatalog;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.DelegateCatalog;
 import org.apache.paimon.catalog.FileSystemCatalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaManager;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Paimon tables in a filesystem catalog (docs/paimon.md): a table name {@code d/t} is table
+ * Paimon tables in a filesystem catalog, or in Paimon's Hive catalog, which registers them in a Hive
+ * Metastore as well (docs/paimon.md, "Catalogs"): a table name {@code d/t} is table
  * {@code t} in database {@code d}, a name without a directory is in
  * {@code paimon.tables.default-database}. Upsert tables are created as primary-key tables keyed by
  * the record key, with {@code paimon.bucket} fixed buckets, deletion vectors and the
@@ -52,7 +56,14 @@ public final class PaimonFormat implements TableFormat {
   private static final String WAREHOUSE = "warehouse";
   private static final String METASTORE = "metastore";
   private static final String FILESYSTEM = "filesystem";
+  /** Paimon's Hive catalog (in paimon-bundle): tables in the warehouse, registered in a Hive Metastore by name. */
+  private static final String HIVE = "hive";
+  /** Paimon's option of the Hive Metastore's Thrift URI. */
+  private static final String URI = "uri";
+  private static final String THRIFT = "thrift://";
   private static final String CACHE_ENABLED = "cache-enabled";
+  /** Whether Paimon's Hive catalog lists and loads the metastore's plain Hive tables (CSV, Parquet, ORC) as format tables. */
+  private static final String FORMAT_TABLE_ENABLED = "format-table.enabled";
   /** Primary-key table options MergeSink sets unless the table properties do (docs/paimon.md, "Tables"). */
   private static final String BUCKET = "bucket";
   private static final String MERGE_ENGINE = CoreOptions.MERGE_ENGINE.key();
@@ -67,6 +78,8 @@ public final class PaimonFormat implements TableFormat {
   /** The file IO of a catalog on an object store, whose requests are counted; null on local disk and HDFS (Paimon's own). */
   private final StorageFileIO fileIO;
   private final String warehouse;
+  /** {@code filesystem} or {@code hive}. */
+  private final String metastore;
   private final String spillDirectory;
 
   /** @throws FatalIngestException the catalog cannot be opened, or its warehouse is on a storage Paimon is not written on here */
@@ -83,9 +96,11 @@ public final class PaimonFormat implements TableFormat {
       throw new FatalIngestException("Paimon tables are written on local disk, HDFS, S3 and Azure (table.format=paimon), not on "
           + warehouse + " (docs/paimon.md)", null);
     }
-    if (!FILESYSTEM.equals(catalogOptions.get(METASTORE))) {
-      throw new FatalIngestException("paimon.catalog.metastore=" + catalogOptions.get(METASTORE) + " is not supported with"
-          + " table.format=paimon: only the filesystem catalog is (docs/paimon.md)", null);
+    checkMetastore(catalogOptions, objectStore);
+    this.metastore = catalogOptions.get(METASTORE);
+    if (HIVE.equals(metastore)) {
+      // the metastore's other tables are no tables of the sink: listed, they would be opened at every start
+      catalogOptions.putIfAbsent(FORMAT_TABLE_ENABLED, "false");
     }
     Configuration hadoopConf = new Configuration();
     options.storage().hadoop().forEach(hadoopConf::set);
@@ -97,6 +112,31 @@ public final class PaimonFormat implements TableFormat {
       throw new FatalIngestException("cannot open the Paimon catalog on " + warehouse + ": " + e.getMessage(), e);
     }
     this.spillDirectory = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "mergesink-paimon").toString();
+  }
+
+  /**
+   * The catalogs tables are written through: the filesystem catalog anywhere, Paimon's Hive catalog
+   * with a Thrift URI and a warehouse on local disk or HDFS (on an object store Paimon's Hive catalog
+   * would reach the files through its own file IO, not the sink's put-if-absent storage, and lock
+   * each commit in the metastore).
+   *
+   * @throws FatalIngestException another metastore, or a Hive catalog without a Thrift URI or on an object store
+   */
+  private static void checkMetastore(Map<String, String> catalogOptions, boolean objectStore) {
+    String metastore = catalogOptions.get(METASTORE);
+    if (!FILESYSTEM.equals(metastore) && !HIVE.equals(metastore)) {
+      throw new FatalIngestException("paimon.catalog.metastore=" + metastore + " is not supported with table.format=paimon:"
+          + " the filesystem and hive catalogs are (docs/paimon.md, \"Catalogs\")", null);
+    }
+    if (HIVE.equals(metastore) && objectStore) {
+      throw new FatalIngestException("paimon.catalog.metastore=hive is supported with a warehouse on local disk or HDFS, not on "
+          + catalogOptions.get(WAREHOUSE) + " (docs/paimon.md, \"Catalogs\")", null);
+    }
+    String uri = catalogOptions.get(URI);
+    if (HIVE.equals(metastore) && (uri == null || !uri.startsWith(THRIFT))) {
+      throw new FatalIngestException("paimon.catalog.metastore=hive needs the Hive Metastore's " + THRIFT + "host:port in"
+          + " paimon.catalog.uri, found " + uri + " (docs/paimon.md, \"Catalogs\")", null);
+    }
   }
 
   /**
@@ -117,23 +157,38 @@ public final class PaimonFormat implements TableFormat {
   @Override
   public List<String> discover() {
     List<String> found = new ArrayList<>();
-    for (String database : catalog.listDatabases()) {
+    for (String database : databases()) {
       try {
         for (String table : catalog.listTables(database)) {
           found.add(database.equals(options.paimon().defaultDatabase()) && !nested() ? table : database + "/" + table);
         }
       } catch (Catalog.DatabaseNotExistException e) {
-        // dropped while listing: no tables
+        // dropped while listing, or not created yet: no tables
       }
     }
     return found;
+  }
+
+  /**
+   * The databases the sink's tables are in: those of the catalog, but only
+   * {@code paimon.tables.default-database} of a Hive catalog whose table names have no directory.
+   * A metastore holds every database of its site, whose tables are not the sink's: listed, each
+   * would be opened and its positions read at every start.
+   */
+  private List<String> databases() {
+    return HIVE.equals(metastore) && !nested() ? List.of(options.paimon().defaultDatabase()) : catalog.listDatabases();
   }
 
   @Override
   public Optional<FormatTable> open(String name, List<String> writerKey, Collection<KafkaPartition> partitions) {
     Identifier identifier = identifier(name);
     try {
-      return Optional.of(open(catalog.getTable(identifier), identifier, writerKey));
+      Table table = catalog.getTable(identifier);
+      if (!(table instanceof FileStoreTable)) {
+        throw new FatalIngestException("table " + identifier.getFullName() + " of the Paimon catalog is a "
+            + table.getClass().getSimpleName() + ", not a Paimon table the sink writes (docs/paimon.md, \"Catalogs\")", null);
+      }
+      return Optional.of(open(table, identifier, writerKey));
     } catch (Catalog.TableNotExistException e) {
       return Optional.empty();
     }
@@ -149,10 +204,11 @@ public final class PaimonFormat implements TableFormat {
   }
 
   @Override
-  public FormatTable create(String name, NewTable spec, List<String> writerKey, Collection<KafkaPartition> partitions) {
+  public FormatTable create(String name, NewTable spec, List<String> writerKey, Collection<KafkaPartition> partitions)
+      throws IOException {
     Identifier identifier = identifier(name);
     try {
-      catalog.createDatabase(identifier.getDatabaseName(), true);
+      createDatabaseUnlessCreated(identifier.getDatabaseName());
       createUnlessCreated(identifier, schema(identifier, spec));
       Table table = catalog.getTable(identifier);
       LOG.info("Paimon table {} at {}: primary key {}, options {}", identifier, ((FileStoreTable) table).location(),
@@ -165,13 +221,33 @@ public final class PaimonFormat implements TableFormat {
   }
 
   /**
-   * Creates the table unless another writer created it first. A filesystem catalog without lock
-   * notices a writer that created the table meanwhile only when it writes the first schema file,
-   * and says so with an {@link IllegalStateException} (wrapped) rather than
-   * {@link Catalog.TableAlreadyExistException}: then the table exists, and is opened as it is.
+   * Creates the database unless another writer created it first: the Hive catalog says so with the
+   * metastore's refusal (wrapped) rather than {@link Catalog.DatabaseAlreadyExistException}.
+   */
+  private void createDatabaseUnlessCreated(String database) throws Catalog.DatabaseAlreadyExistException {
+    try {
+      catalog.createDatabase(database, true);
+    } catch (RuntimeException e) {
+      try {
+        catalog.getDatabase(database);
+      } catch (Catalog.DatabaseNotExistException notCreated) {
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * Creates the table unless another writer created it first. A catalog without lock notices a
+   * writer that created the table meanwhile only when it writes the first schema file, and says so
+   * with an {@link IllegalStateException} (wrapped) rather than
+   * {@link Catalog.TableAlreadyExistException}: then the table exists, and is opened as it is. The
+   * Hive catalog registers a table in the metastore after writing its first schema, so the writer
+   * that lost the schema may find no table yet: that is a storage failure the record is retried on.
+   *
+   * @throws IOException the table is neither created nor in the Hive catalog yet
    */
   private void createUnlessCreated(Identifier identifier, Schema schema) throws Catalog.TableAlreadyExistException,
-      Catalog.DatabaseNotExistException {
+      Catalog.DatabaseNotExistException, IOException {
     try {
       catalog.createTable(identifier, schema, true);
     } catch (RuntimeException e) {
@@ -179,8 +255,23 @@ public final class PaimonFormat implements TableFormat {
         catalog.getTable(identifier);
         LOG.info("Paimon table {} was created by another writer meanwhile", identifier);
       } catch (Catalog.TableNotExistException notCreated) {
+        if (HIVE.equals(metastore) && hasSchema(identifier)) {
+          throw new IOException("cannot create Paimon table " + identifier.getFullName() + " in the Hive catalog yet (another"
+              + " writer wrote its schema and is registering it): " + e.getMessage(), e);
+        }
         throw e;
       }
+    }
+  }
+
+  /** Whether the files of table {@code identifier} where its catalog puts it hold a schema (a table, registered or not). */
+  private boolean hasSchema(Identifier identifier) throws IOException {
+    AbstractCatalog root = (AbstractCatalog) DelegateCatalog.rootCatalog(catalog);
+    Path location = root.getTableLocation(identifier);
+    try {
+      return new SchemaManager(root.fileIO(), location).latest().isPresent();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
   }
 

@@ -10,6 +10,7 @@ import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.IcebergTables;
+import io.mergesink.ingest.testing.ModelledChanges;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

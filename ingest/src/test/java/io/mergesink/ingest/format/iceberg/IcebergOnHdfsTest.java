@@ -10,8 +10,8 @@ import io.mergesink.ingest.config.TableFormatName;
 import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.IcebergTables;
+import io.mergesink.ingest.testing.ModelledChanges;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.Table;
@@ -40,10 +40,8 @@ class IcebergOnHdfsTest {
   }
 
   private IngestEngine engine() {
-    Map<String, String> hadoop = new HashMap<>();
-    TestHdfs.hdfs().getConfiguration(0).forEach(entry -> hadoop.put(entry.getKey(), entry.getValue()));
     IngestOptions options = IngestOptions.builder(warehouse, "sink").tableFormat(TableFormatName.ICEBERG)
-        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).storage(StorageOptions.hadoop(hadoop))
+        .tableNameFormat("${source.table}").commitInterval(Duration.ZERO).storage(StorageOptions.hadoop(TestHdfs.hadoopOptions()))
         .compaction(false, 0.25, 10).build();
     return new IngestEngine(options, IngestMetrics.NONE);
   }

@@ -11,11 +11,11 @@ import io.mergesink.ingest.errors.FatalIngestException;
 import io.mergesink.ingest.metrics.IngestMetrics;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.IcebergTables;
+import io.mergesink.ingest.testing.ModelledChanges;
 import io.mergesink.ingest.testing.TestHiveMetastore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.api.GetTableRequest;
 import org.apache.iceberg.BaseMetastoreTableOperations;
@@ -37,8 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 class IcebergOnHiveMetastoreTest {
   private static final String TABLE = "customers";
 
-  /** A database of this test's own in the shared metastore. */
-  private final String database = "sink_" + UUID.randomUUID().toString().replace("-", "");
+  private final String database = TestHiveMetastore.newDatabaseName();
   private final ModelledChanges changes = new ModelledChanges(TABLE);
 
   @TempDir

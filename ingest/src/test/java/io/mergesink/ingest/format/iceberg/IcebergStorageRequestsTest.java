@@ -13,6 +13,7 @@ import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.GatedStorage;
 import io.mergesink.ingest.testing.IcebergTables;
+import io.mergesink.ingest.testing.ModelledChanges;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
