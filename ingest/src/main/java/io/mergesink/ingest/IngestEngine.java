@@ -142,8 +142,10 @@ public final class IngestEngine implements AutoCloseable {
    */
   public IngestEngine(IngestOptions options, IngestMetrics metrics, TransactionEnds ends, CutCandidates cuts) {
     this.options = options;
+    this.appIds = new TxnAppIds(options.txnAppId());
+    this.positions = new PartitionPositions(appIds);
     if (options.transactions().keepsTransactionsWhole()) {
-      this.cutGate = cuts == null ? null : new CutGate(ends, cuts);
+      this.cutGate = cuts == null ? null : new CutGate(ends, cuts, positions::lastProcessed);
       this.transactionEnds = cuts == null ? ends : cutGate;
     } else {
       ends.close();
@@ -153,8 +155,6 @@ public final class IngestEngine implements AutoCloseable {
     this.metrics = metrics;
     this.decoder = new RecordDecoder(options.decoderOptions());
     this.router = new TableRouter(options.tableNameFormat());
-    this.appIds = new TxnAppIds(options.txnAppId());
-    this.positions = new PartitionPositions(appIds);
     this.topicGrowth = new TopicGrowth(appIds);
     this.limits = new BufferLimits(options.bufferMaxRecords(), options.bufferMaxBytes());
     this.parked = new ParkedRecords(limits);

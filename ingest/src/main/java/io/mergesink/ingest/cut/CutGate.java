@@ -21,6 +21,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,7 @@ public final class CutGate implements TransactionEnds {
 
   private final TransactionEnds ends;
   private final CutCandidates candidates;
+  private final ToLongFunction<KafkaPartition> processed;
   /** Transaction id → its events read, by source table, for transactions that end after the cut. */
   private final Map<String, Map<SourceTable, Long>> read = new HashMap<>();
   /** Source table → the id of the first transaction read of it (what ends before that is in the tables). */
@@ -70,10 +72,14 @@ public final class CutGate implements TransactionEnds {
   private long heldBackSince = System.nanoTime();
   private long heldBackWarned = heldBackSince - HELD_BACK_WARNING.toNanos();
 
-  /** @param ends where transactions end; closed with this gate */
-  public CutGate(TransactionEnds ends, CutCandidates candidates) {
+  /**
+   * @param ends where transactions end; closed with this gate
+   * @param processed the offset of the last record processed of a partition the task holds
+   */
+  public CutGate(TransactionEnds ends, CutCandidates candidates, ToLongFunction<KafkaPartition> processed) {
     this.ends = ends;
     this.candidates = candidates;
+    this.processed = processed;
   }
 
   @Override
@@ -165,7 +171,9 @@ public final class CutGate implements TransactionEnds {
     long checked = cut;
     Optional<String> heldBack = Optional.empty();
     for (End candidate : candidates.candidates(cut)) {
-      heldBack = candidates.ends(checked, candidate.offset()).stream().map(this::unread).flatMap(Optional::stream).findFirst();
+      long after = checked;
+      heldBack = partitionBehind(candidate)
+          .or(() -> candidates.ends(after, candidate.offset()).stream().map(this::unread).flatMap(Optional::stream).findFirst());
       if (heldBack.isPresent()) {
         break;
       }
@@ -275,6 +283,28 @@ public final class CutGate implements TransactionEnds {
       }
     }
     return unread ? Optional.empty() : Optional.of(true);
+  }
+
+  /**
+   * A partition the task holds that gave no transaction yet and is not read up to the end offset it had
+   * once {@code candidate}'s {@code END} was read: it may hold changes of transactions up to the candidate
+   * the consumer has not delivered yet (a backlog after a start, while the transaction topic is read
+   * ahead). A partition read to that end offset holds none (an idle table's).
+   */
+  private Optional<String> partitionBehind(End candidate) {
+    for (KafkaPartition partition : held) {
+      if (firstReadIn.containsKey(partition) || partition.equals(candidates.topic())) {
+        continue;
+      }
+      OptionalLong end = ends.endOffsetAfter(partition, candidate.offset());
+      long read = processed.applyAsLong(partition);
+      if (end.isEmpty() || read + 1 < end.getAsLong()) {
+        return Optional.of("partition " + partition + " gave no transaction yet and is read up to offset " + read
+            + (end.isEmpty() ? ", its end offset after transaction " + candidate.id() + " not known yet"
+                : " of " + end.getAsLong() + " after transaction " + candidate.id()));
+      }
+    }
+    return Optional.empty();
   }
 
   /**

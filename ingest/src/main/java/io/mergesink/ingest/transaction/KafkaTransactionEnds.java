@@ -15,8 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -70,6 +73,8 @@ public final class KafkaTransactionEnds implements TransactionEnds {
       return size() > MAX_ENDS;
     }
   });
+  /** How often the end offsets of the data partitions asked about are looked up again. */
+  static final Duration END_OFFSETS_REFRESH = Duration.ofMillis(500);
   /** How often the partition counts of the topics asked about are read again. */
   static final Duration PARTITION_COUNTS_REFRESH = Duration.ofMinutes(1);
   /** Transaction topic → the earliest time the engine wants its ends from. */
@@ -77,6 +82,16 @@ public final class KafkaTransactionEnds implements TransactionEnds {
   /** Topics whose partition counts were asked for ({@link #partitionCount}), and the counts last read. */
   private final Set<String> countsWanted = ConcurrentHashMap.newKeySet();
   private final Map<String, Integer> partitionCounts = new ConcurrentHashMap<>();
+  /** Data partitions whose end offsets were asked for ({@link #endOffsetAfter}), and the offsets last looked up. */
+  private final Set<KafkaPartition> endOffsetsWanted = ConcurrentHashMap.newKeySet();
+  /**
+   * Data partition → its end offsets looked up, by the offset of the newest {@code END} read at the time
+   * (the first lookup after each): the lookups a later ask may need.
+   */
+  private final Map<KafkaPartition, ConcurrentNavigableMap<Long, Long>> endOffsets = new ConcurrentHashMap<>();
+  /** Transaction topic → the offset of the newest {@code END} read from it (it has one partition), on the reader thread. */
+  private final Map<String, Long> newestEndRead = new HashMap<>();
+
   private final CountDownLatch closed = new CountDownLatch(1);
   private final Thread reader;
   private volatile KafkaConsumer<byte[], byte[]> consumer;
@@ -122,6 +137,18 @@ public final class KafkaTransactionEnds implements TransactionEnds {
     countsWanted.add(topic);
     Integer count = partitionCounts.get(topic);
     return count == null ? OptionalInt.empty() : OptionalInt.of(count);
+  }
+
+  @Override
+  public OptionalLong endOffsetAfter(KafkaPartition partition, long endOffset) {
+    endOffsetsWanted.add(partition);
+    ConcurrentNavigableMap<Long, Long> known = endOffsets.get(partition);
+    if (known == null) {
+      return OptionalLong.empty();
+    }
+    known.headMap(endOffset).clear(); // cuts only move on: lookups before an end asked about are not asked for again
+    Map.Entry<Long, Long> first = known.ceilingEntry(endOffset);
+    return first == null ? OptionalLong.empty() : OptionalLong.of(first.getValue());
   }
 
   /** The failures to read so far (each followed by a new consumer). */
@@ -182,6 +209,7 @@ public final class KafkaTransactionEnds implements TransactionEnds {
     Map<String, Long> readFrom = new HashMap<>();
     Set<String> countsRead = new HashSet<>();
     long countsDue = System.nanoTime();
+    long endOffsetsDue = System.nanoTime();
     while (closed.getCount() > 0) {
       if (!countsRead.containsAll(countsWanted) || !countsWanted.isEmpty() && System.nanoTime() - countsDue >= 0) {
         countsRead.addAll(countsWanted);
@@ -192,6 +220,10 @@ public final class KafkaTransactionEnds implements TransactionEnds {
         // nothing asked for yet, or the topics asked for do not exist (yet)
         closed.await((wanted.isEmpty() ? POLL : MISSING_TOPIC_WAIT).toMillis(), TimeUnit.MILLISECONDS);
         continue;
+      }
+      if (!endOffsetsWanted.isEmpty() && System.nanoTime() - endOffsetsDue >= 0) {
+        readEndOffsets(kafka);
+        endOffsetsDue = System.nanoTime() + END_OFFSETS_REFRESH.toNanos();
       }
       ConsumerRecords<byte[], byte[]> records = kafka.poll(POLL);
       failures = 0;
@@ -204,10 +236,31 @@ public final class KafkaTransactionEnds implements TransactionEnds {
         }
         event.filter(end -> end.status() == Status.END).ifPresent(end -> {
           ends.put(end.id(), end);
+          newestEndRead.merge(record.topic(), record.offset(), Math::max);
           listener.ended(new KafkaPartition(record.topic(), record.partition()), record.offset(), end);
         });
       }
     }
+  }
+
+  /**
+   * Looks up the end offsets of the data partitions asked about, in one request per broker. Debezium
+   * writes a transaction's changes before its {@code END}, so the changes of the transactions whose
+   * ends were read are below these offsets (as far as the broker made them visible as it acknowledged them).
+   */
+  private void readEndOffsets(KafkaConsumer<byte[], byte[]> kafka) {
+    Map<TopicPartition, KafkaPartition> asked = new HashMap<>();
+    Map<KafkaPartition, Long> afterEnds = new HashMap<>();
+    endOffsetsWanted.forEach(partition -> {
+      asked.put(new TopicPartition(partition.topic(), partition.partition()), partition);
+      afterEnds.put(partition, newestEndRead.getOrDefault(options.transactionTopicOf(partition.topic()), -1L));
+    });
+    kafka.endOffsets(asked.keySet()).forEach((topicPartition, offset) -> {
+      KafkaPartition partition = asked.get(topicPartition);
+      if (offset != null) {
+        endOffsets.computeIfAbsent(partition, lookups -> new ConcurrentSkipListMap<>()).putIfAbsent(afterEnds.get(partition), offset);
+      }
+    });
   }
 
   /** Reads the partition counts of the topics asked about, in one metadata request. */

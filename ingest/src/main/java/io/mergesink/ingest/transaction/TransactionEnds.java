@@ -4,6 +4,7 @@ import io.mergesink.ingest.decode.TransactionEvent;
 import io.mergesink.ingest.record.KafkaPartition;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * The ends of source transactions, from Debezium's transaction topic: how many change events each
@@ -30,6 +31,16 @@ public interface TransactionEnds extends AutoCloseable {
    */
   default OptionalInt partitionCount(String topic) {
     return OptionalInt.empty();
+  }
+
+  /**
+   * The end offset of {@code partition} as looked up after the {@code END} at offset {@code endOffset} of
+   * the transaction topic was read, once known: the changes of the transactions up to that {@code END}
+   * are below it. Asking has it looked up, and looked up again from time to time. Empty unless
+   * overridden.
+   */
+  default OptionalLong endOffsetAfter(KafkaPartition partition, long endOffset) {
+    return OptionalLong.empty();
   }
 
   /**

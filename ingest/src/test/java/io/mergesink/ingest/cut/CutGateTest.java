@@ -14,10 +14,12 @@ import io.mergesink.ingest.decode.TransactionEvent;
 import io.mergesink.ingest.decode.TransactionEvent.Status;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.transaction.TransactionEnds;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class CutGateTest {
@@ -45,7 +47,7 @@ class CutGateTest {
     candidates.ended(TRANSACTIONS, 1, new TransactionEvent(Status.END, "t1", 1, oneChange, 100));
     candidates.ended(TRANSACTIONS, 3, new TransactionEvent(Status.END, "t2", 1, oneChange, 1_100));
     candidates.ended(TRANSACTIONS, 5, new TransactionEvent(Status.END, "t3", 1, oneChange, 2_100));
-    CutGate gate = new CutGate(TransactionEnds.NONE, candidates);
+    CutGate gate = new CutGate(TransactionEnds.NONE, candidates, partition -> -1);
     gate.opened(List.of(first, second));
 
     gate.read("accounts", change(first, "accounts", "t2", 40)); // the consumer gave partition 0 first
@@ -61,7 +63,7 @@ class CutGateTest {
     candidates.ended(TRANSACTIONS, 1, end("t1", 100));
     candidates.ended(TRANSACTIONS, 3, end("t2", 1_100));
     candidates.ended(TRANSACTIONS, 5, end("t3", 2_100)); // its later time makes t2 a cut candidate
-    CutGate gate = new CutGate(TransactionEnds.NONE, candidates);
+    CutGate gate = new CutGate(TransactionEnds.NONE, candidates, partition -> -1);
     gate.read("accounts", change(ACCOUNTS, "accounts", "t1", 10));
     gate.read("savings", change(SAVINGS, "savings", "t1", 20));
     gate.read("accounts", change(ACCOUNTS, "accounts", "t2", 11)); // savings moved to another task before t2's change came
@@ -94,8 +96,8 @@ class CutGateTest {
         return partitionCounts.containsKey(topic) ? OptionalInt.of(partitionCounts.get(topic)) : OptionalInt.empty();
       }
     };
-    CutGate unaware = new CutGate(TransactionEnds.NONE, candidates);
-    CutGate gate = new CutGate(ends, candidates);
+    CutGate unaware = new CutGate(TransactionEnds.NONE, candidates, partition -> -1);
+    CutGate gate = new CutGate(ends, candidates, partition -> -1);
     for (CutGate task : List.of(unaware, gate)) {
       task.opened(List.of(held, SAVINGS));
       task.read("accounts", change(held, "accounts", "t1", 10));
@@ -108,5 +110,34 @@ class CutGateTest {
     assertThat(gate.advance()).isEqualTo(3);
     assertThat(gate.tags("accounts")).as("a commit of accounts may hold part of a transaction").isEmpty();
     assertThat(gate.tags("savings")).containsEntry(CutGate.CUT_TAG, "3");
+  }
+
+  @Test
+  void aPartitionThatGaveNoTransactionYetHoldsTheCutBackUntilItIsReadToItsEndOffset() {
+    CutCandidates candidates = new CutCandidates(1_000);
+    candidates.ended(TRANSACTIONS, 1, end("t1", 100));
+    candidates.ended(TRANSACTIONS, 3, end("t2", 1_100));
+    candidates.ended(TRANSACTIONS, 5, end("t3", 2_100));
+    Map<KafkaPartition, Long> processed = new HashMap<>(Map.of(ACCOUNTS, 11L, SAVINGS, 4L));
+    TransactionEnds ends = new TransactionEnds() {
+      @Override
+      public Optional<TransactionEvent> end(String id) {
+        return Optional.empty();
+      }
+
+      @Override
+      public OptionalLong endOffsetAfter(KafkaPartition partition, long endOffset) {
+        return partition.equals(SAVINGS) ? OptionalLong.of(20) : OptionalLong.empty(); // savings: a backlog up to offset 19
+      }
+    };
+    CutGate gate = new CutGate(ends, candidates, processed::get);
+    gate.opened(List.of(ACCOUNTS, SAVINGS));
+    gate.read("accounts", change(ACCOUNTS, "accounts", "t1", 10));
+    gate.read("accounts", change(ACCOUNTS, "accounts", "t2", 11));
+
+    assertThat(gate.advance()).as("savings, read up to offset 4 of 19, may hold t1's and t2's changes").isEqualTo(-1);
+
+    processed.put(SAVINGS, 19L); // read to its end: events without transactions (a snapshot)
+    assertThat(gate.advance()).isEqualTo(3);
   }
 }

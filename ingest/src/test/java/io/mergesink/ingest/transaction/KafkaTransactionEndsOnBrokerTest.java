@@ -13,6 +13,7 @@ import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,6 +69,30 @@ class KafkaTransactionEndsOnBrokerTest {
       Await.until("the partition count of pg.public.lines", TIMEOUT, () -> ends.partitionCount("pg.public.lines").isPresent());
       assertThat(ends.partitionCount("pg.public.lines")).hasValue(3);
       assertThat(ends.partitionCount("pg.public.missing")).isEmpty();
+    }
+  }
+
+  @Test
+  void theEndOffsetOfADataPartitionIsLookedUpAfterTheEndsReadBeforeIt() throws Exception {
+    KafkaPartition orders = new KafkaPartition("pg.public.orders", 0);
+    kafka.createTopic(orders.topic(), 1);
+    try (KafkaProducer<byte[], byte[]> producer = kafka.createProducer(Map.of())) {
+      for (int i = 0; i < 3; i++) {
+        producer.send(new ProducerRecord<>(orders.topic(), 0, null, new byte[] {(byte) i})).get();
+      }
+    }
+    produceEnd("orders-1");
+    TransactionOptions options = new TransactionOptions(TransactionBoundaries.AUTO, "",
+        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+    try (KafkaTransactionEnds ends = new KafkaTransactionEnds(options)) {
+      ends.follow(orders, 0);
+      Await.until("the end of transaction orders-1", TIMEOUT, () -> ends.end("orders-1").isPresent());
+      long endAt = kafka.endOffset(new TopicPartition(TOPIC, 0)) - 1;
+
+      Await.until("the end offset of " + orders + " after the end at " + endAt, TIMEOUT,
+          () -> ends.endOffsetAfter(orders, endAt).isPresent());
+      assertThat(ends.endOffsetAfter(orders, endAt)).hasValue(3);
+      assertThat(ends.endOffsetAfter(orders, endAt + 1)).as("an end not read yet").isEmpty();
     }
   }
 
