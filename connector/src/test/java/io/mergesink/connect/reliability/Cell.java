@@ -256,6 +256,11 @@ record Cell(Layout layout, Compaction compaction, Mode mode, Store store, Format
     return layout == Layout.DELETION_VECTORS || layout == Layout.PARTIAL_UPDATE;
   }
 
+  /** Whether the cell's tables take truncates ({@code truncate.enabled}; Paimon tables refuse it). */
+  boolean truncates() {
+    return format != Format.PAIMON;
+  }
+
   /** Whether a change's null columns keep the row's values (Paimon's {@code partial-update} merge engine). */
   boolean updatesPartially() {
     return layout == Layout.PARTIAL_UPDATE;

@@ -70,12 +70,12 @@ class CommitCrashIT {
    */
   private static Stream<Case> paimonCrashPoints() {
     return Stream.of(
-        Case.of("Paimon data file half written", Fault.of(Step.WRITE, "/bucket-\\d+/data-[^/]+$", 3, Effect.CRASH)).notInCi(),
+        Case.of("Paimon data file half written", Fault.of(Step.WRITE, FaultPlan.PAIMON_DATA_FILE, 3, Effect.CRASH)).notInCi(),
         Case.in(Cell::writesDeletionVectors, "Paimon deletion vectors written, before the manifests",
-            Fault.of(Step.AFTER_CLOSE, "/index/index-[^/]+$", 2, Effect.CRASH)).notInCi(),
-        Case.of("Paimon manifest half written", Fault.of(Step.WRITE, "/manifest/manifest-(?!list)[^/]+$", 3, Effect.CRASH))
+            Fault.of(Step.AFTER_CLOSE, FaultPlan.PAIMON_INDEX, 2, Effect.CRASH)).notInCi(),
+        Case.of("Paimon manifest half written", Fault.of(Step.WRITE, FaultPlan.PAIMON_MANIFEST, 3, Effect.CRASH))
             .notInCi(),
-        Case.of("Paimon snapshot published, before preCommit", Fault.of(Step.AFTER_CLOSE, "/snapshot/snapshot-\\d+$", 3,
+        Case.of("Paimon snapshot published, before preCommit", Fault.of(Step.AFTER_CLOSE, FaultPlan.PAIMON_SNAPSHOT, 3,
             Effect.CRASH)).notInCi())
         .map(scenarioCase -> scenarioCase.onlyIn(cell -> cell.format() == Cell.Format.PAIMON));
   }

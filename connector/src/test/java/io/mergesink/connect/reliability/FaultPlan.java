@@ -71,6 +71,14 @@ final class FaultPlan {
   static final String ICEBERG_MANIFEST_LIST = "/metadata/snap-[^/]+\\.avro$";
   /** An Iceberg table metadata file: a commit writes it, then the catalog points at it. */
   static final String ICEBERG_METADATA = "/metadata/[^/]+\\.metadata\\.json$";
+  /** A Paimon data file in a bucket. */
+  static final String PAIMON_DATA_FILE = "/bucket-\\d+/data-[^/]+$";
+  /** A Paimon index file (deletion vectors). */
+  static final String PAIMON_INDEX = "/index/index-[^/]+$";
+  /** A Paimon manifest (not a manifest list). */
+  static final String PAIMON_MANIFEST = "/manifest/manifest-(?!list)[^/]+$";
+  /** A Paimon snapshot, published with the positions. */
+  static final String PAIMON_SNAPSHOT = "/snapshot/snapshot-\\d+$";
   /** The log directory, as a listing names it. */
   static final String LOG_DIRECTORY = "/_delta_log/?$";
 

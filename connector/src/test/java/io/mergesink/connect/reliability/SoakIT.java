@@ -42,6 +42,9 @@ class SoakIT {
   /** The files of an Iceberg table that faults and crashes aim at: data, deletes, manifests, manifest lists, metadata. */
   private static final String[] ICEBERG_TARGETS = {FaultPlan.ICEBERG_PARQUET, FaultPlan.ICEBERG_DV_FILE,
       FaultPlan.ICEBERG_MANIFEST, FaultPlan.ICEBERG_MANIFEST_LIST, FaultPlan.ICEBERG_METADATA};
+  /** The files of a Paimon table that faults and crashes aim at: data, deletion-vector indexes, manifests, snapshots. */
+  private static final String[] PAIMON_TARGETS = {FaultPlan.PAIMON_DATA_FILE, FaultPlan.PAIMON_INDEX, FaultPlan.PAIMON_MANIFEST,
+      FaultPlan.PAIMON_SNAPSHOT};
 
   @TempDir Path tables;
   private Map<String, String> config;
@@ -75,8 +78,13 @@ class SoakIT {
     int steps = Integer.getInteger("soak.steps", DEFAULT_STEPS);
     random = new Random(seed);
     log = new RecordLog(Workloads.TOPIC, PARTITIONS);
-    config = Workloads.truncating(cell, Workloads.faultyConfig(cell, tables, BUFFER_RECORDS));
-    String[] targets = cell.isDelta() ? DELTA_TARGETS : ICEBERG_TARGETS;
+    Map<String, String> faulty = Workloads.faultyConfig(cell, tables, BUFFER_RECORDS);
+    config = cell.truncates() ? Workloads.truncating(cell, faulty) : faulty;
+    String[] targets = switch (cell.format()) {
+      case DELTA -> DELTA_TARGETS;
+      case ICEBERG, ICEBERG_V2 -> ICEBERG_TARGETS;
+      case PAIMON -> PAIMON_TARGETS;
+    };
     group = new TaskGroup(config, log);
     group.start(2, random);
 
@@ -112,7 +120,7 @@ class SoakIT {
         } else if (dice < 88) {
           count("zombie");
           zombie();
-        } else if (dice < 92) {
+        } else if (dice < 92 && cell.truncates()) {
           count("truncate");
           // every partition committed before and after the truncate (class comment), also when a fault
           // armed by an earlier step crashes a task meanwhile: otherwise the next step's changes race it

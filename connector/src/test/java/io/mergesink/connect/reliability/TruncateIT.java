@@ -27,7 +27,7 @@ class TruncateIT {
   // in CI also an Iceberg copy-on-write cell: the files its upserts rewrote, then all of them, removed
   static Stream<Cell> cells() {
     return Matrix.cells(List.of(Cell.of(Cell.Layout.APPEND, Cell.Compaction.OFF),
-        Cell.iceberg(Cell.Format.ICEBERG, Cell.Layout.COPY_ON_WRITE)), cell -> cell.format() != Cell.Format.PAIMON); // Paimon refuses truncate.enabled
+        Cell.iceberg(Cell.Format.ICEBERG, Cell.Layout.COPY_ON_WRITE)), Cell::truncates);
   }
 
   @ParameterizedTest(name = "[{0}]", allowZeroInvocations = true)
