@@ -122,7 +122,7 @@ class CommitCrashIT {
       } catch (SimulatedCrash e) {
         crashed = true;
       } catch (RuntimeException e) {
-        if (!crashIn(e)) {
+        if (!SimulatedCrash.among(e)) {
           throw e;
         }
         crashed = true;
@@ -142,18 +142,5 @@ class CommitCrashIT {
     second.stop();
 
     MatrixAudit.check("crash: " + step + " seed " + seed, cell, Workloads.table(cell, tables), log, Workloads.CONNECTOR);
-  }
-
-  /**
-   * Whether the crash is among the causes of {@code failure}: Paimon writes data files on a thread
-   * of its own and hands what stopped it on wrapped; the process would have died there all the same.
-   */
-  private static boolean crashIn(Throwable failure) {
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SimulatedCrash) {
-        return true;
-      }
-    }
-    return false;
   }
 }

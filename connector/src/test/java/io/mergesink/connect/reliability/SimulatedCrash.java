@@ -9,4 +9,18 @@ final class SimulatedCrash extends Error {
   SimulatedCrash(String where) {
     super("simulated crash: " + where);
   }
+
+  /**
+   * Whether a crash is among the causes of {@code failure}: Paimon writes files and reads manifests on
+   * threads of its own and hands what stopped them on wrapped; the process would have died there all the
+   * same.
+   */
+  static boolean among(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SimulatedCrash) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

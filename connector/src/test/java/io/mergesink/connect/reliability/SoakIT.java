@@ -138,6 +138,11 @@ class SoakIT {
         }
       } catch (SimulatedCrash crash) {
         restartAfterCrash();
+      } catch (RuntimeException failure) {
+        if (!SimulatedCrash.among(failure)) {
+          throw failure;
+        }
+        restartAfterCrash();
       }
       if (Boolean.getBoolean("soak.debug")) {
         System.out.println("SOAKDEBUG step " + step + " dice " + dice + " actions " + actions + " fired " + FaultPlan.fired());
@@ -180,6 +185,11 @@ class SoakIT {
         quiesce();
         return;
       } catch (SimulatedCrash crash) {
+        restartAfterCrash();
+      } catch (RuntimeException failure) {
+        if (!SimulatedCrash.among(failure)) {
+          throw failure;
+        }
         restartAfterCrash();
       }
     }

@@ -16,7 +16,6 @@ import io.mergesink.ingest.format.WriteKind;
 import io.mergesink.ingest.maintenance.CompactionRun;
 import io.mergesink.ingest.record.KafkaPartition;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -449,9 +448,28 @@ final class PaimonFormatTable implements FormatTable {
     if (writer == null) {
       writer = new PaimonWriter(commitUserPrefix, writeKind == WriteKind.APPEND ? List.of() : key(), spillDirectory);
     }
-    CommitResult result = writer.commit(table, changes, this::currentRows);
+    CommitResult result;
+    try {
+      result = writer.commit(table, changes, this::currentRows);
+    } catch (RuntimeException e) {
+      throw storageFailureOr(e, "committing to Paimon table " + identifier);
+    }
     reload();
     return result;
+  }
+
+  /**
+   * The storage failure among the causes of {@code failure}, as an {@link IOException}: Paimon hands its
+   * file IO's failures on inside runtime exceptions, from its own threads too (writers, manifest reads);
+   * {@code failure} itself when none is among them.
+   */
+  static IOException storageFailureOr(RuntimeException failure, String what) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof IOException storage) {
+        return new IOException(what + " failed: " + storage.getMessage(), failure);
+      }
+    }
+    throw failure;
   }
 
   /** Paimon's writers compact the buckets they write as part of each commit (docs/paimon.md, "Compaction"). */
@@ -499,13 +517,8 @@ final class PaimonFormatTable implements FormatTable {
     positions = null;
     try {
       positions();
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
     } catch (RuntimeException e) {
-      if (e.getCause() instanceof IOException storageFailure) {
-        throw storageFailure;
-      }
-      throw e;
+      throw storageFailureOr(e, "reading the positions of Paimon table " + identifier);
     }
   }
 
