@@ -151,19 +151,23 @@ final class EndToEnd implements AutoCloseable {
    * Stops, as if killed ({@code AbruptWorkers}), a worker that runs a task of the sink and not the
    * source's task. A Debezium task abandoned inside this JVM keeps its replication connection open
    * (a killed process's connection would close), and with it the replication slot, so the source
-   * could not resume on the other worker.
+   * could not resume on the other worker. Waits for such a worker: a worker that joined after the
+   * connectors started is given tasks only by a later rebalance.
    *
-   * @throws AssertionError when every worker that runs a sink task runs the source's task too
+   * @throws AssertionError when no worker runs a sink task without the source's task in time
    */
   void killSinkWorker() {
+    WorkerHandle worker = Await.until("a worker that runs a task of " + SINK + " and not the task of " + SOURCE,
+        LocalConnect.DEFAULT_TIMEOUT, this::sinkOnlyWorker, Optional::isPresent).orElseThrow();
+    connect.cluster().removeWorker(worker);
+  }
+
+  private Optional<WorkerHandle> sinkOnlyWorker() {
     Set<Integer> sourceWorkers = workerPorts(SOURCE);
     Set<Integer> sinkWorkers = workerPorts(SINK);
-    WorkerHandle worker = connect.cluster().workers().stream()
+    return connect.cluster().workers().stream()
         .filter(handle -> sinkWorkers.contains(handle.url().getPort()) && !sourceWorkers.contains(handle.url().getPort()))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no worker runs a task of " + SINK + " (workers at ports " + sinkWorkers
-            + ") without the task of " + SOURCE + " (at ports " + sourceWorkers + ")"));
-    connect.cluster().removeWorker(worker);
+        .findFirst();
   }
 
   /** The REST ports of the workers that run a task of {@code connector} (a worker id is {@code host:port}). */
