@@ -69,7 +69,7 @@ class StorageFaultsIT {
         Case.of("disk full creating a checkpoint", Fault.of(Step.CREATE, FaultPlan.CHECKPOINT, 1, Effect.DISK_FULL)),
         Case.of("I/O error after a checkpoint was written", Fault.of(Step.AFTER_CLOSE, FaultPlan.CHECKPOINT, 1, Effect.IO_ERROR)),
         Case.of("disk full writing _last_checkpoint", Fault.of(Step.WRITE, "_delta_log/_last_checkpoint$", 1, Effect.DISK_FULL)))
-        .map(scenarioCase -> scenarioCase.onlyIn(Cell::isDelta)), icebergFaults()).toList());
+        .map(scenarioCase -> scenarioCase.onlyIn(Cell::isDelta)), Stream.concat(icebergFaults(), paimonFaults())).toList());
   }
 
   /**
@@ -95,6 +95,25 @@ class StorageFaultsIT {
         Case.in(cell -> cell.compaction() == Cell.Compaction.FORCED, "I/O error reading an Iceberg data file",
             Fault.of(Step.READ, FaultPlan.ICEBERG_PARQUET, 2, Effect.IO_ERROR)).notInCi())
         .map(scenarioCase -> scenarioCase.onlyIn(Cell::isIceberg));
+  }
+
+  /**
+   * Faults of Paimon's files, through the sink's file IO over the faulty storage (Paimon hands them on
+   * inside its runtime exceptions, from its writer and manifest threads too); under {@code -Psoak} only.
+   */
+  private static Stream<Case> paimonFaults() {
+    return Stream.of(
+        Case.of("I/O error writing a Paimon data file", Fault.of(Step.WRITE, FaultPlan.PAIMON_DATA_FILE, 3, Effect.IO_ERROR))
+            .notInCi(),
+        Case.in(Cell::writesDeletionVectors, "disk full writing a Paimon deletion-vector index",
+            Fault.of(Step.WRITE, FaultPlan.PAIMON_INDEX, 2, Effect.DISK_FULL)).notInCi(),
+        Case.of("I/O error creating a Paimon manifest", Fault.of(Step.CREATE, FaultPlan.PAIMON_MANIFEST, 2, Effect.IO_ERROR))
+            .notInCi(),
+        Case.of("I/O error reading a Paimon manifest", Fault.of(Step.READ, FaultPlan.PAIMON_MANIFEST, 2, Effect.IO_ERROR))
+            .notInCi(),
+        Case.of("I/O error publishing a Paimon snapshot", Fault.of(Step.WRITE, FaultPlan.PAIMON_SNAPSHOT, 3, Effect.IO_ERROR))
+            .notInCi())
+        .map(scenarioCase -> scenarioCase.onlyIn(cell -> cell.format() == Cell.Format.PAIMON));
   }
 
   @ParameterizedTest(name = "[{0}] {1}", allowZeroInvocations = true)
