@@ -71,6 +71,8 @@ final class PaimonWriter implements AutoCloseable {
   private TableWriteImpl<?> write;
   private TableCommitImpl committer;
   private IOManager io;
+  /** The deletion vectors of the buckets as the open write knows them. */
+  private BucketDeletionVectors deletionVectors;
   /** The snapshot the open write follows: the last one it committed, with nothing of another writer since. */
   private long follows = -1;
   private long identifier;
@@ -131,6 +133,7 @@ final class PaimonWriter implements AutoCloseable {
       open(latest, base);
       List<CommitMessage> messages = write(rows, kinds, id);
       guard.arm(aligned);
+      deletionVectors.arm(messages);
       try {
         ManifestCommittable committable = new ManifestCommittable(id);
         messages.forEach(committable::addFileCommittable);
@@ -275,10 +278,12 @@ final class PaimonWriter implements AutoCloseable {
       return;
     }
     close();
+    deletionVectors = new BucketDeletionVectors(latest);
     table = FileStoreTableFactory.create(latest.fileIO(), latest.location(), latest.schema(), new Options(WRITER_OPTIONS),
-        guard.around(latest.catalogEnvironment()));
+        guard.around(latest.catalogEnvironment(), deletionVectors));
     io = IOManager.create(spillDirectory);
     write = table.newWrite(commitUser).withIOManager(io);
+    write.withWriteRestore(deletionVectors);
     committer = table.newCommit(commitUser);
     follows = baseId;
   }
@@ -297,7 +302,9 @@ final class PaimonWriter implements AutoCloseable {
         write.compact(message.partition(), message.bucket(), false);
       }
       ManifestCommittable committable = new ManifestCommittable(id);
-      write.prepareCommit(true, id).forEach(committable::addFileCommittable);
+      List<CommitMessage> compactions = write.prepareCommit(true, id);
+      compactions.forEach(committable::addFileCommittable);
+      deletionVectors.arm(compactions);
       committer.filterAndCommitMultiple(List.of(committable));
     } catch (RuntimeException e) {
       LOG.warn("Paimon table {}: compacting the buckets of commit {} failed too; the next commit of each compacts it", latest.location(),
@@ -364,6 +371,7 @@ final class PaimonWriter implements AutoCloseable {
       write = null;
       committer = null;
       io = null;
+      deletionVectors = null;
       follows = -1;
     }
   }
