@@ -34,8 +34,9 @@ import org.apache.paimon.utils.SnapshotManager;
  * bucket without deleting a data file this compaction rewrites (a compaction of deletes only
  * writes no file), publishing this one would drop the rows that compaction marked, or write them
  * again, and a row another task deleted or replaced would be read again. So this records the index
- * each bucket was restored with (a {@link WriteRestore} around Paimon's own), refuses a snapshot of
- * a commit that compacts a bucket whose index in the parent is not the one the write knows, and
+ * each bucket was restored with (a {@link WriteRestore} around Paimon's own), refuses the compaction
+ * snapshot of a commit that compacts a bucket whose index in the parent is not the one the write
+ * knows (the commit's rows, in its {@code APPEND} snapshot, land, and its writer compacts again), and
  * takes the index of each snapshot the write published as known. Not thread-safe: one write, one
  * commit at a time.
  */
@@ -89,12 +90,14 @@ final class BucketDeletionVectors implements WriteRestore {
   }
 
   /**
-   * Checks {@code snapshot} of the armed commit before it is published.
+   * Checks {@code snapshot} of the armed commit before it is published, if it is the commit's
+   * compaction.
    *
    * @throws ChangedElsewhereException its parent holds for a bucket the commit compacts another index than the write knows
    */
   void check(SnapshotManager snapshots, Snapshot snapshot) {
-    if (compacted.isEmpty()) {
+    // the APPEND snapshot of a commit adds level-0 files only: what its rows replace is found by the compaction's
+    if (compacted.isEmpty() || snapshot.commitKind() != Snapshot.CommitKind.COMPACT) {
       return;
     }
     long parentId = snapshot.id() - 1;
@@ -111,9 +114,9 @@ final class BucketDeletionVectors implements WriteRestore {
     }
   }
 
-  /** {@code snapshot} of the armed commit was published: the index it gives the buckets the commit compacts is the one the write knows. */
+  /** {@code snapshot} of the armed commit was published: the index its compaction gives the buckets it compacts is the one the write knows. */
   void published(Snapshot snapshot) {
-    if (compacted.isEmpty()) {
+    if (compacted.isEmpty() || snapshot.commitKind() != Snapshot.CommitKind.COMPACT) {
       return;
     }
     Map<Pair<BinaryRow, Integer>, Set<String>> after = byBucket(snapshot);
