@@ -290,29 +290,40 @@ final class PaimonWriter implements AutoCloseable {
 
   /**
    * Compacts the buckets of {@code messages} with a new write on the latest snapshot, in a commit
-   * that moves no position; when that loses to another writer too, the next commit of those buckets
-   * compacts them (its lookup compaction takes every level-0 file of a bucket).
+   * that moves no position, again while it loses to other writers, up to {@value #MAX_ATTEMPTS}
+   * times: rows left in level 0 are not read by deletion-vector readers until a commit compacts
+   * them, and when the stream stops no other commit may come. When every attempt lost, the next
+   * commit of those buckets compacts them (its lookup compaction takes every level-0 file of a
+   * bucket).
    */
   private void compactAgain(FileStoreTable latest, List<CommitMessage> messages) throws IOException {
-    long id = ++identifier;
-    open(latest, latest.snapshotManager().latestSnapshot());
-    guard.arm(Map.of(), Map.of());
-    try {
-      for (CommitMessage message : messages) {
-        write.compact(message.partition(), message.bucket(), false);
+    for (int attempt = 1; ; attempt++) {
+      long id = ++identifier;
+      open(latest, latest.snapshotManager().latestSnapshot());
+      guard.arm(Map.of(), Map.of());
+      try {
+        for (CommitMessage message : messages) {
+          write.compact(message.partition(), message.bucket(), false);
+        }
+        ManifestCommittable committable = new ManifestCommittable(id);
+        List<CommitMessage> compactions = write.prepareCommit(true, id);
+        compactions.forEach(committable::addFileCommittable);
+        deletionVectors.arm(compactions);
+        committer.filterAndCommitMultiple(List.of(committable));
+        return;
+      } catch (RuntimeException e) {
+        close();
+        if (attempt == MAX_ATTEMPTS) {
+          LOG.warn("Paimon table {}: compacting the buckets of a commit lost {} times; the next commit of each compacts it",
+              latest.location(), attempt, e);
+          return;
+        }
+        LOG.info("Paimon table {}: compaction {} of {} did not land ({}); compacting its buckets again on the latest snapshot",
+            latest.location(), id, commitUser, e.getMessage());
+      } catch (Exception e) {
+        close();
+        throw new IOException("compacting Paimon table " + latest.location() + " failed", e);
       }
-      ManifestCommittable committable = new ManifestCommittable(id);
-      List<CommitMessage> compactions = write.prepareCommit(true, id);
-      compactions.forEach(committable::addFileCommittable);
-      deletionVectors.arm(compactions);
-      committer.filterAndCommitMultiple(List.of(committable));
-    } catch (RuntimeException e) {
-      LOG.warn("Paimon table {}: compacting the buckets of commit {} failed too; the next commit of each compacts it", latest.location(),
-          id, e);
-      close();
-    } catch (Exception e) {
-      close();
-      throw new IOException("compacting Paimon table " + latest.location() + " failed", e);
     }
   }
 
