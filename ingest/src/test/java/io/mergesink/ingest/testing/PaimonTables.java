@@ -215,7 +215,9 @@ public final class PaimonTables {
    * The position {@code id} ({@code <app>:<topic>:<partition>}) as the newest snapshot that records
    * positions and whose rows readers see holds it (a snapshot of another writer, a compaction job,
    * records none; with deletion vectors an {@code APPEND} snapshot's rows show only at its
-   * {@code COMPACT} snapshot, which records the same positions).
+   * {@code COMPACT} snapshot, which records the same positions, and a snapshot that still holds
+   * level-0 files holds rows readers do not see: a commit whose compaction lost to another task's
+   * has its positions carried forward by the snapshots after it before its rows are compacted).
    */
   public static Optional<Long> position(FileStoreTable table, String id) {
     SnapshotManager snapshots = table.snapshotManager();
@@ -224,8 +226,8 @@ public final class PaimonTables {
     boolean levelZeroHidden = table.coreOptions().deletionVectorsEnabled();
     for (long at = latest == null ? 0 : latest; latest != null && at >= earliest; at--) {
       Snapshot snapshot = snapshots.snapshot(at);
-      if (levelZeroHidden && snapshot.commitKind() == Snapshot.CommitKind.APPEND) {
-        continue; // its rows show only once its COMPACT snapshot lands: readers do not see them yet
+      if (levelZeroHidden && (snapshot.commitKind() == Snapshot.CommitKind.APPEND || holdsLevelZero(table, snapshot))) {
+        continue; // its rows show only once a COMPACT snapshot takes them out of level 0: readers do not see them yet
       }
       Map<String, String> properties = snapshot.properties();
       if (properties != null && properties.keySet().stream().anyMatch(key -> key.startsWith(POSITION_PREFIX))) {
@@ -246,6 +248,11 @@ public final class PaimonTables {
       }
     }
     return files.stream().distinct().toList();
+  }
+
+  /** Whether {@code snapshot} of {@code table} holds data files in level 0. */
+  private static boolean holdsLevelZero(FileStoreTable table, Snapshot snapshot) {
+    return !table.store().newScan().withSnapshot(snapshot).withLevelFilter(level -> level == 0).plan().files().isEmpty();
   }
 
   /** The data and deletion-vector files of the latest snapshot's splits that are missing. */

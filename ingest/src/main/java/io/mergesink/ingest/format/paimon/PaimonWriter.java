@@ -71,6 +71,8 @@ final class PaimonWriter implements AutoCloseable {
   private TableWriteImpl<?> write;
   private TableCommitImpl committer;
   private IOManager io;
+  /** The deletion vectors of the buckets as the open write knows them. */
+  private BucketDeletionVectors deletionVectors;
   /** The snapshot the open write follows: the last one it committed, with nothing of another writer since. */
   private long follows = -1;
   private long identifier;
@@ -131,6 +133,7 @@ final class PaimonWriter implements AutoCloseable {
       open(latest, base);
       List<CommitMessage> messages = write(rows, kinds, id);
       guard.arm(aligned);
+      deletionVectors.arm(messages);
       try {
         ManifestCommittable committable = new ManifestCommittable(id);
         messages.forEach(committable::addFileCommittable);
@@ -275,37 +278,52 @@ final class PaimonWriter implements AutoCloseable {
       return;
     }
     close();
+    deletionVectors = new BucketDeletionVectors(latest);
     table = FileStoreTableFactory.create(latest.fileIO(), latest.location(), latest.schema(), new Options(WRITER_OPTIONS),
-        guard.around(latest.catalogEnvironment()));
+        guard.around(latest.catalogEnvironment(), deletionVectors));
     io = IOManager.create(spillDirectory);
     write = table.newWrite(commitUser).withIOManager(io);
+    write.withWriteRestore(deletionVectors);
     committer = table.newCommit(commitUser);
     follows = baseId;
   }
 
   /**
    * Compacts the buckets of {@code messages} with a new write on the latest snapshot, in a commit
-   * that moves no position; when that loses to another writer too, the next commit of those buckets
-   * compacts them (its lookup compaction takes every level-0 file of a bucket).
+   * that moves no position, again while it loses to other writers, up to {@value #MAX_ATTEMPTS}
+   * times: rows left in level 0 are not read by deletion-vector readers until a commit compacts
+   * them, and when the stream stops no other commit may come. When every attempt lost, the next
+   * commit of those buckets compacts them (its lookup compaction takes every level-0 file of a
+   * bucket).
    */
   private void compactAgain(FileStoreTable latest, List<CommitMessage> messages) throws IOException {
-    long id = ++identifier;
-    open(latest, latest.snapshotManager().latestSnapshot());
-    guard.arm(Map.of(), Map.of());
-    try {
-      for (CommitMessage message : messages) {
-        write.compact(message.partition(), message.bucket(), false);
+    for (int attempt = 1; ; attempt++) {
+      long id = ++identifier;
+      open(latest, latest.snapshotManager().latestSnapshot());
+      guard.arm(Map.of(), Map.of());
+      try {
+        for (CommitMessage message : messages) {
+          write.compact(message.partition(), message.bucket(), false);
+        }
+        ManifestCommittable committable = new ManifestCommittable(id);
+        List<CommitMessage> compactions = write.prepareCommit(true, id);
+        compactions.forEach(committable::addFileCommittable);
+        deletionVectors.arm(compactions);
+        committer.filterAndCommitMultiple(List.of(committable));
+        return;
+      } catch (RuntimeException e) {
+        close();
+        if (attempt == MAX_ATTEMPTS) {
+          LOG.warn("Paimon table {}: compacting the buckets of a commit lost {} times; the next commit of each compacts it",
+              latest.location(), attempt, e);
+          return;
+        }
+        LOG.info("Paimon table {}: compaction {} of {} did not land ({}); compacting its buckets again on the latest snapshot",
+            latest.location(), id, commitUser, e.getMessage());
+      } catch (Exception e) {
+        close();
+        throw new IOException("compacting Paimon table " + latest.location() + " failed", e);
       }
-      ManifestCommittable committable = new ManifestCommittable(id);
-      write.prepareCommit(true, id).forEach(committable::addFileCommittable);
-      committer.filterAndCommitMultiple(List.of(committable));
-    } catch (RuntimeException e) {
-      LOG.warn("Paimon table {}: compacting the buckets of commit {} failed too; the next commit of each compacts it", latest.location(),
-          id, e);
-      close();
-    } catch (Exception e) {
-      close();
-      throw new IOException("compacting Paimon table " + latest.location() + " failed", e);
     }
   }
 
@@ -364,6 +382,7 @@ final class PaimonWriter implements AutoCloseable {
       write = null;
       committer = null;
       io = null;
+      deletionVectors = null;
       follows = -1;
     }
   }

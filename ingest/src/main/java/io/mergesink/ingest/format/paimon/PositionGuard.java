@@ -25,6 +25,9 @@ import org.apache.paimon.utils.SnapshotManager;
  * delete another task traced) is refused when a snapshot since its decision carries one, and the
  * guard holds why ({@link #invalidated()}).
  *
+ * <p>A snapshot of a commit that compacts a bucket whose deletion vectors another writer changed
+ * since the write restored it is refused too ({@link BucketDeletionVectors}).
+ *
  * <p>Paimon retries a publication that failed; the writer's table runs with
  * {@code commit.max-retries=0}, so a refused snapshot ends the commit at once and the writer
  * decides what to do. Not thread-safe: one commit at a time.
@@ -84,9 +87,9 @@ final class PositionGuard {
     return fencedVersion;
   }
 
-  /** {@code environment} publishing its snapshots through this guard. */
-  CatalogEnvironment around(CatalogEnvironment environment) {
-    return new Guarded(environment, this);
+  /** {@code environment} publishing its snapshots through this guard, those of the write whose view is {@code deletionVectors}. */
+  CatalogEnvironment around(CatalogEnvironment environment, BucketDeletionVectors deletionVectors) {
+    return new Guarded(environment, this, deletionVectors);
   }
 
   /**
@@ -162,13 +165,20 @@ final class PositionGuard {
     }
   }
 
-  /** Publishes through the environment's own {@link SnapshotCommit}, after {@link #withPositions}. */
-  private record Publication(SnapshotCommit delegate, SnapshotManager snapshots, PositionGuard guard) implements SnapshotCommit {
+  /**
+   * Publishes through the environment's own {@link SnapshotCommit}, after {@link #withPositions} and
+   * the check of the deletion vectors of the buckets the commit compacts.
+   */
+  private record Publication(SnapshotCommit delegate, SnapshotManager snapshots, PositionGuard guard, BucketDeletionVectors deletionVectors)
+      implements SnapshotCommit {
     @Override
     public boolean commit(Snapshot snapshot, String branch, List<PartitionStatistics> statistics) throws Exception {
-      boolean published = delegate.commit(guard.withPositions(snapshots, snapshot), branch, statistics);
+      Snapshot positioned = guard.withPositions(snapshots, snapshot);
+      deletionVectors.check(snapshots, snapshot);
+      boolean published = delegate.commit(positioned, branch, statistics);
       if (published) {
         guard.moved = true;
+        deletionVectors.published(snapshot);
       }
       return published;
     }
@@ -183,16 +193,18 @@ final class PositionGuard {
   private static final class Guarded extends CatalogEnvironment {
     private static final long serialVersionUID = 1L;
     private final transient PositionGuard guard;
+    private final transient BucketDeletionVectors deletionVectors;
 
-    Guarded(CatalogEnvironment environment, PositionGuard guard) {
+    Guarded(CatalogEnvironment environment, PositionGuard guard, BucketDeletionVectors deletionVectors) {
       super(environment.identifier(), environment.uuid(), environment.catalogLoader(), environment.lockFactory(),
           environment.lockContext(), environment.catalogContext(), environment.supportsVersionManagement(), false);
       this.guard = guard;
+      this.deletionVectors = deletionVectors;
     }
 
     @Override
     public SnapshotCommit snapshotCommit(SnapshotManager snapshots) {
-      return new Publication(super.snapshotCommit(snapshots), snapshots, guard);
+      return new Publication(super.snapshotCommit(snapshots), snapshots, guard, deletionVectors);
     }
   }
 }
