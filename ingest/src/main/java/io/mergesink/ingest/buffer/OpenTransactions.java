@@ -5,6 +5,7 @@ import io.mergesink.ingest.decode.SourceInfo;
 import io.mergesink.ingest.decode.SourceTransaction;
 import io.mergesink.ingest.decode.TransactionEvent;
 import io.mergesink.ingest.transaction.SourceTable;
+import io.mergesink.ingest.transaction.TableEventCounts;
 import io.mergesink.ingest.transaction.TransactionEnds;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -26,8 +27,8 @@ final class OpenTransactions {
   record Held(String table, ChangeEvent event) {}
 
   private final ArrayDeque<Held> events = new ArrayDeque<>();
-  /** Transaction id → its events held here, by source table. */
-  private final Map<String, Map<SourceTable, Long>> counts = new HashMap<>();
+  /** Transaction id → its events held here, by source table, each once (a resent event is held but not counted again). */
+  private final Map<String, TableEventCounts> counts = new HashMap<>();
   private String lastTransaction;
   private long changeCount;
   private long estimatedBytes;
@@ -42,7 +43,7 @@ final class OpenTransactions {
     SourceTransaction transaction = event.transaction();
     if (transaction != null) {
       SourceInfo source = event.source();
-      counts.computeIfAbsent(transaction.id(), id -> new HashMap<>()).merge(SourceTable.of(source), 1L, Long::sum);
+      counts.computeIfAbsent(transaction.id(), id -> new TableEventCounts()).add(SourceTable.of(source), transaction.dataCollectionOrder());
       lastTransaction = transaction.id();
     }
     if (table != null) {
@@ -115,9 +116,10 @@ final class OpenTransactions {
       return false;
     }
     Map<String, Long> expected = end.get().tableCounts();
-    for (Map.Entry<SourceTable, Long> held : counts.getOrDefault(id, Map.of()).entrySet()) {
+    TableEventCounts held = counts.getOrDefault(id, new TableEventCounts());
+    for (SourceTable table : held.tables()) {
       boolean all = expected.entrySet().stream()
-          .anyMatch(count -> held.getKey().isNamed(count.getKey()) && held.getValue() >= count.getValue());
+          .anyMatch(count -> table.isNamed(count.getKey()) && held.count(table) >= count.getValue());
       if (!all) {
         return false;
       }

@@ -6,6 +6,7 @@ import io.mergesink.ingest.decode.SourceInfo;
 import io.mergesink.ingest.decode.TransactionEvent;
 import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.transaction.SourceTable;
+import io.mergesink.ingest.transaction.TableEventCounts;
 import io.mergesink.ingest.transaction.TransactionEnds;
 import java.time.Duration;
 import java.util.Collection;
@@ -52,7 +53,7 @@ public final class CutGate implements TransactionEnds {
   private final CutCandidates candidates;
   private final ToLongFunction<KafkaPartition> processed;
   /** Transaction id → its events read, by source table, for transactions that end after the cut. */
-  private final Map<String, Map<SourceTable, Long>> read = new HashMap<>();
+  private final Map<String, TableEventCounts> read = new HashMap<>();
   /** Source table → the id of the first transaction read of it (what ends before that is in the tables). */
   private final Map<SourceTable, String> firstRead = new LinkedHashMap<>();
   private final Map<String, Set<SourceTable>> tableSources = new HashMap<>();
@@ -120,7 +121,7 @@ public final class CutGate implements TransactionEnds {
     }
     newestRead = Math.max(newestRead, event.timestampMs());
     SourceTable source = SourceTable.of(event.source());
-    read.computeIfAbsent(event.transaction().id(), id -> new HashMap<>()).merge(source, 1L, Long::sum);
+    read.computeIfAbsent(event.transaction().id(), id -> new TableEventCounts()).add(source, event.transaction().dataCollectionOrder());
     firstRead.putIfAbsent(source, event.transaction().id());
     KafkaPartition partition = new KafkaPartition(event.topic(), event.partition());
     sourcePartitions.computeIfAbsent(source, partitions -> new HashSet<>()).add(partition);
@@ -313,7 +314,7 @@ public final class CutGate implements TransactionEnds {
    * task reads the rest.
    */
   private Optional<String> unread(End end) {
-    Map<SourceTable, Long> counted = read.getOrDefault(end.id(), Map.of());
+    TableEventCounts counted = read.getOrDefault(end.id(), new TableEventCounts());
     for (Map.Entry<SourceTable, String> source : firstRead.entrySet()) {
       if (split(source.getKey())) {
         continue;
@@ -328,7 +329,7 @@ public final class CutGate implements TransactionEnds {
         continue; // before the first transaction read of this source: its changes were in the tables already
       }
       for (Map.Entry<String, Long> count : end.event().tableCounts().entrySet()) {
-        long changes = counted.getOrDefault(source.getKey(), 0L);
+        long changes = counted.count(source.getKey());
         if (source.getKey().isNamed(count.getKey()) && changes < count.getValue()) {
           return Optional.of(changes + " of the " + count.getValue() + " changes of " + source.getKey().qualifiedName()
               + " in transaction " + end.id() + " read");

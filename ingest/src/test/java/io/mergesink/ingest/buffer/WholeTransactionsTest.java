@@ -74,6 +74,20 @@ class WholeTransactionsTest {
   }
 
   @Test
+  void aChangeDebeziumSentAgainDoesNotCompleteItsTransaction() {
+    PartitionBuffer buffer = buffer(1_000);
+    ended("t1", 2);
+    buffer.add("accounts", change(10, 1, 90, "t1", 1));
+    buffer.add("accounts", change(11, 1, 90, "t1", 1)); // its task restarted and sent the first change again
+    buffer.seal();
+    assertThat(buffer.pending()).as("t1's second change of accounts is not read").isEmpty();
+
+    buffer.add("accounts", change(12, 2, 110, "t1", 2));
+    buffer.seal();
+    assertThat(offsets(buffer)).containsExactlyInAnyOrder(11L, 12L);
+  }
+
+  @Test
   void theFirstEventOfALaterTransactionCompletesTheOneBeforeIt() {
     PartitionBuffer buffer = buffer(1_000);
     buffer.add("accounts", change(10, 1, 90, "t1", 1));

@@ -29,9 +29,14 @@ class CutGateTest {
   private static final StructType KEY = StructType.of(new StructField("id", PrimitiveType.LONG, false));
 
   private static ChangeEvent change(KafkaPartition partition, String table, String transaction, long offset) {
+    return change(partition, table, transaction, offset, 1);
+  }
+
+  /** A change that is the {@code order}-th of {@code transaction}'s changes of {@code table}. */
+  private static ChangeEvent change(KafkaPartition partition, String table, String transaction, long offset, long order) {
     return new ChangeEvent(Op.UPSERT, Row.of(offset), KEY, Row.of(offset), KEY, new SourceInfo("bank", "public", table), 0,
         partition.topic(), partition.topic(), partition.partition(), offset, "u")
-        .inTransaction(new SourceTransaction(transaction, 1, 1));
+        .inTransaction(new SourceTransaction(transaction, order, order));
   }
 
   private static TransactionEvent end(String id, long timestampMs) {
@@ -139,5 +144,21 @@ class CutGateTest {
 
     processed.put(SAVINGS, 19L); // read to its end: events without transactions (a snapshot)
     assertThat(gate.advance()).isEqualTo(3);
+  }
+
+  @Test
+  void aChangeDebeziumSentAgainCountsOnceTowardsItsTransaction() {
+    CutCandidates candidates = new CutCandidates(1_000);
+    Map<String, Long> twoAccounts = Map.of("public.accounts", 2L);
+    candidates.ended(TRANSACTIONS, 1, new TransactionEvent(Status.END, "t1", 2, twoAccounts, 100));
+    candidates.ended(TRANSACTIONS, 3, new TransactionEvent(Status.END, "t2", 2, twoAccounts, 1_100));
+    CutGate gate = new CutGate(TransactionEnds.NONE, candidates, partition -> -1);
+    gate.read("accounts", change(ACCOUNTS, "accounts", "t1", 10, 1));
+    gate.read("accounts", change(ACCOUNTS, "accounts", "t1", 11, 1)); // its task restarted: the first change again
+
+    assertThat(gate.advance()).as("t1's second change of accounts is not read").isEqualTo(-1);
+
+    gate.read("accounts", change(ACCOUNTS, "accounts", "t1", 12, 2));
+    assertThat(gate.advance()).isEqualTo(1);
   }
 }
