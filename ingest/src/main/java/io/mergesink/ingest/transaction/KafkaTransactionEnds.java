@@ -54,6 +54,8 @@ public final class KafkaTransactionEnds implements TransactionEnds {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaTransactionEnds.class);
   /** Ends kept: far more than transactions open in a task's buffers. */
   static final int MAX_ENDS = 100_000;
+  /** The end offset lookups kept per data partition, the oldest dropped first: at two a second, over an hour's. */
+  static final int MAX_END_OFFSET_LOOKUPS = 10_000;
   /** Reading starts this long before the time of the oldest open change asked about (clock skew, commit latency). */
   static final Duration MARGIN = Duration.ofMinutes(5);
   private static final Duration POLL = Duration.ofMillis(200);
@@ -146,7 +148,6 @@ public final class KafkaTransactionEnds implements TransactionEnds {
     if (known == null) {
       return OptionalLong.empty();
     }
-    known.headMap(endOffset).clear(); // cuts only move on: lookups before an end asked about are not asked for again
     Map.Entry<Long, Long> first = known.ceilingEntry(endOffset);
     return first == null ? OptionalLong.empty() : OptionalLong.of(first.getValue());
   }
@@ -258,7 +259,12 @@ public final class KafkaTransactionEnds implements TransactionEnds {
     kafka.endOffsets(asked.keySet()).forEach((topicPartition, offset) -> {
       KafkaPartition partition = asked.get(topicPartition);
       if (offset != null) {
-        endOffsets.computeIfAbsent(partition, lookups -> new ConcurrentSkipListMap<>()).putIfAbsent(afterEnds.get(partition), offset);
+        ConcurrentNavigableMap<Long, Long> lookups = endOffsets.computeIfAbsent(partition, p -> new ConcurrentSkipListMap<>());
+        lookups.putIfAbsent(afterEnds.get(partition), offset);
+        if (lookups.size() > MAX_END_OFFSET_LOOKUPS) {
+          // a later lookup answers an ask about an earlier end with a higher offset: a longer wait, never a wrong cut
+          lookups.pollFirstEntry();
+        }
       }
     });
   }

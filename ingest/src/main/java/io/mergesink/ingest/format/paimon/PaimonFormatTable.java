@@ -452,24 +452,24 @@ final class PaimonFormatTable implements FormatTable {
     try {
       result = writer.commit(table, changes, this::currentRows);
     } catch (RuntimeException e) {
-      throw storageFailureOr(e, "committing to Paimon table " + identifier);
+      throw storageFailure(e, "committing to Paimon table " + identifier).orElseThrow(() -> e);
     }
     reload();
     return result;
   }
 
   /**
-   * The storage failure among the causes of {@code failure}, as an {@link IOException}: Paimon hands its
-   * file IO's failures on inside runtime exceptions, from its own threads too (writers, manifest reads);
-   * {@code failure} itself when none is among them.
+   * The storage failure among the causes of {@code failure}, as an {@link IOException} saying what
+   * failed; empty when none is among them. Paimon hands its file IO's failures on inside runtime
+   * exceptions, from its own threads too (writers, manifest reads).
    */
-  static IOException storageFailureOr(RuntimeException failure, String what) {
+  static Optional<IOException> storageFailure(RuntimeException failure, String what) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof IOException storage) {
-        return new IOException(what + " failed: " + storage.getMessage(), failure);
+        return Optional.of(new IOException(what + " failed: " + storage.getMessage(), failure));
       }
     }
-    throw failure;
+    return Optional.empty();
   }
 
   /** Paimon's writers compact the buckets they write as part of each commit (docs/paimon.md, "Compaction"). */
@@ -518,7 +518,7 @@ final class PaimonFormatTable implements FormatTable {
     try {
       positions();
     } catch (RuntimeException e) {
-      throw storageFailureOr(e, "reading the positions of Paimon table " + identifier);
+      throw storageFailure(e, "reading the positions of Paimon table " + identifier).orElseThrow(() -> e);
     }
   }
 
