@@ -2,6 +2,7 @@ package io.mergesink.bench;
 
 import io.mergesink.connect.MergeSinkConnector;
 import io.mergesink.connect.config.MergeSinkConfig;
+import io.mergesink.core.maintenance.Compactor;
 import io.mergesink.core.merge.MergeStrategy;
 import io.mergesink.core.scan.TableScan;
 import io.mergesink.core.storage.LocalStorage;
@@ -89,14 +90,27 @@ final class MergeSinkPeer implements Peer {
     return config;
   }
 
+  /** The commits up to {@code latest} that are compactions (their {@code commitInfo} says {@code OPTIMIZE}). */
+  private static long compactions(DeltaTable table, long latest) throws IOException {
+    long compactions = 0;
+    for (long version = 0; version <= latest; version++) {
+      if (table.commitInfo(version).map(info -> Compactor.OPERATION.equals(info.values().get("operation"))).orElse(false)) {
+        compactions++;
+      }
+    }
+    return compactions;
+  }
+
   @Override
   public String verify(String topic, E2eWorkload workload, StreamCounts counts) throws IOException {
     DeltaTable table = table(topic);
     if (isUpsert()) {
       long start = System.nanoTime();
       E2eTables.requireMatches(table, upsertSpec.schema(), workload);
-      TableFootprint footprint = TableFootprint.of(directory.resolve(topic), table.snapshot().version() + 1, Seconds.since(start));
-      return String.format("%,d rows = live keys, last versions; %s", workload.liveCount(), footprint.describe());
+      long latest = table.snapshot().version();
+      TableFootprint footprint = TableFootprint.of(directory.resolve(topic), latest + 1, Seconds.since(start));
+      return String.format("%,d rows = live keys, last versions; %s; %d of the commits compactions", workload.liveCount(),
+          footprint.describe(), compactions(table, latest));
     }
     // append: every record is a row, a tombstone included (a delete of its key, with its own Kafka position)
     long expected = counts.changeEvents() + counts.tombstones();

@@ -65,6 +65,8 @@ final class Flush {
   private final CommitThreads threads;
   /** The tags of each table's commit (a consistent cut's); anchors carry none. */
   private final Function<String, Map<String, String>> commitTags;
+  /** The tables whose compaction landed since the last ask, for their writers to follow before they commit. */
+  private final Supplier<List<String>> compactedTables;
   private final Set<KafkaPartition> fenced = new LinkedHashSet<>();
   private final Set<String> committedTables = new LinkedHashSet<>();
   /** Partitions that take no part in the commits still to start: their anchor did not land, or another task fenced them. */
@@ -82,7 +84,7 @@ final class Flush {
 
   Flush(TableCatalog catalog, IngestMetrics metrics, TableFormat format, PartitionPositions positions,
       Map<KafkaPartition, PartitionBuffer> buffers, FlushScope scope, CommitThreads threads,
-      Function<String, Map<String, String>> commitTags) {
+      Function<String, Map<String, String>> commitTags, Supplier<List<String>> compactedTables) {
     this.catalog = catalog;
     this.metrics = metrics;
     this.format = format;
@@ -91,6 +93,7 @@ final class Flush {
     this.scope = scope;
     this.threads = threads;
     this.commitTags = commitTags;
+    this.compactedTables = compactedTables;
   }
 
   /**
@@ -132,12 +135,31 @@ final class Flush {
    * thread, one at a time. It touches only the tables.
    */
   void commit() {
+    followCompactions();
     List<Supplier<List<Attempt>>> anchorJobs = new ArrayList<>();
     anchorsByTable.values().forEach(anchors -> anchorJobs.add(() -> anchors.stream().map(this::anchor).toList()));
     anchorAttempts = threads.runAll(anchorJobs).stream().flatMap(List::stream).toList();
     List<Supplier<Attempt>> commitJobs = new ArrayList<>();
     commits.forEach(commit -> commitJobs.add(() -> commit(commit)));
     commitAttempts = threads.runAll(commitJobs);
+  }
+
+  /**
+   * Brings the writers of tables whose compaction landed up to date, so that their commits need no
+   * second plan. Here rather than before planning: a pipelined flush's commits run on the thread of
+   * the compactions, after the one scheduled when the flush before landed.
+   */
+  private void followCompactions() {
+    for (String table : compactedTables.get()) {
+      try {
+        TableSink sink = catalog.existing(table);
+        if (sink != null) {
+          sink.compacted();
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Could not read the compaction of table {} back; its next commit does: {}", table, e.toString());
+      }
+    }
   }
 
   /**

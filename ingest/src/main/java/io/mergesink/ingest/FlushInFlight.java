@@ -3,12 +3,11 @@ package io.mergesink.ingest;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.slf4j.MDC;
 
 /**
- * Where the commits of a flush run: on a thread of their own ({@link #launch}, with {@code
+ * Where the commits of a flush run: on the engine's background thread ({@link #launch}, with {@code
  * flush.pipelined=true}), while the engine's thread goes on reading, or on the engine's thread
  * ({@link #runHere}, for a flush the caller waits for at once). At most one flush is in flight; it
  * is {@link Flush#plan() planned} before and {@link Flush#apply() applied} after on the engine's
@@ -20,15 +19,12 @@ final class FlushInFlight implements AutoCloseable {
   private Future<?> commits;
 
   /**
-   * @param pipelined whether commits run on a thread of their own
-   * @param name names the thread, e.g. the txn app id of the task
+   * @param thread the single thread the commits of a launched flush run on, after the work queued on it
+   *     before (the engine's compactions); null to run them on the caller's ({@code flush.pipelined=false}).
+   *     Its owner shuts it down.
    */
-  FlushInFlight(boolean pipelined, String name) {
-    this.thread = pipelined ? Executors.newSingleThreadExecutor(runnable -> {
-      Thread daemon = new Thread(runnable, "mergesink-flush-" + name);
-      daemon.setDaemon(true);
-      return daemon;
-    }) : null;
+  FlushInFlight(ExecutorService thread) {
+    this.thread = thread;
   }
 
   /**
@@ -106,16 +102,10 @@ final class FlushInFlight implements AutoCloseable {
     return landed;
   }
 
-  /** Stops the thread; a flush in flight is awaited first (its commits land or fail, nothing of it is applied). */
+  /** Waits for the flush in flight, if any: its commits land or fail, nothing of it is applied. */
   @Override
   public void close() {
-    if (thread != null) {
-      try {
-        land();
-      } finally {
-        thread.shutdownNow();
-      }
-    }
+    land();
   }
 
   private static void awaitUninterruptibly(Future<?> running) {

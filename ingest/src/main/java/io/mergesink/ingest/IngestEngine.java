@@ -46,6 +46,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -162,9 +164,15 @@ public final class IngestEngine implements AutoCloseable {
     this.format = TableFormats.of(options);
     this.kind = TableKind.of(options.writeMode(), options.changeSemantics(), options.appendTombstones(), metrics);
     this.catalog = new TableCatalog(format, options, kind, positions::partitions);
-    this.compactions = new BackgroundCompaction(options.txnAppId());
+    // compactions and pipelined flushes' commits share one thread: a compaction never races a commit of its own engine
+    ExecutorService background = Executors.newSingleThreadExecutor(runnable -> {
+      Thread thread = new Thread(runnable, "mergesink-background-" + options.txnAppId());
+      thread.setDaemon(true);
+      return thread;
+    });
+    this.compactions = new BackgroundCompaction(background);
     this.commitThreads = new CommitThreads(options.commitThreads(), options.txnAppId());
-    this.inFlight = new FlushInFlight(options.pipelinedFlush(), options.txnAppId());
+    this.inFlight = new FlushInFlight(options.pipelinedFlush() ? background : null);
     this.registry = TableRegistry.of(options.catalog());
     this.cutPublisher = cutGate == null ? null : new CutPublisher(cuts, format, options.transactions());
   }
@@ -380,10 +388,9 @@ public final class IngestEngine implements AutoCloseable {
         return;
       }
     }
-    followCompactions();
     sealTransactions();
     Flush flush = new Flush(catalog, metrics, format, positions, buffers, scope, commitThreads,
-        cutGate == null ? table -> Map.of() : cutGate::tags);
+        cutGate == null ? table -> Map.of() : cutGate::tags, compactions::takeCompacted);
     flush.plan();
     launcher.accept(flush);
   }
@@ -679,20 +686,6 @@ public final class IngestEngine implements AutoCloseable {
       } catch (IOException e) {
         LOG.warn("Could not read table {} to register it in the catalog; it is registered after its next commit: {}", table,
             e.toString());
-      }
-    }
-  }
-
-  /** Brings the writers of tables whose compaction landed up to date, so that their next plan needs no second try. */
-  private void followCompactions() {
-    for (String table : compactions.takeCompacted()) {
-      try {
-        TableSink sink = catalog.existing(table);
-        if (sink != null) {
-          sink.compacted();
-        }
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("Could not read the compaction of table {} back; its next commit does: {}", table, e.toString());
       }
     }
   }

@@ -4,7 +4,9 @@ import static io.mergesink.ingest.testing.ChangeRecords.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mergesink.core.data.Row;
+import io.mergesink.core.storage.LocalStorage;
 import io.mergesink.core.storage.RequestCounts;
+import io.mergesink.core.table.DeltaTable;
 import io.mergesink.core.testing.KernelTables;
 import io.mergesink.ingest.config.IngestOptions;
 import io.mergesink.ingest.metrics.IngestMetrics;
@@ -12,6 +14,7 @@ import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.testing.ChangeRecords;
 import io.mergesink.ingest.testing.GatedStorage;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -163,6 +166,44 @@ class PipelinedFlushTest {
     assertThat(KernelTables.readRows(dir.resolve(TABLE).toString())).containsExactlyInAnyOrderElementsOf(model.values());
   }
 
+  @Test
+  void aCompactionRunsBetweenTwoFlushesOfItsEngineAndTheFlushAfterItReadsItWithoutAConflict() throws Exception {
+    try (IngestEngine engine = engine(IngestMetrics.NONE, 1_000, true)) {
+      engine.open(List.of(PARTITION));
+      deliver(engine, 0, 5, "first");
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+      AtomicBoolean once = new AtomicBoolean(true);
+      GatedStorage.gate((path, content) -> {
+        if (new String(content, StandardCharsets.UTF_8).contains("\"OPTIMIZE\"") && once.compareAndSet(true, false)) {
+          reached.countDown();
+          awaitRelease();
+        }
+      });
+      deliver(engine, 5, 8, "second");
+      assertThat(engine.flush()).as("two files, three of the first's five rows deleted: a compaction is due")
+          .isEqualTo(FlushOutcome.COMPLETE);
+      awaitReached();
+
+      deliver(engine, 8, 13, "third");
+      assertThat(engine.flushInBackground(FlushScope.WHOLE_KEY_CHANGES)).isEqualTo(FlushOutcome.COMPLETE);
+      release.countDown();
+      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+      assertThat(engine.committedOffsets()).containsEntry(PARTITION, 13L);
+    }
+    DeltaTable table = DeltaTable.forPath(new LocalStorage(), dir.resolve(TABLE).toString());
+    long latest = table.snapshot().version();
+    assertThat(operation(table, latest - 1)).as("the compaction, held at its publish, before the flush launched after it")
+        .isEqualTo("OPTIMIZE");
+    Map<String, Object> flushAfter = table.commitInfo(latest).orElseThrow().values();
+    assertThat(flushAfter.get("operation")).isNotEqualTo("OPTIMIZE");
+    assertThat(((Number) flushAfter.get("readVersion")).longValue()).as("the flush after it, planned on it").isEqualTo(latest - 1);
+    assertThat(KernelTables.readRows(dir.resolve(TABLE).toString())).containsExactlyInAnyOrderElementsOf(model.values());
+  }
+
+  private static Object operation(DeltaTable table, long version) throws IOException {
+    return table.commitInfo(version).orElseThrow().values().get("operation");
+  }
+
   /** Accepts upserts of keys {@code offset % 5} at {@code from} until {@code to}, named {@code what@offset}; updates the model. */
   private void deliver(IngestEngine engine, long from, long to, String what) {
     for (long offset = from; offset < to; offset++) {
@@ -193,11 +234,7 @@ class PipelinedFlushTest {
     GatedStorage.gate((path, content) -> {
       if (path.contains("/" + TABLE + "/_delta_log/") && once.compareAndSet(true, false)) {
         reached.countDown();
-        try {
-          release.await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
+        awaitRelease();
         if (fail) {
           throw new IOException("simulated storage failure of table " + TABLE);
         }
@@ -205,14 +242,26 @@ class PipelinedFlushTest {
     });
   }
 
+  private void awaitRelease() {
+    try {
+      release.await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private void awaitReached() throws InterruptedException {
     assertThat(reached.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("the commit reached its log publish").isTrue();
   }
 
   private IngestEngine engine(IngestMetrics metrics, long bufferMaxRecords) {
+    return engine(metrics, bufferMaxRecords, false);
+  }
+
+  private IngestEngine engine(IngestMetrics metrics, long bufferMaxRecords, boolean compaction) {
     IngestOptions options = IngestOptions.builder(GatedStorage.root(dir), "sink").tableNameFormat("${source.table}")
         .commitInterval(Duration.ofHours(1)).bufferLimits(bufferMaxRecords, 64L << 20).pipelinedFlush(true)
-        .compaction(false, 0.25, 2).build();
+        .compaction(compaction, 0.25, 2).build();
     return new IngestEngine(options, metrics);
   }
 

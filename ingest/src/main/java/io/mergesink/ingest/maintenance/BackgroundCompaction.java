@@ -10,14 +10,13 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Compaction beside ingestion (docs/design.md, "Maintenance"): runs go to one thread of the engine's
+ * Compaction beside ingestion (docs/design.md, "Maintenance"): runs go to a thread of the engine's
  * own, each on the snapshot it was prepared with and in a commit of its own, so a flush never waits
  * for one and the front end's poll loop never stalls behind one. The writers meet a compaction's
  * commit like any concurrent commit (plan again or retry on top, never lose a change); the engine
@@ -33,18 +32,17 @@ public final class BackgroundCompaction implements AutoCloseable {
   /** How long {@link #close} lets a run finish before it is interrupted (its outputs are then orphans for vacuum). */
   private static final Duration CLOSE_GRACE = Duration.ofSeconds(10);
 
-  private final ExecutorService executor;
+  private final ExecutorService thread;
   /** Per table queued or running, the run to make after it (null: none); guarded by itself. */
   private final Map<String, CompactionRun> scheduled = new HashMap<>();
   private final Queue<String> compacted = new ConcurrentLinkedQueue<>();
 
-  /** @param name names the thread, e.g. after the txn app id of the engine */
-  public BackgroundCompaction(String name) {
-    this.executor = Executors.newSingleThreadExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "mergesink-compaction-" + name);
-      thread.setDaemon(true);
-      return thread;
-    });
+  /**
+   * @param thread a single thread that runs one task after the other, which {@link #close} shuts down;
+   *     it may run other work between runs (a pipelined engine's flushes)
+   */
+  public BackgroundCompaction(ExecutorService thread) {
+    this.thread = thread;
   }
 
   /**
@@ -74,14 +72,14 @@ public final class BackgroundCompaction implements AutoCloseable {
   /** Lets a running compaction finish for a while, then interrupts it; queued runs are dropped. */
   @Override
   public void close() {
-    executor.shutdown();
+    thread.shutdown();
     try {
-      if (!executor.awaitTermination(CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (!thread.awaitTermination(CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
         LOG.warn("A compaction still ran {} after close; interrupting it (its files are left for vacuum)", CLOSE_GRACE);
-        executor.shutdownNow();
+        thread.shutdownNow();
       }
     } catch (InterruptedException e) {
-      executor.shutdownNow();
+      thread.shutdownNow();
       Thread.currentThread().interrupt();
     }
   }
@@ -90,9 +88,12 @@ public final class BackgroundCompaction implements AutoCloseable {
     try {
       CompactionResult result = run.compact();
       if (result instanceof CompactionResult.Compacted done) {
-        LOG.info("Compacted table {} at version {}: {} files into {}, {} deleted rows purged", table, done.version(),
-            done.filesRemoved(), done.filesAdded(), done.rowsPurged());
+        LOG.info("Compacted table {} at version {}: {} files into {}, {} deleted rows purged, planned again {} times for concurrent commits",
+            table, done.version(), done.filesRemoved(), done.filesAdded(), done.rowsPurged(), done.replans());
         compacted.add(table);
+      } else if (result instanceof CompactionResult.GaveWay gaveWay) {
+        LOG.info("Compaction of table {} gave way to concurrent commits {} times and is retried after a later commit: {}", table,
+            gaveWay.attempts(), gaveWay.lastReason());
       }
     } catch (IOException | RuntimeException e) {
       LOG.warn("Compaction of table {} failed; it is retried after a later commit: {}", table, e.toString());
@@ -111,7 +112,7 @@ public final class BackgroundCompaction implements AutoCloseable {
   /** Hands {@code run} to the thread; called holding the lock of {@link #scheduled}, where {@code table} is. */
   private boolean execute(String table, CompactionRun run) {
     try {
-      executor.execute(() -> run(table, run));
+      thread.execute(() -> run(table, run));
       return true;
     } catch (RejectedExecutionException e) {
       scheduled.remove(table);

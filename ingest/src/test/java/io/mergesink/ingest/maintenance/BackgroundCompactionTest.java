@@ -6,6 +6,7 @@ import io.mergesink.core.maintenance.CompactionResult;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,7 @@ class BackgroundCompactionTest {
     CountDownLatch firstStarted = new CountDownLatch(1);
     CountDownLatch releaseFirst = new CountDownLatch(1);
     CountDownLatch thirdRan = new CountDownLatch(1);
-    try (BackgroundCompaction compactions = new BackgroundCompaction("test")) {
+    try (BackgroundCompaction compactions = new BackgroundCompaction(Executors.newSingleThreadExecutor())) {
       assertThat(compactions.schedule("t", () -> {
         ran.add("first");
         firstStarted.countDown();
