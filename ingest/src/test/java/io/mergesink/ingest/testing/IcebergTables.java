@@ -44,8 +44,12 @@ import org.apache.iceberg.jdbc.JdbcCatalog;
  * catalog of its directory.
  */
 public final class IcebergTables {
-  /** Where the tests' JDBC catalogs keep their databases, one file per warehouse. */
-  private static final Path CATALOGS = Path.of(System.getProperty("java.io.tmpdir"), "mergesink-iceberg-catalogs");
+  /**
+   * Where the tests' JDBC catalogs keep their databases, one file per warehouse: a directory of this
+   * JVM's own. An S3 warehouse is named after its bucket alone, and the S3 server the tests start keeps
+   * nothing from one run to the next, so a database kept longer would point at metadata that is gone.
+   */
+  private static final Path CATALOGS = catalogsDirectory();
   /** The catalog name the sink gives its catalog by default ({@code iceberg.catalog}): a JDBC catalog keeps its tables under it. */
   private static final String SINK_CATALOG = "iceberg";
   private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:/*");
@@ -60,12 +64,15 @@ public final class IcebergTables {
    * so a table written under a fault-injecting root is read under the real one.
    */
   public static Map<String, String> jdbcCatalog(String warehouse) {
+    return Map.of("iceberg.catalog.type", "jdbc", "iceberg.catalog.uri", "jdbc:sqlite:" + database(warehouse));
+  }
+
+  private static Path catalogsDirectory() {
     try {
-      Files.createDirectories(CATALOGS);
+      return Files.createTempDirectory("mergesink-iceberg-catalogs-");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return Map.of("iceberg.catalog.type", "jdbc", "iceberg.catalog.uri", "jdbc:sqlite:" + database(warehouse));
   }
 
   private static Path database(String warehouse) {
