@@ -69,6 +69,8 @@ final class Flush {
   private final Supplier<List<String>> compactedTables;
   private final Set<KafkaPartition> fenced = new LinkedHashSet<>();
   private final Set<String> committedTables = new LinkedHashSet<>();
+  /** The tables whose landed commit carried changes (not positions alone). */
+  private final Set<String> changedTables = new LinkedHashSet<>();
   /** Partitions that take no part in the commits still to start: their anchor did not land, or another task fenced them. */
   private final Set<KafkaPartition> blocked = ConcurrentHashMap.newKeySet();
   /** Set by a commit that threw what fails the flush: the commits not started yet are left out. */
@@ -185,6 +187,11 @@ final class Flush {
     return committedTables;
   }
 
+  /** The tables that took changes in this flush; the others of {@link #committedTables()} took positions alone. */
+  Set<String> changedTables() {
+    return changedTables;
+  }
+
   /** Partitions another task took over; their changes were not committed. */
   Set<KafkaPartition> fenced() {
     return fenced;
@@ -296,6 +303,9 @@ final class Flush {
             buffers.get(new KafkaPartition(landed.topic(), landed.partition())).committed(commit.table());
           }
           committedTables.add(commit.table());
+          if (attempt.commit().changes().stream().anyMatch(landed -> !landed.changes().isEmpty() || landed.truncatedAt().isPresent())) {
+            changedTables.add(commit.table());
+          }
         }
         case FENCED -> {
           metrics.fenced();

@@ -30,6 +30,7 @@ import io.mergesink.ingest.record.KafkaPartition;
 import io.mergesink.ingest.record.KafkaRecord;
 import io.mergesink.ingest.route.RoutingException;
 import io.mergesink.ingest.route.TableRouter;
+import io.mergesink.ingest.table.KeyIndexBudget;
 import io.mergesink.ingest.table.TableCatalog;
 import io.mergesink.ingest.table.TableKind;
 import io.mergesink.ingest.table.TableSink;
@@ -91,6 +92,7 @@ public final class IngestEngine implements AutoCloseable {
   private final TableCatalog catalog;
   private final TableFormat format;
   private final BackgroundCompaction compactions;
+  private final KeyIndexBudget indexBudget;
   private final CommitThreads commitThreads;
   private final TableRegistry registry;
   private final TopicGrowth topicGrowth;
@@ -164,6 +166,7 @@ public final class IngestEngine implements AutoCloseable {
     this.format = TableFormats.of(options);
     this.kind = TableKind.of(options.writeMode(), options.changeSemantics(), options.appendTombstones(), metrics);
     this.catalog = new TableCatalog(format, options, kind, positions::partitions);
+    this.indexBudget = KeyIndexBudget.of(options.indexMemoryMaxBytes());
     // compactions and pipelined flushes' commits share one thread: a compaction never races a commit of its own engine
     ExecutorService background = Executors.newSingleThreadExecutor(runnable -> {
       Thread thread = new Thread(runnable, "mergesink-background-" + options.txnAppId());
@@ -415,6 +418,7 @@ public final class IngestEngine implements AutoCloseable {
       compact(flush.committedTables());
     }
     register(flush.committedTables());
+    indexBudget.afterFlush(catalog.open(), flush.changedTables());
     Map<KafkaPartition, Long> seeks = flush.fenced().isEmpty() ? Map.of() : rewind(flush.fenced());
     Optional<RetriableStorageException> failure = Optional.ofNullable(flush.failure())
         .map(e -> new RetriableStorageException("could not commit to the tables under " + options.tableRoot()
@@ -502,6 +506,14 @@ public final class IngestEngine implements AutoCloseable {
     commitThreads.close();
     registry.close();
     format.close();
+  }
+
+  /**
+   * The heap the key indexes of the open tables took after the last flush, an estimate ({@code
+   * index.memory.max.bytes} bounds the idle tables' share); may be read from any thread.
+   */
+  public long keyIndexHeapBytes() {
+    return indexBudget.heapBytes();
   }
 
   /** Changes buffered and not yet committed; may be read from any thread. */

@@ -75,6 +75,8 @@ public final class SinkMetrics implements IngestMetrics, AutoCloseable {
       gauge(name, (config, now) -> engine.storageRequests().get(kind));
     }
     gauge(name("buffered-records", "Changes buffered and not yet committed"), (config, now) -> engine.bufferedChanges());
+    gauge(name("key-index-bytes", "Heap the key indexes of the task's tables took after the last flush, an estimate "
+        + "(index.memory.max.bytes bounds the share of tables that took no changes)"), (config, now) -> engine.keyIndexHeapBytes());
     gauge(name("open-transactions", "Source transactions read in part and held back until they are known complete "
         + "(transaction.boundaries)"), (config, now) -> (long) engine.openTransactions());
     gauge(name("cut-lag-ms", "Source time from the consistent cut the task commits up to, to the newest change of a source "

@@ -20,6 +20,10 @@ public final class CommitOptions {
   public static final long BUFFER_MAX_BYTES_MIN = MIB;
   public static final String LOOKUP_SCOPE = "lookup.scope";
   public static final LookupScope LOOKUP_SCOPE_DEFAULT = LookupScope.PARTITION;
+  public static final String INDEX_MEMORY_MAX_BYTES = "index.memory.max.bytes";
+  /** {@value #INDEX_MEMORY_MAX_BYTES} of a quarter of the JVM's maximum heap. */
+  public static final long INDEX_MEMORY_MAX_BYTES_AUTO = -1;
+  public static final long INDEX_MEMORY_MAX_BYTES_DEFAULT = INDEX_MEMORY_MAX_BYTES_AUTO;
   public static final String FLUSH_COMMIT_THREADS = "flush.commit.threads";
   public static final int FLUSH_COMMIT_THREADS_DEFAULT = 4;
   public static final int FLUSH_COMMIT_THREADS_MAX = 64;
@@ -64,6 +68,13 @@ public final class CommitOptions {
             + "(Debezium always sends a key to the same partition); when a topic gains partitions, the sink widens "
             + "the lookup for that topic to all its partitions by itself. table: every file, for topics whose keys may "
             + "move between partitions; costs more memory.")
+        .define();
+    commits.option(INDEX_MEMORY_MAX_BYTES, Type.LONG).defaultValue(INDEX_MEMORY_MAX_BYTES_DEFAULT)
+        .validator(Range.atLeast(INDEX_MEMORY_MAX_BYTES_AUTO)).importance(Importance.LOW).displayName("Key index memory max bytes")
+        .doc("The heap the key indexes of a task's tables may take together before the indexes of idle tables are "
+            + "dropped, least recently committed first, after a flush; a table loads its index again at its next commit, "
+            + "reading the key columns of its files. Tables the flush committed keep theirs. -1: a quarter of the JVM's "
+            + "maximum heap; 0: no limit. A key takes about 28 bytes (BIGINT), 30 plus its bytes otherwise.")
         .define();
   }
 }

@@ -214,6 +214,7 @@ public class IngestConfig extends AbstractConfig {
           .commitInterval(Duration.ofMillis(commitIntervalMs()))
           .bufferLimits(bufferMaxRecords(), bufferMaxBytes())
           .lookupScope(lookupScope())
+          .indexMemoryMaxBytes(getLong(INDEX_MEMORY_MAX_BYTES))
           .commitThreads(getInt(FLUSH_COMMIT_THREADS))
           .pipelinedFlush(getBoolean(FLUSH_PIPELINED))
           .parquetCompression(parquetCompression())

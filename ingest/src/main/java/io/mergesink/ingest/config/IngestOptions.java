@@ -51,6 +51,8 @@ import java.util.Optional;
  * @param bufferMaxRecords a partition's buffer asks to be committed at this many changes
  * @param bufferMaxBytes ... or at about this many bytes
  * @param lookupScope which files a task's key index covers
+ * @param indexMemoryMaxBytes the heap the key indexes of a task's idle tables may keep ({@code index.memory.max.bytes}):
+ *     0 for no limit, {@link CommitOptions#INDEX_MEMORY_MAX_BYTES_AUTO} for a quarter of the JVM's maximum heap
  * @param commitThreads how many tables a flush commits at once ({@code flush.commit.threads})
  * @param pipelinedFlush whether a flush commits on a thread of its own while the task reads on ({@code flush.pipelined})
  * @param parquetCompression the codec of new data files
@@ -87,6 +89,7 @@ public record IngestOptions(
     long bufferMaxRecords,
     long bufferMaxBytes,
     LookupScope lookupScope,
+    long indexMemoryMaxBytes,
     int commitThreads,
     boolean pipelinedFlush,
     ParquetCompression parquetCompression,
@@ -150,6 +153,10 @@ public record IngestOptions(
     }
     if (commitInterval.isNegative()) {
       throw new IllegalArgumentException("the commit interval must not be negative, found " + commitInterval);
+    }
+    if (indexMemoryMaxBytes < 0 && indexMemoryMaxBytes != CommitOptions.INDEX_MEMORY_MAX_BYTES_AUTO) {
+      throw new IllegalArgumentException(CommitOptions.INDEX_MEMORY_MAX_BYTES + " must be 0 or more, or "
+          + CommitOptions.INDEX_MEMORY_MAX_BYTES_AUTO + " for a quarter of the heap, found " + indexMemoryMaxBytes);
     }
     if (bufferMaxRecords < 1 || bufferMaxBytes < 1 || fileTargetSizeBytes < 1 || checkpointInterval < 1) {
       throw new IllegalArgumentException("buffer limits, file target size and checkpoint interval must be positive, found "
@@ -272,6 +279,7 @@ public record IngestOptions(
     private long bufferMaxRecords = CommitOptions.BUFFER_MAX_RECORDS_DEFAULT;
     private long bufferMaxBytes = CommitOptions.BUFFER_MAX_BYTES_DEFAULT;
     private LookupScope lookupScope = CommitOptions.LOOKUP_SCOPE_DEFAULT;
+    private long indexMemoryMaxBytes = CommitOptions.INDEX_MEMORY_MAX_BYTES_DEFAULT;
     private int commitThreads = CommitOptions.FLUSH_COMMIT_THREADS_DEFAULT;
     private boolean pipelinedFlush = CommitOptions.FLUSH_PIPELINED_DEFAULT;
     private ParquetCompression parquetCompression = FileOptions.PARQUET_COMPRESSION_DEFAULT;
@@ -372,6 +380,12 @@ public record IngestOptions(
       return this;
     }
 
+    /** The heap the key indexes of idle tables may keep; 0 for no limit. */
+    public Builder indexMemoryMaxBytes(long value) {
+      indexMemoryMaxBytes = value;
+      return this;
+    }
+
     /** How many tables a flush commits at once; 1 commits them one after the other on the calling thread. */
     public Builder commitThreads(int value) {
       commitThreads = value;
@@ -445,7 +459,8 @@ public record IngestOptions(
       return new IngestOptions(tableRoot, storage, tableNameFormat, tableFormat, txnAppId, writeMode, mergeStrategy, primaryKeyMode,
           primaryKeyFields, deleteEnabled, truncateEnabled, appendDeleteImage, appendTombstones, unavailableValuePlaceholder,
           schemaEvolution,
-          partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, commitThreads, pipelinedFlush, parquetCompression,
+          partitionFields, commitInterval, bufferMaxRecords, bufferMaxBytes, lookupScope, indexMemoryMaxBytes, commitThreads, pipelinedFlush,
+          parquetCompression,
           fileTargetSizeBytes, checkpointInterval, compactionEnabled, compactionDeletedRatio, compactionMinSmallFiles, tableProperties, changeSemantics,
           iceberg, catalog, paimon, transactions);
     }

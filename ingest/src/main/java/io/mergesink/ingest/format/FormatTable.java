@@ -190,6 +190,12 @@ public interface FormatTable {
   /** A maintenance commit landed: the writer reads it. */
   void compacted() throws IOException;
 
+  /** The heap the writer's key index takes, an estimate; 0 when none is loaded, or the format keeps none. */
+  long keyIndexHeapBytes();
+
+  /** Drops the writer's key index to free its heap; the next commit loads it again. */
+  void dropKeyIndex();
+
   /**
    * Drops the writer: the task holds {@code partitions} from this call on; the next commit opens a writer for
    * them. Reads the latest state of the table.

@@ -278,6 +278,16 @@ public final class TableSink {
     table.compacted();
   }
 
+  /** The heap the table's key index takes, an estimate; 0 when none is loaded. */
+  long keyIndexHeapBytes() {
+    return table.keyIndexHeapBytes();
+  }
+
+  /** Drops the table's key index to free its heap; its next commit loads it again ({@link KeyIndexBudget}). */
+  void dropKeyIndex() {
+    table.dropKeyIndex();
+  }
+
   /**
    * Drops the writer (and its key index): the task's partitions changed, so file tags and index
    * scope do too. The next commit opens a writer for {@code partitions}.

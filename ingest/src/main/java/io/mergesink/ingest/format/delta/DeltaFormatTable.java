@@ -142,9 +142,10 @@ final class DeltaFormatTable implements FormatTable {
     snapshot = table.snapshot();
   }
 
+  /** Without a writer, the latest state, which one would open on: its key index is not loaded for it. */
   @Override
   public void followWriter() throws IOException {
-    snapshot = writer().snapshot();
+    snapshot = writer == null ? table.snapshotAfter(snapshot) : writer.snapshot();
   }
 
   @Override
@@ -226,10 +227,10 @@ final class DeltaFormatTable implements FormatTable {
 
   @Override
   public CommitResult commit(ChangeSet changes) throws IOException, FencedException {
-    TableWriter writer = writer();
+    TableWriter committing = writer == null && positionsOnly(changes) ? positionsWriter() : writer();
     FileOwners owners = rowOwners.computeIfAbsent(changes.txns().keySet(), appIds -> PartitionOwners.ofChanges(task.partitions(), appIds));
-    CommitResult result = writer.commit(changes.withOwners(owners));
-    snapshot = writer.snapshot();
+    CommitResult result = committing.commit(changes.withOwners(owners));
+    snapshot = committing.snapshot();
     return result;
   }
 
@@ -258,6 +259,17 @@ final class DeltaFormatTable implements FormatTable {
     }
   }
 
+  @Override
+  public long keyIndexHeapBytes() {
+    return writer instanceof MergingTableWriter merging ? merging.indexEstimatedHeapBytes() : 0;
+  }
+
+  /** The writer goes with its index; the next commit opens one on the snapshot this table follows. */
+  @Override
+  public void dropKeyIndex() {
+    writer = null;
+  }
+
   /** File tags and key-index scope follow the partitions, so the writer (and its key index) is dropped. */
   @Override
   public boolean reassign(Collection<KafkaPartition> partitions) throws IOException {
@@ -270,6 +282,19 @@ final class DeltaFormatTable implements FormatTable {
     } catch (TableNotFoundException e) {
       return false;
     }
+  }
+
+  /** A change set that moves positions and reads and changes no row: it needs no key index. */
+  private static boolean positionsOnly(ChangeSet changes) {
+    return !changes.hasRowChanges() && changes.decidedFrom().isEmpty();
+  }
+
+  /**
+   * A writer of positions alone, for a table whose key index is not loaded (dropped to free the heap,
+   * {@code index.memory.max.bytes}): it commits the txns without reading the table's keys, and is not kept.
+   */
+  private TableWriter positionsWriter() throws IOException {
+    return table.newAppendWriter(task.writerOptions(), table.snapshotAfter(snapshot));
   }
 
   private TableWriter writer() throws IOException {

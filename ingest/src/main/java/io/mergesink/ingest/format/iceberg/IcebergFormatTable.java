@@ -392,6 +392,17 @@ final class IcebergFormatTable implements FormatTable {
   }
 
   @Override
+  public long keyIndexHeapBytes() {
+    return writer == null ? 0 : writer.indexHeapBytes();
+  }
+
+  /** The writer goes with its index; the next commit opens one on the table's current snapshot. */
+  @Override
+  public void dropKeyIndex() {
+    writer = null;
+  }
+
+  @Override
   public boolean reassign(Collection<KafkaPartition> partitions) throws IOException {
     writer = null;
     try {

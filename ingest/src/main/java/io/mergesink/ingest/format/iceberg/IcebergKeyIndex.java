@@ -81,6 +81,11 @@ final class IcebergKeyIndex {
     return keys;
   }
 
+  /** The heap the index takes, an estimate (the files it tracks not counted). */
+  long estimatedHeapBytes() {
+    return index == null ? 0 : index.estimatedHeapBytes();
+  }
+
   /** The single location of {@code key}, {@link KeyIndex#NO_LOCATION} or {@link KeyIndex#MULTIPLE_LOCATIONS}. */
   long lookup(Row key) {
     return index.lookup(key);

@@ -85,6 +85,11 @@ final class IcebergWriter {
     this.defaultMode = defaultMode;
   }
 
+  /** The heap the key index takes, an estimate; 0 before it is built. */
+  long indexHeapBytes() {
+    return index == null ? 0 : index.estimatedHeapBytes();
+  }
+
   /** The key index, built at the first call that needs it. */
   IcebergKeyIndex index() {
     if (index == null) {
@@ -247,7 +252,8 @@ final class IcebergWriter {
   private Attempt plan(ChangeSet changes, KeyedChanges keyed) throws MovedRowsException {
     Snapshot base = table.currentSnapshot();
     Attempt attempt = new Attempt(base, changes.decidedFrom().isPresent());
-    if (keyed != null) {
+    // a change set of positions alone builds no index (one dropped to free the heap stays dropped, KeyIndexBudget)
+    if (keyed != null && (index != null || changes.hasRowChanges() || changes.decidedFrom().isPresent())) {
       IcebergKeyIndex keys = index();
       checkDecidedFrom(changes, keys);
       attempt.marks = new PositionMarks(table, keys);

@@ -472,6 +472,16 @@ final class PaimonFormatTable implements FormatTable {
     return Optional.empty();
   }
 
+  /** Paimon looks keys up in its own files (its lookup compaction); the sink keeps no key index. */
+  @Override
+  public long keyIndexHeapBytes() {
+    return 0;
+  }
+
+  @Override
+  public void dropKeyIndex() {
+  }
+
   /** Paimon's writers compact the buckets they write as part of each commit (docs/paimon.md, "Compaction"). */
   @Override
   public Optional<CompactionRun> compaction() {
