@@ -44,15 +44,10 @@ class KeyIndexBudgetTest {
   @EnumSource(value = TableFormatName.class, names = {"DELTA", "ICEBERG"})
   void theIndexesOfIdleTablesAreDroppedOverTheBudgetAndLoadedAgainAtTheirNextCommit(TableFormatName format) throws Exception {
     try (IngestEngine engine = engine(format, 1)) {
-      engine.open(List.of(PARTITION));
-      TABLES.forEach(table -> upsert(engine, table, 0, 10, "first"));
-      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
-      long everyTable = engine.keyIndexHeapBytes();
+      long everyTable = landEveryTable(engine);
       assertThat(everyTable).as("the tables the flush committed keep their indexes, over the budget too").isPositive();
 
-      upsert(engine, "orders", 0, 5, "second");
-      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
-      long ordersOnly = engine.keyIndexHeapBytes();
+      long ordersOnly = landOrdersAlone(engine);
       assertThat(ordersOnly).as("the idle tables' indexes dropped").isPositive().isLessThan(everyTable);
 
       upsert(engine, "customers", 3, 8, "third");
@@ -78,11 +73,8 @@ class KeyIndexBudgetTest {
       }
     };
     try (IngestEngine engine = engine(TableFormatName.DELTA, 1, metrics)) {
-      engine.open(List.of(PARTITION));
-      TABLES.forEach(table -> upsert(engine, table, 0, 10, "first"));
-      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
-      upsert(engine, "orders", 0, 5, "second");
-      assertThat(engine.flush()).as("the indexes of customers and items dropped").isEqualTo(FlushOutcome.COMPLETE);
+      landEveryTable(engine);
+      landOrdersAlone(engine); // the indexes of customers and items dropped
 
       watching.set(true);
       upsert(engine, "customers", 3, 8, "third");
@@ -99,14 +91,9 @@ class KeyIndexBudgetTest {
   @EnumSource(value = TableFormatName.class, names = {"DELTA", "ICEBERG"})
   void withoutABudgetEveryIndexStays(TableFormatName format) throws Exception {
     try (IngestEngine engine = engine(format, 0)) {
-      engine.open(List.of(PARTITION));
-      TABLES.forEach(table -> upsert(engine, table, 0, 10, "first"));
-      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
-      long everyTable = engine.keyIndexHeapBytes();
+      long everyTable = landEveryTable(engine);
 
-      upsert(engine, "orders", 0, 5, "second");
-      assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
-      assertThat(engine.keyIndexHeapBytes()).isGreaterThanOrEqualTo(everyTable);
+      assertThat(landOrdersAlone(engine)).isGreaterThanOrEqualTo(everyTable);
     }
   }
 
@@ -120,6 +107,21 @@ class KeyIndexBudgetTest {
         .compaction(false, 0.25, 2) // a compaction beside the flushes would make a commit read the files it wrote
         .build();
     return new IngestEngine(options, metrics);
+  }
+
+  /** Opens the partition and lands keys 0 to 9 of every table; returns the heap the indexes take then. */
+  private long landEveryTable(IngestEngine engine) {
+    engine.open(List.of(PARTITION));
+    TABLES.forEach(table -> upsert(engine, table, 0, 10, "first"));
+    assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+    return engine.keyIndexHeapBytes();
+  }
+
+  /** Lands changes of orders alone (the other tables' positions move); returns the heap the indexes take then. */
+  private long landOrdersAlone(IngestEngine engine) {
+    upsert(engine, "orders", 0, 5, "second");
+    assertThat(engine.flush()).isEqualTo(FlushOutcome.COMPLETE);
+    return engine.keyIndexHeapBytes();
   }
 
   /** Upserts keys {@code from} to {@code to} (exclusive) of {@code table}, named {@code what}. */
