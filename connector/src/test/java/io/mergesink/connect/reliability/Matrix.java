@@ -22,7 +22,9 @@ import org.junit.jupiter.params.provider.Arguments;
  * (the {@code soak} profile) runs every case in every cell; a comma-separated list of cell labels
  * ({@code copy-on-write/compaction-off,append/compaction-forced/s3}) runs every case in those cells,
  * to rerun one; a scenario none of the chosen cells applies to runs zero times (its tests allow it).
- * {@code -Dreliability.flush.pipelined=true} runs the chosen cells with the pipelined flush.
+ * {@code -Dreliability.flush.pipelined=true} runs the chosen cells with the pipelined flush, and
+ * {@code -Dreliability.index.memory.max.bytes=N} with that key index budget (1: every table's index is
+ * dropped after each flush that brings it no changes).
  *
  * <p>Cells keep their tables on local disk, and for the scenarios where the storage's commit and
  * failure behaviour matters (crashes, storage faults, zombies, concurrent writers: {@link
@@ -39,6 +41,8 @@ final class Matrix {
   static final String CELLS_PROPERTY = "reliability.cells";
   /** {@code -Dreliability.flush.pipelined=true} runs every cell with {@code flush.pipelined=true}. */
   static final String PIPELINED_PROPERTY = "reliability.flush.pipelined";
+  /** {@code -Dreliability.index.memory.max.bytes=N} runs every cell with {@code index.memory.max.bytes=N}. */
+  static final String INDEX_BUDGET_PROPERTY = "reliability.index.memory.max.bytes";
   static final String CI = "ci";
   static final String ALL = "all";
 
@@ -285,6 +289,11 @@ final class Matrix {
   /** Whether the sink commits on a thread of its own while its task reads on ({@link #PIPELINED_PROPERTY}). */
   static boolean pipelinedFlush() {
     return Boolean.getBoolean(PIPELINED_PROPERTY);
+  }
+
+  /** The sink's {@code index.memory.max.bytes} ({@link #INDEX_BUDGET_PROPERTY}), when one is chosen. */
+  static Optional<String> indexBudget() {
+    return Optional.ofNullable(System.getProperty(INDEX_BUDGET_PROPERTY));
   }
 
   /** The position of the first cell from {@code start} on (wrapping) that the case applies to. */

@@ -160,6 +160,7 @@ final class Workloads {
     config.put("buffer.max.records", Integer.toString(bufferRecords));
     config.put("checkpoint.interval", "4");
     config.put("flush.pipelined", Boolean.toString(Matrix.pipelinedFlush()));
+    Matrix.indexBudget().ifPresent(bytes -> config.put("index.memory.max.bytes", bytes));
     return config;
   }
 
