@@ -71,10 +71,11 @@ public final class CommitOptions {
         .define();
     commits.option(INDEX_MEMORY_MAX_BYTES, Type.LONG).defaultValue(INDEX_MEMORY_MAX_BYTES_DEFAULT)
         .validator(Range.atLeast(INDEX_MEMORY_MAX_BYTES_AUTO)).importance(Importance.LOW).displayName("Key index memory max bytes")
-        .doc("The heap the key indexes of a task's tables may take together before the indexes of idle tables are "
-            + "dropped, least recently committed first, after a flush; a table loads its index again at its next commit, "
-            + "reading the key columns of its files. Tables the flush committed keep theirs. -1: a quarter of the JVM's "
-            + "maximum heap; 0: no limit. A key takes about 28 bytes (BIGINT), 30 plus its bytes otherwise.")
+        .doc("The heap the key indexes of a task's tables may take together: over it, after a flush, the indexes of tables "
+            + "the flush brought no changes to are dropped, those that took changes least recently first; such a table loads "
+            + "its index again at its next commit of changes, reading the key columns of its files. Tables the flush brought "
+            + "changes to keep theirs. -1: a quarter of the JVM's maximum heap; 0: no limit. A key takes about 28 bytes "
+            + "(BIGINT), 30 plus its bytes otherwise.")
         .define();
   }
 }

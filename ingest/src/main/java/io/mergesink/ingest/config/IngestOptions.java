@@ -51,8 +51,8 @@ import java.util.Optional;
  * @param bufferMaxRecords a partition's buffer asks to be committed at this many changes
  * @param bufferMaxBytes ... or at about this many bytes
  * @param lookupScope which files a task's key index covers
- * @param indexMemoryMaxBytes the heap the key indexes of a task's idle tables may keep ({@code index.memory.max.bytes}):
- *     0 for no limit, {@link CommitOptions#INDEX_MEMORY_MAX_BYTES_AUTO} for a quarter of the JVM's maximum heap
+ * @param indexMemoryMaxBytes the heap the key indexes of a task's tables may take before those of idle tables are dropped
+ *     ({@code index.memory.max.bytes}): 0 for no limit, {@link CommitOptions#INDEX_MEMORY_MAX_BYTES_AUTO} for a quarter of the JVM's maximum heap
  * @param commitThreads how many tables a flush commits at once ({@code flush.commit.threads})
  * @param pipelinedFlush whether a flush commits on a thread of its own while the task reads on ({@code flush.pipelined})
  * @param parquetCompression the codec of new data files
@@ -380,7 +380,7 @@ public record IngestOptions(
       return this;
     }
 
-    /** The heap the key indexes of idle tables may keep; 0 for no limit. */
+    /** The heap the key indexes may take before those of idle tables are dropped; 0 for no limit. */
     public Builder indexMemoryMaxBytes(long value) {
       indexMemoryMaxBytes = value;
       return this;
